@@ -2,5 +2,6 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
-  // Pages are rendered by the Express server in server/app.ts; see docs/decisions/0001-stack.md.
+  // BUILD_DIR lets parallel builds (several checkouts, CI jobs) keep apart; server.js reads the same variable.
+  buildDirectory: process.env.BUILD_DIR ?? "build",
 } satisfies Config;

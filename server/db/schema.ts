@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  primaryKey,
   date,
   index,
   integer,
@@ -290,6 +291,22 @@ export const newsletterSubscribers = pgTable(
     ...timestamps,
   },
   (t) => [uniqueIndex("newsletter_email_unique").on(t.email), index("newsletter_token_idx").on(t.tokenHash)],
+);
+
+/**
+ * One row per reader per item per day: a detail view counts once per reader per day (the reader key is a
+ * salted hash, never an address). The item's own counter (articles.view_count, media.views) is bumped when
+ * a row is inserted, so listings read a plain column.
+ */
+export const contentViews = pgTable(
+  "content_views",
+  {
+    contentType: text("content_type").notNull(),
+    contentId: integer("content_id").notNull(),
+    readerKey: text("reader_key").notNull(),
+    day: date("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.contentId, t.readerKey, t.day] })],
 );
 
 // ---- Authentication (better-auth's core tables) and profiles ----

@@ -1,0 +1,78 @@
+import { useState } from "react";
+import { isRouteErrorResponse, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+
+/** The spec's 9-character error number, quoted to support. */
+export function makeErrorNumber(): string {
+  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  const bytes = new Uint8Array(9);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+}
+
+// Arabic defaults: these screens may render when the root loader (and so the translations) failed.
+const FALLBACK: Record<string, string> = {
+  "errors.notFoundTitle": "الصفحة غير موجودة",
+  "errors.notFoundText": "عذراً، لم نجد الصفحة التي تبحث عنها. ربما نُقلت أو حُذفت.",
+  "errors.backHome": "العودة إلى الرئيسية",
+  "errors.genericTitle": "حدث خطأ غير متوقع",
+  "errors.genericText": "نعتذر عن هذا الخلل. يمكنك إعادة تحميل الصفحة أو العودة إلى الرئيسية.",
+  "errors.errorNumber": "رقم الخطأ",
+  "errors.quoteNumber": "يرجى ذكر هذا الرقم عند التواصل مع الدعم.",
+  "errors.reload": "إعادة التحميل",
+};
+
+function useErrorText() {
+  const { t, ready } = useTranslation();
+  return (key: string) => {
+    const value = ready ? t(key) : key;
+    return value === key ? (FALLBACK[key] ?? key) : value;
+  };
+}
+
+export function NotFound() {
+  const text = useErrorText();
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="not-found">
+      <p className="text-7xl font-bold text-desert-600" aria-hidden="true">404</p>
+      <h1 className="mt-4 text-3xl font-bold">{text("errors.notFoundTitle")}</h1>
+      <p className="mt-3 text-lg text-ink-soft">{text("errors.notFoundText")}</p>
+      <Link to="/" className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+        {text("errors.backHome")}
+      </Link>
+    </section>
+  );
+}
+
+export function GeneralError({ error }: { error: unknown }) {
+  const text = useErrorText();
+  const [errorNumber] = useState(makeErrorNumber);
+  if (typeof window !== "undefined") console.error(`[error ${errorNumber}]`, error);
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="error-screen" role="alert">
+      <h1 className="text-3xl font-bold">{text("errors.genericTitle")}</h1>
+      <p className="mt-3 text-lg text-ink-soft">{text("errors.genericText")}</p>
+      <p className="mt-6">
+        {text("errors.errorNumber")}:{" "}
+        <code className="rounded bg-sand-100 px-2 py-1 font-mono text-lg tracking-widest" data-testid="error-number" dir="ltr" suppressHydrationWarning>
+          {errorNumber}
+        </code>
+      </p>
+      <p className="mt-2 text-sm text-ink-soft">{text("errors.quoteNumber")}</p>
+      <div className="mt-8 flex justify-center gap-3">
+        <button type="button" onClick={() => window.location.reload()} className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700" data-testid="reload-button">
+          {text("errors.reload")}
+        </button>
+        <a href="/" className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100" data-testid="home-button">
+          {text("errors.backHome")}
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** One boundary body for every route: 404 responses get the 404 page, anything else the error screen. */
+export function ErrorScreen({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return <GeneralError error={error} />;
+}

@@ -1,0 +1,32 @@
+import i18next, { type i18n as I18n, type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { DEFAULT_LANGUAGE, type Language } from "./language.ts";
+
+export type Translations = Record<string, unknown>;
+
+/**
+ * An i18next instance holding only the language being shown: the server renders with it and the root
+ * loader hands the same strings to the browser, so no translation file is fetched before hydration.
+ */
+export function createI18n(lang: Language, translations: Translations): I18n {
+  const instance = i18next.createInstance();
+  const resources: Resource = { [lang]: { common: translations as Resource[string][string] } };
+  void instance.use(initReactI18next).init({
+    lng: lang,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: ["ar", "fr", "en"],
+    ns: ["common"],
+    defaultNS: "common",
+    resources,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    react: { useSuspense: false },
+  });
+  return instance;
+}
+
+/** Switches an existing instance (the browser's) to another language whose strings just arrived. */
+export function switchI18n(instance: I18n, lang: Language, translations: Translations) {
+  if (!instance.hasResourceBundle(lang, "common")) instance.addResourceBundle(lang, "common", translations, true, true);
+  if (instance.language !== lang) void instance.changeLanguage(lang);
+}

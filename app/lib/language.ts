@@ -1,0 +1,92 @@
+/**
+ * Language rules of public-site.md §1: Arabic is the default and the fallback; detection order is the
+ * stored choice, then the browser language, then the page's lang attribute; values that look like script
+ * injection are dropped. The stored choice lives in localStorage `i18nextLng` (the spec) and in a cookie
+ * of the same name so the server renders the right language on the first request (docs/decisions).
+ */
+export const LANGUAGES = ["ar", "fr", "en"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = "ar";
+export const LANGUAGE_STORAGE_KEY = "i18nextLng";
+export const LANGUAGE_COOKIE = "i18nextLng";
+/** The header toggle offers only these two. */
+export const TOGGLE_LANGUAGES: readonly Language[] = ["ar", "fr"];
+
+export const directionOf = (lang: Language): "rtl" | "ltr" => (lang === "ar" ? "rtl" : "ltr");
+
+/** A BCP 47-looking tag and nothing else: anything with markup, quotes, brackets or a scheme is dropped. */
+const TAG = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,3}$/i;
+
+export function looksLikeInjection(value: string): boolean {
+  return /[<>"'`;(){}\\/=&%]|javascript:|script/i.test(value);
+}
+
+/** The supported language a detected value names, or null when it is unsupported or suspicious. */
+export function toSupportedLanguage(value: unknown): Language | null {
+  if (typeof value !== "string") return null;
+  const v = value.trim();
+  if (!v || v.length > 35 || looksLikeInjection(v) || !TAG.test(v)) return null;
+  const base = v.slice(0, 2).toLowerCase();
+  return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
+}
+
+export type DetectionSources = {
+  /** The reader's stored choice (cookie on the server, localStorage in the browser). */
+  stored?: string | null;
+  /** Browser languages in preference order (Accept-Language on the server, navigator.languages). */
+  browser?: readonly string[];
+  /** The page's lang attribute. */
+  htmlLang?: string | null;
+};
+
+export function detectLanguage({ stored, browser = [], htmlLang }: DetectionSources): Language {
+  for (const candidate of [stored, ...browser, htmlLang]) {
+    const lang = toSupportedLanguage(candidate);
+    if (lang) return lang;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Accept-Language in preference order (q values honoured, ties keep header order). */
+export function parseAcceptLanguage(header: string | null | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(",")
+    .slice(0, 20)
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const quality = q ? Number.parseFloat(q.slice(2)) : 1;
+      return { tag: tag.trim(), quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((l) => l.tag && l.tag !== "*" && l.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index)
+    .map((l) => l.tag);
+}
+
+export function readCookie(header: string | null | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** The language the server renders a request in. */
+export function languageOfRequest(request: Request): Language {
+  return detectLanguage({
+    stored: readCookie(request.headers.get("Cookie"), LANGUAGE_COOKIE),
+    browser: parseAcceptLanguage(request.headers.get("Accept-Language")),
+  });
+}
+
+export function languageCookie(lang: Language, secure = false): string {
+  return `${LANGUAGE_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? "; Secure" : ""}`;
+}

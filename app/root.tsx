@@ -1,0 +1,138 @@
+import { useEffect, useMemo, type ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  useSubmit,
+  useLocation,
+  type ShouldRevalidateFunction,
+} from "react-router";
+import { I18nextProvider } from "react-i18next";
+import type { i18n as I18n } from "i18next";
+import type { Route } from "./+types/root";
+import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
+import { directionOf, languageOfRequest, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, toSupportedLanguage, type Language } from "./lib/language.ts";
+import { useNonce } from "./lib/nonce.tsx";
+import { ToastProvider } from "./components/ui/toast.tsx";
+import { ErrorScreen } from "./components/layout/error-screens.tsx";
+import { publicConfig } from "../server/config.ts";
+import { translationsFor } from "../server/i18n.server.ts";
+import "@fontsource/noto-sans-arabic/arabic-400.css";
+import "@fontsource/noto-sans-arabic/arabic-700.css";
+import "@fontsource/inter/latin-400.css";
+import "@fontsource/inter/latin-700.css";
+import "./app.css";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const lang = languageOfRequest(request);
+  return {
+    lang,
+    dir: directionOf(lang),
+    translations: translationsFor(lang) as Translations,
+    site: publicConfig(),
+    year: new Date().getFullYear(),
+    // Filled by the accounts module (issue 5); the header shows the admin link when set.
+    user: null as null | { id: string; email: string },
+  };
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+/** Root data (language, strings, site settings) changes only after a form post, such as the language toggle. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  return false;
+};
+
+export const meta: Route.MetaFunction = ({ data }) => {
+  const site = data?.site;
+  return [{ title: site?.siteName ?? "" }, { name: "description", content: site?.siteDescription ?? "" }];
+};
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+let browserI18n: I18n | undefined;
+
+/** The server makes an instance per request; the browser keeps one and switches it when the language changes. */
+function useI18n(lang: Language, translations: Translations): I18n {
+  return useMemo(() => {
+    if (typeof document === "undefined") return createI18n(lang, translations);
+    if (!browserI18n) browserI18n = createI18n(lang, translations);
+    else switchI18n(browserI18n, lang, translations);
+    return browserI18n;
+  }, [lang, translations]);
+}
+
+/**
+ * Keeps localStorage `i18nextLng` in step with the language shown, and honours a choice stored there
+ * when the cookie is missing (the stored choice comes first in the spec's detection order).
+ */
+function LanguageSync({ lang }: { lang: Language }) {
+  const submit = useSubmit();
+  const location = useLocation();
+  useEffect(() => {
+    // Lets the browser tests (and anyone debugging) know the page is interactive.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  useEffect(() => {
+    try {
+      const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+      const storedLang = toSupportedLanguage(stored);
+      const hasCookie = document.cookie.split(";").some((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
+      if (!hasCookie && storedLang && storedLang !== lang) {
+        void submit({ lang: storedLang, redirectTo: location.pathname + location.search }, { method: "post", action: "/language", preventScrollReset: true });
+        return;
+      }
+      if (stored !== lang) window.localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+    } catch {
+      // Storage can be unavailable (private mode, blocked cookies); the cookie still carries the choice.
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [lang]);
+  return null;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<RootLoaderData>("root");
+  const lang: Language = data?.lang ?? "ar";
+  const dir = directionOf(lang);
+  const nonce = useNonce();
+  const i18n = useI18n(lang, data?.translations ?? {});
+  return (
+    <html lang={lang} dir={dir}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#9a4a17" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-sand-50 text-ink antialiased">
+        <I18nextProvider i18n={i18n}>
+          <ToastProvider dir={dir}>{children}</ToastProvider>
+        </I18nextProvider>
+        <LanguageSync lang={lang} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return (
+    <main id="main">
+      <ErrorScreen error={error} />
+    </main>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Screenshots of pages as readers see them: `npx tsx scripts/screenshots.ts http://localhost:3000 / /news`
+ * writes PNGs for Arabic and French at phone and desktop widths into tests/e2e/screenshots/.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { launchBrowser, PHONE, DESKTOP } from "../tests/e2e/support/browser.ts";
+
+const [base = "http://localhost:3000", ...paths] = process.argv.slice(2);
+const outDir = path.resolve("tests/e2e/screenshots");
+fs.mkdirSync(outDir, { recursive: true });
+const browser = await launchBrowser();
+try {
+  for (const lang of ["ar", "fr"] as const) {
+    for (const [label, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+      const context = await browser.newContext({ viewport, locale: lang });
+      await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
+      const page = await context.newPage();
+      for (const p of paths.length ? paths : ["/"]) {
+        await page.goto(base + p, { waitUntil: "networkidle" });
+        const file = path.join(outDir, `${p.replace(/[^a-z0-9]+/gi, "_") || "home"}-${lang}-${label}.png`);
+        await page.screenshot({ path: file, fullPage: process.env.FULL === "1" });
+        console.log(file);
+      }
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm test`: every check, in order — type-check, unit and integration tests (PGlite, and PostgreSQL
+ * when TEST_DATABASE_URL is set), the production build, then the browser tests against that build.
+ * Ends with one summary line, "tests: N passed, N failed, N skipped".
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-test-"));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedSteps = [];
+
+function run(name, command, args, env = {}) {
+  console.log(`\n━━ ${name}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  console.log(`━━ ${name}: ${result.status === 0 ? "ok" : `failed (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0) failedSteps.push(name);
+  return result.status === 0;
+}
+
+function count(reportFile) {
+  try {
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8"));
+    totals.passed += report.numPassedTests ?? 0;
+    totals.failed += report.numFailedTests ?? 0;
+    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  } catch {
+    // the step failed before writing its report; the failed step is reported below
+  }
+}
+
+const only = process.argv[2];
+
+// Secret values present while building and serving, so the browser-side leak check has something to find.
+const buildSecrets = {
+  BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? "test-only-auth-secret-7c1d9e2f4a6b8c0d1e3f5a7b",
+  BUNNY_STORAGE_API_KEY: process.env.BUNNY_STORAGE_API_KEY ?? "test-only-storage-key-5e8f1a",
+  BUNNY_STREAM_API_KEY: process.env.BUNNY_STREAM_API_KEY ?? "test-only-stream-key-9b2c4d",
+  S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? "test-only-s3-secret-3a7e6f",
+};
+const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
+
+if (!only || only === "typecheck") run("type-check", "npx", ["react-router", "typegen"]) && run("type-check", "npx", ["tsc"]);
+if (!only || only === "unit") {
+  const file = path.join(reports, "unit.json");
+  run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], { NODE_ENV: "test" });
+  count(file);
+}
+if (!only || only === "e2e") {
+  const built = run("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
+  if (built) {
+    const file = path.join(reports, "e2e.json");
+    run("browser tests", process.execPath, [vitest, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], buildSecrets);
+    count(file);
+  }
+}
+
+console.log("");
+if (failedSteps.length) console.log(`failed steps: ${[...new Set(failedSteps)].join(", ")}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length ? 1 : 0);

@@ -1,0 +1,93 @@
+/**
+ * The Express application: security headers, health probes, local media files and the React Router
+ * handler. `server.js` mounts it after compression and the static build; in development Vite loads this
+ * file directly. `prepare()` runs the start-up check, the migrations and the first-run seed.
+ */
+import "react-router";
+import path from "node:path";
+import fs from "node:fs";
+import express from "express";
+import { createRequestHandler } from "@react-router/express";
+import { getConfig, startupCheck, type Config } from "./config.ts";
+import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.ts";
+import { logger } from "./logger.ts";
+import { securityHeaders } from "./security.ts";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    nonce: string;
+  }
+}
+
+let prepared: Promise<Config> | undefined;
+
+export function prepare(env: Record<string, string | undefined> = process.env): Promise<Config> {
+  prepared ??= (async () => {
+    const config = startupCheck(env, {
+      info: (m) => logger.info(m),
+      warn: (m) => logger.warn(m),
+      error: (m) => logger.error(m),
+    });
+    fs.mkdirSync(path.join(config.dataDir, "uploads"), { recursive: true });
+    const handle = await getDatabaseHandle();
+    await handle.migrate();
+    logger.info({ driver: handle.driver }, "database migrated");
+    if (config.SEED_DEMO && (await isDatabaseEmpty(handle.db))) {
+      const { seedDemoContent } = await import("./db/seed.ts");
+      const { inserted } = await seedDemoContent(handle.db, {
+        uploadsDir: path.join(config.dataDir, "uploads"),
+        log: (m) => logger.info(m),
+      });
+      logger.info({ inserted }, "demo content seeded on first start");
+    }
+    return config;
+  })();
+  return prepared;
+}
+
+export function createApp() {
+  const config = getConfig();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(securityHeaders(config));
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok", uptime: Math.round(process.uptime()) });
+  });
+  app.get("/readyz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    try {
+      const handle = await getDatabaseHandle();
+      await handle.ping();
+      res.json({ status: "ready", database: handle.driver });
+    } catch (error) {
+      logger.warn({ err: error }, "readiness check failed");
+      res.status(503).json({ status: "unavailable", database: "unreachable" });
+    }
+  });
+
+  // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
+  app.use(
+    "/uploads",
+    express.static(path.join(config.dataDir, "uploads"), { maxAge: "30d", fallthrough: false, index: false, dotfiles: "deny" }),
+  );
+
+  app.use(
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      getLoadContext: (_req, res) => ({ nonce: String(res.locals.nonce ?? "") }),
+    }),
+  );
+
+  // express.static with fallthrough:false reports a missing file as an error; answer it as a plain 404.
+  app.use((err: { status?: number; statusCode?: number }, _req: express.Request, res: express.Response, next: express.NextFunction) => {
+    const status = err.status ?? err.statusCode;
+    if (status && status >= 400 && status < 500) return res.status(status).type("text/plain").send("Not Found");
+    next(err);
+  });
+  return app;
+}
+
+export { logger };

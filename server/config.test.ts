@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { checkConfig, ConfigError, looksLikeExampleValue, PRODUCTION_REFUSAL, publicConfig, startupCheck } from "./config.ts";
+
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe("configuration check", () => {
+  it("runs on the embedded defaults with nothing set", () => {
+    const { config, errors, warnings } = checkConfig({});
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(config.drivers).toEqual({ database: "pglite", storage: "local", video: "local", mail: "outbox", cache: "memory", social: "off" });
+    expect(config.PORT).toBe(3000);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+  });
+
+  it("requires the video key only when the hosted video library is selected", () => {
+    expect(checkConfig({ BUNNY_STREAM_LIBRARY_ID: "123" }).errors).toEqual([]);
+    const { errors, config } = checkConfig({ VIDEO_DRIVER: "bunny", BUNNY_STREAM_LIBRARY_ID: "123", BUNNY_STREAM_CDN_HOSTNAME: "vz-1.b-cdn.net" });
+    expect(errors).toEqual(["Missing required environment variable: BUNNY_STREAM_API_KEY"]);
+    // Outside production a misconfigured driver falls back to the embedded one.
+    expect(config.drivers.video).toBe("local");
+  });
+
+  it("requires the storage settings only for the CDN storage driver", () => {
+    const { errors } = checkConfig({ STORAGE_DRIVER: "bunny" });
+    expect(errors).toEqual([
+      "Missing required environment variable: CDN_URL",
+      "Missing required environment variable: BUNNY_STORAGE_API_KEY",
+      "Missing required environment variable: BUNNY_STORAGE_ZONE",
+    ]);
+    expect(checkConfig({ STORAGE_DRIVER: "local", BUNNY_STORAGE_ZONE: "" }).errors).toEqual([]);
+  });
+
+  it("warns about example, development and localhost values, and about non-CDN hosts", () => {
+    const { warnings, errors } = checkConfig({
+      STORAGE_DRIVER: "bunny",
+      CDN_URL: "http://cdn.example.com",
+      BUNNY_STORAGE_ZONE: "zone",
+      BUNNY_STORAGE_API_KEY: "your-api-key",
+      VIDEO_DRIVER: "bunny",
+      BUNNY_STREAM_LIBRARY_ID: "42",
+      BUNNY_STREAM_API_KEY: "0f1e2d3c-real",
+      BUNNY_STREAM_CDN_HOSTNAME: "videos.localhost",
+    });
+    expect(errors).toEqual([]);
+    expect(warnings).toContain("CDN_URL should start with https:// or contain .b-cdn.net");
+    expect(warnings).toContain("BUNNY_STREAM_CDN_HOSTNAME should contain .b-cdn.net");
+    expect(warnings).toContain("CDN_URL appears to contain example or development values");
+    expect(warnings).toContain("BUNNY_STORAGE_API_KEY appears to contain example or development values");
+    expect(warnings).toContain("BUNNY_STREAM_CDN_HOSTNAME appears to contain example or development values");
+  });
+
+  it("rejects a malformed database URL and invalid numbers", () => {
+    expect(checkConfig({ DATABASE_URL: "https://db.example.org" }).errors).toContain(
+      "DATABASE_URL must be a valid PostgreSQL URL (postgres://user:password@host:5432/database)",
+    );
+    expect(checkConfig({ DATABASE_URL: "postgres://u:p@db:5432/news" }).config.drivers.database).toBe("postgres");
+    expect(checkConfig({ PORT: "eighty" }).errors[0]).toMatch(/^Invalid environment variable PORT/);
+  });
+
+  it("refuses to start in production with the spec's message, and only warns elsewhere", () => {
+    const bad = { NODE_ENV: "production", STORAGE_DRIVER: "s3" };
+    expect(() => startupCheck(bad, quiet)).toThrow(ConfigError);
+    expect(() => startupCheck(bad, quiet)).toThrow(PRODUCTION_REFUSAL);
+    expect(() => startupCheck({ ...bad, NODE_ENV: "development" }, quiet)).not.toThrow();
+    expect(() => startupCheck({ NODE_ENV: "production" }, quiet)).not.toThrow();
+    expect(() => startupCheck({ NODE_ENV: "production", BETTER_AUTH_SECRET: "short" }, quiet)).toThrow(PRODUCTION_REFUSAL);
+  });
+
+  it("logs which drivers it uses", () => {
+    const lines: string[] = [];
+    startupCheck({ DATABASE_URL: "postgres://a:b@h/db", SMTP_URL: "smtp://mail:25" }, { ...quiet, info: (m) => lines.push(m) });
+    expect(lines.join("\n")).toMatch(/database=postgres storage=local video=local mail=smtp cache=memory social=off/);
+  });
+
+  it("collects secret values and keeps them out of the public part", () => {
+    const env = {
+      BETTER_AUTH_SECRET: "s".repeat(40),
+      BUNNY_STREAM_API_KEY: "stream-key-123456",
+      FACEBOOK_PAGE_TOKEN: "EAAB-page-token-987654",
+      FACEBOOK_PAGE_ID: "1234",
+      DATABASE_URL: "postgres://user:db-password-55@host/db",
+    };
+    const { config } = checkConfig(env);
+    expect(config.secretValues).toEqual(expect.arrayContaining(["s".repeat(40), "stream-key-123456", "EAAB-page-token-987654", "db-password-55"]));
+    const exposed = JSON.stringify(publicConfig(config));
+    for (const secret of config.secretValues) expect(exposed).not.toContain(secret);
+  });
+
+  it("recognises example-looking values", () => {
+    for (const v of ["https://example.com", "changeme", "your-key-here", "http://localhost:3000", "xxxx"]) expect(looksLikeExampleValue(v)).toBe(true);
+    for (const v of ["https://sahara.b-cdn.net", "9f8e7d6c5b4a"]) expect(looksLikeExampleValue(v)).toBe(false);
+  });
+});

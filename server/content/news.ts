@@ -1,0 +1,33 @@
+import { desc, eq } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { categories, news } from "../db/schema.ts";
+import { isPublished } from "./published.ts";
+
+export const newsCardColumns = {
+  id: news.id,
+  title: news.title,
+  titleFr: news.titleFr,
+  excerpt: news.excerpt,
+  excerptFr: news.excerptFr,
+  imageUrl: news.imageUrl,
+  location: news.location,
+  priority: news.priority,
+  pageSlug: news.pageSlug,
+  publishDate: news.publishDate,
+  createdAt: news.createdAt,
+  categoryName: categories.name,
+  categoryNameFr: categories.nameFr,
+  categorySlug: categories.slug,
+};
+
+/** Published news, newest first by created_at (public-site.md §7), 12 a page. */
+export function listPublishedNews(db: Database, { limit = 12, offset = 0 } = {}) {
+  return db
+    .select(newsCardColumns)
+    .from(news)
+    .leftJoin(categories, eq(news.categoryId, categories.id))
+    .where(isPublished(news))
+    .orderBy(desc(news.createdAt), desc(news.id))
+    .limit(limit)
+    .offset(offset);
+}

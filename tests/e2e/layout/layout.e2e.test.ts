@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
+
+const base = inject("baseUrl");
+const slugs = NAV_ITEMS.map((i) => i.slug);
+
+describe("the document as the server renders it", () => {
+  it("serves / in Arabic, right to left, with the header, all ten links, the footer and demo content", async () => {
+    const res = await fetch(base + "/");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<html lang="ar" dir="rtl">/);
+    for (const slug of slugs) expect(html).toContain(`data-testid="nav-link-${slug}"`);
+    for (const slug of slugs) expect(html).toContain(`data-testid="mobile-nav-link-${slug}"`);
+    expect(html).toContain('data-testid="site-footer"');
+    expect(html).toContain('data-testid="article-card"');
+    expect(html).toContain('href="/auth"');
+  });
+
+  it("renders French, left to right, when the language cookie says so, and from Accept-Language", async () => {
+    const viaCookie = await (await fetch(base + "/", { headers: { Cookie: "i18nextLng=fr" } })).text();
+    expect(viaCookie).toMatch(/<html lang="fr" dir="ltr">/);
+    const viaBrowser = await (await fetch(base + "/", { headers: { "Accept-Language": "fr-FR,fr;q=0.9" } })).text();
+    expect(viaBrowser).toMatch(/<html lang="fr" dir="ltr">/);
+    const injected = await (await fetch(base + "/", { headers: { Cookie: "i18nextLng=%22%3E%3Cscript%3E" } })).text();
+    expect(injected).toMatch(/<html lang="ar" dir="rtl">/);
+  });
+
+  it("answers unknown URLs and /404 with HTTP 404 and the 404 page", async () => {
+    for (const path of ["/no-such-page", "/404", "/news/does/not/exist/deeply"]) {
+      const res = await fetch(base + path);
+      expect(res.status, path).toBe(404);
+      const html = await res.text();
+      expect(html).toContain('data-testid="not-found"');
+      expect(html).toContain('data-testid="site-header"');
+    }
+  });
+
+  it("sends security headers with a fresh CSP nonce per request", async () => {
+    const [a, b] = await Promise.all([fetch(base + "/"), fetch(base + "/")]);
+    const csp = a.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toBe(b.headers.get("content-security-policy"));
+    expect(a.headers.get("x-frame-options")).toBe("DENY");
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    const html = await a.text();
+    // Every inline script carries the nonce.
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("compresses pages", async () => {
+    const res = await fetch(base + "/", { headers: { "Accept-Encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("reports liveness and readiness", async () => {
+    const live = await fetch(base + "/healthz");
+    expect(live.status).toBe(200);
+    expect((await live.json()).status).toBe("ok");
+    const ready = await fetch(base + "/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ready", database: "pglite" });
+  });
+
+  it("refuses a language that is not supported", async () => {
+    const res = await fetch(base + "/language", { method: "POST", body: new URLSearchParams({ lang: "<script>", redirectTo: "/" }), redirect: "manual" });
+    expect(res.status).toBe(400);
+    const open = await fetch(base + "/language", { method: "POST", body: new URLSearchParams({ lang: "fr", redirectTo: "//evil.example" }), redirect: "manual" });
+    expect(open.status).toBe(302);
+    expect(open.headers.get("location")).toBe("/");
+  });
+});
+
+describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it("shows every navigation link on desktop and highlights the active one", async () => {
+    const { page, context, errors } = await newPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/");
+    await hydrated(page);
+    for (const slug of slugs) await expect(page.getByTestId(`nav-link-${slug}`).isVisible()).resolves.toBe(true);
+    expect(await page.getByTestId("menu-button").isVisible()).toBe(false);
+    expect(await page.getByTestId("nav-link-home").getAttribute("aria-current")).toBe("page");
+    await page.getByTestId("nav-link-news").click();
+    await page.waitForURL(base + "/news");
+    await expect.poll(() => page.getByTestId("nav-link-news").getAttribute("aria-current")).toBe("page");
+    await expect.poll(() => page.getByTestId("nav-link-home").getAttribute("aria-current")).toBeNull();
+    // The header stays on screen while reading.
+    await page.goto(base + "/");
+    await page.mouse.wheel(0, 1500);
+    await page.waitForTimeout(200);
+    const box = await page.getByTestId("site-header").boundingBox();
+    expect(box?.y).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("opens the hamburger menu on a phone and closes it when a link is chosen", async () => {
+    const { page, context } = await newPage(browser, { viewport: PHONE });
+    await page.goto(base + "/");
+    await hydrated(page);
+    expect(await page.getByTestId("nav-link-news").isVisible()).toBe(false);
+    expect(await page.getByTestId("mobile-menu").isVisible()).toBe(false);
+    await page.getByTestId("menu-button").click();
+    expect(await page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("true");
+    for (const slug of slugs) expect(await page.getByTestId(`mobile-nav-link-${slug}`).isVisible()).toBe(true);
+    await page.getByTestId("mobile-nav-link-contact").click();
+    await page.waitForURL(base + "/contact");
+    await expect.poll(() => page.getByTestId("mobile-menu").isVisible()).toBe(false);
+    // Toggles closed again with the same button.
+    await page.getByTestId("menu-button").click();
+    await page.getByTestId("menu-button").click();
+    expect(await page.getByTestId("mobile-menu").isVisible()).toBe(false);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await context.close();
+  });
+
+  it("switches to French and back with the toggle, kept across a server-rendered reload", async () => {
+    const { page, context } = await newPage(browser, { viewport: PHONE });
+    await page.goto(base + "/");
+    await hydrated(page);
+    const toggle = page.getByTestId("language-toggle");
+    expect((await toggle.textContent())?.trim()).toBe("FR");
+    await toggle.click();
+    await page.waitForFunction(() => document.documentElement.lang === "fr");
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
+    expect((await toggle.textContent())?.trim()).toBe("ع");
+    expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("fr");
+    const response = await page.reload();
+    expect(await response!.text()).toMatch(/<html lang="fr" dir="ltr">/);
+    expect(await page.getByTestId("nav-link-news").textContent()).toBe("Dernières nouvelles");
+    await hydrated(page);
+    await page.getByTestId("language-toggle").click();
+    await page.waitForFunction(() => document.documentElement.lang === "ar");
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    await context.close();
+  });
+
+  it("honours a choice stored in localStorage when the cookie is gone", async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(base + "/");
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "fr"));
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.lang === "fr");
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === "i18nextLng")?.value).toBe("fr");
+    await context.close();
+  });
+
+  it("works without JavaScript: the toggle is a form, links are links", async () => {
+    const { page, context } = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(base + "/");
+    await page.getByTestId("language-toggle").click();
+    await page.waitForURL(base + "/");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    await context.close();
+  });
+
+  it("shows a toast for a social network without a URL, and the current year", async () => {
+    const { page, context } = await newPage(browser, { viewport: PHONE });
+    await page.goto(base + "/");
+    await hydrated(page);
+    expect(await page.getByTestId("copyright").textContent()).toContain(String(new Date().getFullYear()));
+    await page.getByTestId("social-facebook").click();
+    const toast = page.getByTestId("toast");
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain("هذه الميزة غير متاحة بعد");
+    // One at a time: a second click replaces it.
+    await page.getByTestId("social-youtube").click();
+    expect(await page.getByTestId("toast").count()).toBe(1);
+    await toast.waitFor({ state: "detached", timeout: 10_000 });
+    await context.close();
+  });
+
+  it("dismisses a toast with a 50 px swipe", async () => {
+    const { page, context } = await newPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/");
+    await hydrated(page);
+    await page.getByTestId("social-twitter").click();
+    const box = (await page.getByTestId("toast").boundingBox())!;
+    const y = box.y + box.height / 2;
+    const x = box.x + box.width / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    // RTL: towards the left.
+    await page.mouse.move(x - 30, y, { steps: 3 });
+    await page.mouse.move(x - 70, y, { steps: 3 });
+    await page.mouse.up();
+    await page.getByTestId("toast").waitFor({ state: "detached", timeout: 2000 });
+    await context.close();
+  });
+
+  it("falls back to the alternative logo, then hides it, keeping the name", async () => {
+    const { page, context } = await newPage(browser);
+    await page.route("**/brand/logo.svg", (r) => r.fulfill({ status: 404, body: "" }));
+    await page.goto(base + "/");
+    await hydrated(page);
+    const img = page.getByTestId("site-logo").first().locator("img");
+    await expect.poll(() => img.getAttribute("src")).toBe("/brand/logo-alt.svg");
+    await page.route("**/brand/logo-alt.svg", (r) => r.fulfill({ status: 404, body: "" }));
+    await page.reload();
+    await hydrated(page);
+    await expect.poll(() => page.getByTestId("site-logo").first().locator("img").count()).toBe(0);
+    expect(await page.getByTestId("site-logo").first().textContent()).toContain("صحراء ميديا");
+    await context.close();
+  });
+
+  it("shows the 404 page for an unknown URL", async () => {
+    const { page, context } = await newPage(browser, { viewport: PHONE });
+    const res = await page.goto(base + "/nothing-here");
+    expect(res?.status()).toBe(404);
+    await page.getByTestId("not-found").waitFor();
+    await context.close();
+  });
+
+  it("shows the error screen with a 9-character error number, reload and home buttons", async () => {
+    const { page, context } = await newPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/");
+    await hydrated(page);
+    // The server fails while loading the next page's data.
+    await page.route("**/news.data*", (r) => r.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));
+    await page.getByTestId("nav-link-news").click();
+    await page.getByTestId("error-screen").waitFor();
+    const number = (await page.getByTestId("error-number").textContent())!.trim();
+    expect(number).toMatch(/^[A-Z0-9]{9}$/);
+    expect(await page.getByTestId("reload-button").isVisible()).toBe(true);
+    await page.unroute("**/news.data*");
+    await page.getByTestId("home-button").click();
+    await page.waitForURL(base + "/");
+    await page.getByTestId("home-hero").waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+/** Browser tests: a real Chromium (playwright-core) against the built server, started once for the run. */
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  test: {
+    include: ["tests/e2e/**/*.e2e.test.ts"],
+    globalSetup: ["tests/e2e/support/global-setup.ts"],
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    // One server and one database for the run: files take turns so their data does not interleave.
+    fileParallelism: false,
+  },
+});
