@@ -50,7 +50,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     dir = path.join(options.dataDir ?? "./data", "db");
     fs.mkdirSync(dir, { recursive: true });
   }
-  const client = new PGlite(dir, { extensions: { pg_trgm } });
+  // PGlite 0.5 drops the options when the data dir is undefined, so in-memory databases name "memory://"
+  // explicitly; otherwise pg_trgm (search) would be missing from every in-memory test database.
+  const client = new PGlite(dir ?? "memory://", { extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
   return {
     db,

@@ -8,7 +8,7 @@
  * an editor deleted comes back on the next run, so callers seed on an empty database (isDatabaseEmpty) or on
  * explicit request (npm run seed).
  */
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
 import { articles, categories, coverages, media, news, podcasts, programs, videos } from "./schema.ts";
 import { deterministicUuid, hash32, prepareDemoAssets, type DemoAssets } from "./demo-assets.ts";
@@ -250,6 +250,10 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   });
 
   const total = Object.values(inserted).reduce((a, b) => a + b, 0);
+  // Planner statistics for what was just loaded. PGlite has no autovacuum to gather them, and without them
+  // PostgreSQL guesses that hardly any row is published and normalises every row for a search instead of
+  // using the search indexes (drizzle/0002_search.sql).
+  if (total > 0) await db.execute(sql`analyze`);
   log(
     total === 0
       ? "demo content already present: nothing inserted"
