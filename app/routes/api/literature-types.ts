@@ -1,0 +1,16 @@
+import type { Route } from "./+types/literature-types";
+import { getDb } from "../../../server/db/client.ts";
+import { apiJson, handleApi, readQuery } from "../../../server/api.ts";
+import { LITERATURE_TYPES, listSectionChips } from "../../../server/content/sections.ts";
+
+/** GET /api/literature-types: the literature filter's types with their names, in editorial order. */
+export async function loader({ request }: Route.LoaderArgs) {
+  return handleApi("api/literature-types", async () => {
+    readQuery(request, []);
+    const chips = await listSectionChips(await getDb(), "literature");
+    const types = chips
+      .filter((c) => (LITERATURE_TYPES as readonly string[]).includes(c.slug))
+      .map((c) => ({ type: c.slug, name: c.name, nameFr: c.nameFr }));
+    return apiJson({ types });
+  });
+}

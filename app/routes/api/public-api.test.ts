@@ -1,0 +1,205 @@
+/**
+ * The public REST endpoints (public-site.md §7) on a seeded database: shapes, published-only, ordering,
+ * limits and the 400 answers for bad query strings.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, inArray, or } from "drizzle-orm";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../../tests/helpers/db.ts";
+import { setDatabaseHandle } from "../../../server/db/client.ts";
+import { seedDemoContent } from "../../../server/db/seed.ts";
+import { articles, categories, CATEGORY_TYPES } from "../../../server/db/schema.ts";
+import { loader as articlesLoader } from "./articles.ts";
+import { loader as categoriesLoader } from "./categories.ts";
+import { loader as literatureLoader } from "./literature.ts";
+import { loader as literatureTypesLoader } from "./literature-types.ts";
+
+type Loader = (args: never) => Promise<Response>;
+async function get(loader: Loader, query = "") {
+  const response = await loader({ request: new Request(`http://localhost/api/x${query}`), params: {}, context: {} } as never);
+  return { status: response.status, cache: response.headers.get("cache-control"), body: (await response.json()) as Record<string, any> };
+}
+
+describe.each(testDatabaseKinds)("public API on %s", (kind) => {
+  let t: TestDatabase;
+  const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-"));
+  /** Slugs of a section's parent and children. */
+  const sectionSlugs = async (section: string) => {
+    const [parent] = await t.db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section));
+    const rows = await t.db.select({ slug: categories.slug }).from(categories).where(or(eq(categories.id, parent.id), eq(categories.parentId, parent.id)));
+    return new Set(rows.map((r) => r.slug));
+  };
+  const drafts = async () => (await t.db.select({ slug: articles.pageSlug }).from(articles).where(eq(articles.status, "draft"))).map((r) => r.slug);
+
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    setDatabaseHandle(t);
+    await seedDemoContent(t.db, { uploadsDir });
+    const ids = Object.fromEntries(
+      (await t.db.select({ id: categories.id, slug: categories.slug }).from(categories).where(inArray(categories.slug, ["poetry", "music"]))).map((c) => [c.slug, c.id]),
+    );
+    // A literature draft and a culture article scheduled for tomorrow: neither may appear.
+    await t.db.insert(articles).values([
+      { title: "مسودة قصيدة", content: "بيت\nبيت", categoryId: ids.poetry, status: "draft", pageSlug: "api-test-poem-draft" },
+      { title: "مقال مجدول", content: "نص", categoryId: ids.music, status: "published", pageSlug: "api-test-scheduled", publishDate: new Date(Date.now() + 86_400_000) },
+    ]);
+  });
+  afterAll(async () => {
+    setDatabaseHandle(undefined);
+    await t?.drop();
+    fs.rmSync(uploadsDir, { recursive: true, force: true });
+  });
+
+  describe("GET /api/articles", () => {
+    it.each(["culture", "opinion"])("?category=%s lists the section's published articles, children included, newest first", async (section) => {
+      const { status, cache, body } = await get(articlesLoader, `?category=${section}&limit=50`);
+      expect(status).toBe(200);
+      expect(cache).toBe("public, max-age=60");
+      const list = body.articles as any[];
+      expect(list.length).toBeGreaterThan(3);
+      const allowed = await sectionSlugs(section);
+      for (const a of list) expect(allowed.has(a.category.slug), a.slug).toBe(true);
+      // Children are included, not only the parent.
+      expect(list.some((a) => a.category.slug !== section)).toBe(true);
+      const dates = list.map((a) => Date.parse(a.publishDate));
+      expect(dates).toEqual([...dates].sort((x, y) => y - x));
+      const hidden = [...(await drafts()), "api-test-scheduled"];
+      for (const a of list) expect(hidden).not.toContain(a.slug);
+      expect(Object.keys(list[0]).sort()).toEqual(
+        ["author", "category", "excerpt", "excerptFr", "featured", "id", "imageUrl", "publishDate", "readTime", "slug", "title", "titleFr", "url", "views"].sort(),
+      );
+      expect(list[0].url).toBe(`/articles/${list[0].slug}`);
+    });
+
+    it("has a draft in the seed to prove the filter (culture and opinion each hold one)", async () => {
+      const d = await drafts();
+      expect(d).toContain("ouadane-visitor-guide-draft");
+      expect(d).toContain("sunday-notebook-draft");
+    });
+
+    it("honours limit and offset, and lists every section without a category", async () => {
+      const first = (await get(articlesLoader, "?category=culture&limit=2")).body.articles;
+      expect(first).toHaveLength(2);
+      const next = (await get(articlesLoader, "?category=culture&limit=2&offset=2")).body.articles;
+      expect(next[0].id).not.toBe(first[0].id);
+      const all = (await get(articlesLoader, "?limit=50")).body.articles as any[];
+      expect(new Set(all.map((a) => a.category?.slug)).size).toBeGreaterThan(4);
+    });
+
+    it.each([
+      ["?category=nope", "INVALID_CATEGORY"],
+      ["?category=<script>", "INVALID_CATEGORY"],
+      ["?category=", "INVALID_CATEGORY"],
+      ["?limit=0", "INVALID_LIMIT"],
+      ["?limit=51", "INVALID_LIMIT"],
+      ["?limit=ten", "INVALID_LIMIT"],
+      ["?offset=-1", "INVALID_OFFSET"],
+      ["?sort=views", "UNKNOWN_PARAMETER"],
+      ["?category=culture&category=opinion", "DUPLICATE_PARAMETER"],
+      [`?category=${"x".repeat(500)}`, "INVALID_PARAMETER"],
+    ])("answers 400 for %s", async (query, code) => {
+      const { status, body, cache } = await get(articlesLoader, query);
+      expect(status).toBe(400);
+      expect(cache).toBe("no-store");
+      expect(body.error.code).toBe(code);
+      expect(body.error.message.length).toBeGreaterThan(10);
+      expect(body.error.message).not.toContain("<script>");
+    });
+  });
+
+  describe("GET /api/categories", () => {
+    it("lists every category, each parent before its children", async () => {
+      const { status, cache, body } = await get(categoriesLoader);
+      expect(status).toBe(200);
+      expect(cache).toBe("public, max-age=60");
+      const list = body.categories as any[];
+      expect(list.length).toBeGreaterThan(20);
+      expect(Object.keys(list[0]).sort()).toEqual(["description", "descriptionFr", "id", "name", "nameFr", "parentId", "slug", "sortOrder", "type"]);
+      const position = new Map(list.map((c, i) => [c.id, i]));
+      for (const c of list) if (c.parentId) expect(position.get(c.parentId)!).toBeLessThan(position.get(c.id)!);
+    });
+
+    it.each(CATEGORY_TYPES)("?type=%s lists only that type", async (type) => {
+      const { status, body } = await get(categoriesLoader, `?type=${type}`);
+      expect(status).toBe(200);
+      for (const c of body.categories) expect(c.type).toBe(type);
+    });
+
+    it("lists culture's parent and children for ?type=culture", async () => {
+      const slugs = (await get(categoriesLoader, "?type=culture")).body.categories.map((c: any) => c.slug);
+      expect(slugs).toEqual(expect.arrayContaining(["culture", "music", "crafts", "manuscripts", "architecture"]));
+    });
+
+    it.each(["?type=nope", "?type=%3Cscript%3E", "?type=Culture", "?kind=culture"])("answers 400 for %s", async (query) => {
+      const { status, body } = await get(categoriesLoader, query);
+      expect(status).toBe(400);
+      expect(body.error.code).toMatch(/^(INVALID_TYPE|UNKNOWN_PARAMETER)$/);
+    });
+  });
+
+  describe("GET /api/literature and /api/literature-types", () => {
+    it("lists published literature as the spec's literature item", async () => {
+      const { status, cache, body } = await get(literatureLoader, "?limit=50");
+      expect(status).toBe(200);
+      expect(cache).toBe("public, max-age=60");
+      const items = body.items as any[];
+      expect(items.length).toBeGreaterThanOrEqual(8);
+      for (const key of ["type", "typeFr", "title", "excerpt", "content", "author", "date", "views", "readTime", "featured", "category"]) {
+        expect(items[0]).toHaveProperty(key);
+      }
+      const types = new Set(items.map((i) => i.type));
+      for (const type of types) expect(["poetry", "prose", "folktales", "translations"]).toContain(type);
+      expect(types.size).toBe(4);
+      expect(items.map((i) => i.slug)).not.toContain("api-test-poem-draft");
+      const poem = items.find((i) => i.type === "poetry");
+      expect(poem.typeFr).toBe("Poésie");
+      expect(poem.category).toBe("الشعر");
+      expect(poem.content.split("\n").length).toBeGreaterThanOrEqual(6);
+      const dates = items.map((i) => Date.parse(i.date));
+      expect(dates).toEqual([...dates].sort((x, y) => y - x));
+    });
+
+    it("filters by ?type=", async () => {
+      for (const type of ["poetry", "prose", "folktales", "translations"]) {
+        const items = (await get(literatureLoader, `?type=${type}`)).body.items as any[];
+        expect(items.length, type).toBeGreaterThan(0);
+        for (const i of items) expect(i.type).toBe(type);
+      }
+    });
+
+    it.each(["?type=%3Cscript%3E", "?type=novel", "?limit=100", "?page=2"])("answers 400 for %s", async (query) => {
+      const { status, body } = await get(literatureLoader, query);
+      expect(status).toBe(400);
+      expect(body.error.message).not.toContain("<script>");
+    });
+
+    it("lists the four literature types with their names", async () => {
+      const { status, body } = await get(literatureTypesLoader);
+      expect(status).toBe(200);
+      expect(body.types).toEqual([
+        { type: "poetry", name: "الشعر", nameFr: "Poésie" },
+        { type: "prose", name: "النثر", nameFr: "Prose" },
+        { type: "folktales", name: "الحكايات الشعبية", nameFr: "Contes populaires" },
+        { type: "translations", name: "الترجمات", nameFr: "Traductions" },
+      ]);
+      expect((await get(literatureTypesLoader, "?x=1")).status).toBe(400);
+    });
+  });
+
+  it("answers 500 without details when the database fails", async () => {
+    const { openDatabase } = await import("../../../server/db/client.ts");
+    const broken = openDatabase({ inMemory: true });
+    setDatabaseHandle(broken);
+    try {
+      const { status, body } = await get(categoriesLoader);
+      expect(status).toBe(500);
+      expect(body.error.code).toBe("INTERNAL_ERROR");
+      expect(JSON.stringify(body)).not.toMatch(/relation|categories|select/i);
+    } finally {
+      setDatabaseHandle(t);
+      await broken.close();
+    }
+  });
+});

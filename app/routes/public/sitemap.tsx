@@ -1,0 +1,117 @@
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/sitemap";
+import { FOOTER_LINKS, NAV_ITEMS } from "~/lib/navigation.ts";
+import { formatDate, isoDate } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import type { Language } from "~/lib/language.ts";
+import { absoluteUrl, rootData } from "~/lib/seo.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { listPublishedNews } from "../../../server/content/news.ts";
+import { listPublishedArticles } from "../../../server/content/articles.ts";
+
+/** /sitemap: every section of the site and the latest 10 news items and articles, for people. */
+export async function loader(_: Route.LoaderArgs) {
+  const db = await getDb();
+  const [news, articles] = await Promise.all([listPublishedNews(db, { limit: 10 }), listPublishedArticles(db, { limit: 10 })]);
+  return { news, articles };
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const root = rootData(matches);
+  const lang = root?.lang ?? "ar";
+  const translations = root?.translations as { footer?: { sitemap?: string } } | undefined;
+  const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  const title = translations?.footer?.sitemap ?? "";
+  return [{ title: siteName ? `${title} | ${siteName}` : title }, { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", "/sitemap") }];
+};
+
+type Item = { id: number; href: string; title: string; date: Date | string };
+
+function LatestList({ title, items, testId }: { title: string; items: Item[]; testId: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  return (
+    <section data-testid={testId}>
+      <h2 className="mb-3 border-s-4 border-desert-600 ps-3 text-xl font-bold">{title}</h2>
+      {items.length === 0 ? (
+        <p className="text-ink-soft">{t("sitemapPage.empty")}</p>
+      ) : (
+        <ul className="space-y-2">
+          {items.map((item) => (
+            <li key={item.id} className="flex flex-col">
+              <Link to={item.href} className="font-bold text-ink hover:text-desert-700 hover:underline">
+                {item.title}
+              </Link>
+              <time dateTime={isoDate(item.date)} className="text-sm text-ink-soft">
+                {formatDate(item.date, lang)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export default function SitemapPage({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const linkClass = "text-desert-700 hover:underline";
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10" data-testid="sitemap-page">
+      <h1 className="text-3xl font-bold">{t("footer.sitemap")}</h1>
+      <p className="mt-2 text-ink-soft">{t("sitemapPage.intro")}</p>
+
+      <div className="mt-8 grid gap-8 sm:grid-cols-2">
+        <section data-testid="sitemap-sections">
+          <h2 className="mb-3 border-s-4 border-desert-600 ps-3 text-xl font-bold">{t("sitemapPage.sections")}</h2>
+          <ul className="grid grid-cols-2 gap-2">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} className={linkClass}>
+                  {t(item.label)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section>
+          <h2 className="mb-3 border-s-4 border-desert-600 ps-3 text-xl font-bold">{t("footer.legal")}</h2>
+          <ul className="space-y-2">
+            {FOOTER_LINKS.legal.map((l) => (
+              <li key={l.to}>
+                <Link to={l.to} className={linkClass}>
+                  {t(l.label)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <h2 className="mb-3 mt-6 border-s-4 border-desert-600 ps-3 text-xl font-bold">{t("sitemapPage.feeds")}</h2>
+          <ul className="space-y-2">
+            <li>
+              <a href="/rss.xml" className={linkClass}>
+                {t("sitemapPage.rss")}
+              </a>
+            </li>
+            <li>
+              <a href="/sitemap.xml" className={linkClass}>
+                {t("sitemapPage.xmlSitemap")}
+              </a>
+            </li>
+          </ul>
+        </section>
+        <LatestList
+          title={t("sitemapPage.latestNews")}
+          testId="sitemap-news"
+          items={loaderData.news.map((n) => ({ id: n.id, href: `/news/${n.pageSlug}`, title: localized(lang, n.title, n.titleFr), date: n.publishDate }))}
+        />
+        <LatestList
+          title={t("sitemapPage.latestArticles")}
+          testId="sitemap-articles"
+          items={loaderData.articles.map((a) => ({ id: a.id, href: `/articles/${a.pageSlug}`, title: localized(lang, a.title, a.titleFr), date: a.publishDate }))}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * The machine-readable site files (sitemap.xml, rss.xml, robots.txt), the public JSON endpoints, and the
+ * human pages beside them (/sitemap, /privacy, /terms), against the seeded server.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { hasChromium, launchBrowser, newPage } from "../support/browser.ts";
+import { NEWS } from "../../../server/db/seed-data/news.ts";
+import { DEMO_ARTICLES } from "../../../server/db/seed.ts";
+import { PROGRAMS } from "../../../server/db/seed-data/programs.ts";
+import { PODCASTS } from "../../../server/db/seed-data/podcasts.ts";
+
+const base = inject("baseUrl");
+const published = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => !i.draft).map((i) => i.slug);
+const drafts = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => i.draft).map((i) => i.slug);
+const DRAFTS = [...drafts(NEWS), ...drafts(DEMO_ARTICLES), ...drafts(PROGRAMS), ...drafts(PODCASTS)];
+
+async function text(path: string) {
+  const res = await fetch(base + path);
+  return { status: res.status, type: res.headers.get("content-type") ?? "", cache: res.headers.get("cache-control"), body: await res.text() };
+}
+
+describe("sitemap.xml, rss.xml and robots.txt", () => {
+  it("has drafts in the seed to prove the filter", () => {
+    expect(DRAFTS.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("lists sections and every published item with lastmod, and no draft, in sitemap.xml", async () => {
+    const { status, type, body } = await text("/sitemap.xml");
+    expect(status).toBe(200);
+    expect(type).toContain("application/xml");
+    expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(body).toContain(`<url><loc>${base}/</loc></url>`);
+    expect(body).toContain(`<loc>${base}/contact</loc>`);
+    expect(body).toContain(`<loc>${base}/news/${published(NEWS)[0]}</loc><lastmod>`);
+    expect(body).toContain(`<loc>${base}/articles/${published(DEMO_ARTICLES)[0]}</loc>`);
+    expect(body).toContain(`<loc>${base}/programs/${published(PROGRAMS)[0]}</loc>`);
+    expect(body).toContain(`<loc>${base}/podcasts/${published(PODCASTS)[0]}</loc>`);
+    expect(body).toMatch(new RegExp(`<loc>${base}/coverage/[a-z0-9-]+</loc>`));
+    for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}<`);
+    for (const lastmod of body.match(/<lastmod>[^<]+<\/lastmod>/g) ?? []) expect(lastmod).toMatch(/<lastmod>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z<\/lastmod>/);
+  });
+
+  it("serves the latest 30 news items and articles as RSS 2.0 with absolute links, and no draft", async () => {
+    const { status, type, body } = await text("/rss.xml");
+    expect(status).toBe(200);
+    expect(type).toContain("application/rss+xml");
+    expect(body).toContain('<rss version="2.0"');
+    const items = body.match(/<item>[\s\S]*?<\/item>/g) ?? [];
+    expect(items).toHaveLength(30);
+    for (const item of items) {
+      expect(item).toMatch(new RegExp(`<link>${base}/(news|articles)/[a-z0-9-]+</link>`));
+      expect(item).toMatch(/<pubDate>\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT<\/pubDate>/);
+    }
+    expect(items.some((i) => i.includes("/news/"))).toBe(true);
+    expect(items.some((i) => i.includes("/articles/"))).toBe(true);
+    for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}<`);
+    const dates = items.map((i) => Date.parse(/<pubDate>([^<]+)</.exec(i)![1]));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+  });
+
+  it("allows everything but /admin and /auth in robots.txt and names the sitemap", async () => {
+    const { status, type, body } = await text("/robots.txt");
+    expect(status).toBe(200);
+    expect(type).toContain("text/plain");
+    expect(body).toMatch(/^User-agent: \*$/m);
+    expect(body).toMatch(/^Allow: \/$/m);
+    expect(body).toMatch(/^Disallow: \/admin$/m);
+    expect(body).toMatch(/^Disallow: \/auth$/m);
+    expect(body).toContain(`Sitemap: ${base}/sitemap.xml`);
+  });
+});
+
+describe("the public JSON endpoints", () => {
+  it.each(["/api/articles?category=culture", "/api/articles?category=opinion", "/api/categories", "/api/categories?type=culture", "/api/literature", "/api/literature-types"])(
+    "%s answers JSON with a short public cache",
+    async (path) => {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+      const body = await res.json();
+      const list = body.articles ?? body.categories ?? body.items ?? body.types;
+      expect(Array.isArray(list) && list.length > 0).toBe(true);
+      expect(JSON.stringify(body)).not.toMatch(/-draft"/);
+    },
+  );
+
+  it.each(["/api/articles?category=nope", "/api/literature?type=%3Cscript%3E", "/api/categories?type=%3Cscript%3E", "/api/articles?limit=1000", "/api/articles?hack=1"])(
+    "%s answers 400 with a JSON error",
+    async (path) => {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error.code).toMatch(/^[A-Z_]+$/);
+      expect(body.error.message.length).toBeGreaterThan(10);
+      expect(body.error.message).not.toContain("<script>");
+    },
+  );
+});
+
+describe("the human pages", () => {
+  it("lists every section and the latest 10 news items and articles on /sitemap", async () => {
+    const { status, body } = await text("/sitemap");
+    expect(status).toBe(200);
+    for (const path of ["/news", "/culture", "/politics", "/literature", "/emirates", "/programs", "/media", "/opinion", "/contact", "/privacy", "/terms"]) {
+      expect(body).toContain(`href="${path}"`);
+    }
+    const news = /data-testid="sitemap-news"[\s\S]*?<\/section>/.exec(body)![0];
+    expect(news.match(/<li/g)).toHaveLength(10);
+    const articles = /data-testid="sitemap-articles"[\s\S]*?<\/section>/.exec(body)![0];
+    expect(articles.match(/<li/g)).toHaveLength(10);
+    for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}"`);
+  });
+
+  it.each(["privacy", "terms"])("/%s is real content in Arabic, French and English", async (page) => {
+    for (const [lang, title] of [["ar", page === "privacy" ? "سياسة الخصوصية" : "شروط الاستخدام"], ["fr", page === "privacy" ? "Politique de confidentialité" : "Conditions d'utilisation"], ["en", page === "privacy" ? "Privacy policy" : "Terms of use"]]) {
+      const res = await fetch(`${base}/${page}`, { headers: { Cookie: `i18nextLng=${lang}` } });
+      expect(res.status).toBe(200);
+      const html = /data-testid="legal-[a-z]+"[\s\S]*?<\/article>/.exec(await res.text())?.[0] ?? "";
+      expect(html).toContain(`<h1>${title.replace("'", "&#39;")}</h1>`);
+      expect(html).toContain("contact@sahara-media.mr");
+      expect(html).not.toContain("{{");
+    }
+  });
+});
+
+describe.skipIf(!hasChromium)("well-formed XML, as a browser's parser reads it", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it.each(["/sitemap.xml", "/rss.xml"])("%s parses without error", async (path) => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${base}/robots.txt`);
+    const xml = (await text(path)).body;
+    const result = await page.evaluate((source) => {
+      const doc = new DOMParser().parseFromString(source, "application/xml");
+      return { error: doc.getElementsByTagName("parsererror").length > 0, root: doc.documentElement.nodeName, count: doc.getElementsByTagName("url").length + doc.getElementsByTagName("item").length };
+    }, xml);
+    expect(result.error).toBe(false);
+    expect(result.root).toBe(path === "/rss.xml" ? "rss" : "urlset");
+    expect(result.count).toBeGreaterThan(20);
+    await context.close();
+  });
+});
