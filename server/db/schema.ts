@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   primaryKey,
   date,
@@ -377,7 +378,8 @@ export const rateLimit = pgTable("rate_limit", {
   id: text("id").primaryKey(),
   key: text("key").notNull().unique(),
   count: integer("count").notNull(),
-  lastRequest: integer("last_request").notNull(),
+  /** Milliseconds since the epoch (better-auth writes Date.now()), which does not fit a 32-bit integer. */
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
 export const profiles = pgTable(

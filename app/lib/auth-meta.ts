@@ -1,0 +1,21 @@
+import type { MetaDescriptor } from "react-router";
+import { rootData } from "./seo.ts";
+
+type Match = { id: string; data: unknown } | undefined;
+
+function lookup(tree: unknown, key: string): string {
+  let node = tree;
+  for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+  return typeof node === "string" ? node : key;
+}
+
+/**
+ * Title of an account or back-office page, from the strings the root loader already sent; these pages are
+ * personal, so search engines are asked not to index them.
+ */
+export function authMeta(matches: readonly Match[], titleKey: string): MetaDescriptor[] {
+  const root = rootData(matches);
+  const title = lookup(root?.translations, titleKey);
+  const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  return [{ title: siteName ? `${title} | ${siteName}` : title }, { name: "robots", content: "noindex, nofollow" }];
+}

@@ -1,0 +1,288 @@
+import { data, Form } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/users";
+import { AdminError } from "~/components/admin/guard.tsx";
+import { Avatar } from "~/components/admin/avatar.tsx";
+import { useAnswerToast } from "~/components/auth/form.tsx";
+import { AccessSchema, formValues, InviteSchema, UserIdSchema, validate } from "~/lib/schemas/auth.ts";
+import type { FieldErrors } from "~/lib/schemas/shared.ts";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { formatDate } from "~/lib/format.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { getConfig } from "../../../server/config.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { logger } from "../../../server/logger.ts";
+import { getAuth } from "../../../server/auth/auth.ts";
+import { createAccount, createInvitationToken, findAccountByEmail, findAccountById, listAccounts, setAccess, setDisabled, type AccountRow } from "../../../server/auth/accounts.ts";
+import { displayName, initialsOf, safeAvatarUrl } from "../../../server/auth/display.ts";
+import { sendAccountMail } from "../../../server/auth/emails.ts";
+import { canGrant, canManageUser, isAdmin, isPermission, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "../../../server/auth/permissions.ts";
+import { readForm, requirePermission, type SessionUser } from "../../../server/auth/session.server.ts";
+
+/** The roles an invitation can give: a reader needs no invitation. */
+const STAFF_ROLES: Role[] = ["editor", "admin"];
+
+const actorOf = (user: SessionUser) => ({ id: user.id, ...user.profile });
+const targetOf = (row: AccountRow) => ({ id: row.id, role: row.role, isAdmin: row.isAdmin, permissions: row.permissions, disabled: row.disabled });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const me = await requirePermission(request, "users.manage");
+  const actor = actorOf(me);
+  const rows = await listAccounts(await getDb());
+  const accounts = rows.map((row) => {
+    const name = displayName(row, row.email);
+    return {
+      id: row.id,
+      email: row.email,
+      name,
+      initials: initialsOf(name),
+      avatarUrl: safeAvatarUrl(row.avatarUrl),
+      role: (row.isAdmin ? "admin" : isRole(row.role) ? row.role : "reader") as Role,
+      permissions: row.permissions.filter(isPermission),
+      emailVerified: row.emailVerified,
+      disabled: row.disabled,
+      createdAt: row.createdAt.toISOString(),
+      manageable: canManageUser(actor, targetOf(row)),
+      self: row.id === me.id,
+    };
+  });
+  const actorIsAdmin = isAdmin(me.profile);
+  return data(
+    {
+      accounts,
+      roles: ROLES.filter((r) => actorIsAdmin || r !== "admin"),
+      inviteRoles: STAFF_ROLES.filter((r) => actorIsAdmin || r !== "admin"),
+      permissions: PERMISSIONS.map((p) => ({ name: p, grantable: actorIsAdmin || me.profile.permissions.includes(p) })),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type Intent = "invite" | "access" | "disable" | "enable" | "resend";
+type ActionData = { intent: Intent; ok: boolean; message: string; errors?: FieldErrors; userId?: string; at: number };
+
+const answer = (intent: Intent, status: number, message: string, extra: Partial<ActionData> = {}) =>
+  data<ActionData>({ intent, ok: status < 300, message, at: Date.now(), ...extra }, { status });
+
+function grantsFrom(role: string, permissions: string[]): { role: Role; permissions: Permission[] } | null {
+  if (!isRole(role) || !permissions.every(isPermission)) return null;
+  // A reader holds no back-office permission; an admin holds all of them by role.
+  return { role, permissions: role === "editor" ? (permissions as Permission[]) : [] };
+}
+
+async function sendInvitation(request: Request, userId: string, email: string, inviter: string) {
+  const auth = await getAuth();
+  const token = await createInvitationToken(auth, userId);
+  await sendAccountMail(getConfig(), "invite", { to: email, token, lang: languageOfRequest(request), inviter });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const me = await requirePermission(request, "users.manage");
+  const actor = actorOf(me);
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "") as Intent;
+  const db = await getDb();
+
+  if (intent === "invite") {
+    const parsed = validate(InviteSchema, formValues(form, ["email", "fullName", "role", "permissions"], ["permissions"]));
+    if (!parsed.ok) return answer(intent, 400, "staff.checkFields", { errors: parsed.errors });
+    const grants = grantsFrom(parsed.data.role, parsed.data.permissions);
+    if (!grants || grants.role === "reader") return answer(intent, 400, "staff.invalidPermission");
+    if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant");
+    if (await findAccountByEmail(db, parsed.data.email)) return answer(intent, 409, "auth.alreadyRegistered", { errors: { email: "auth.alreadyRegistered" } });
+    const { id } = await createAccount(await getAuth(), db, { email: parsed.data.email, name: parsed.data.fullName || undefined, emailVerified: false, ...grants });
+    try {
+      await sendInvitation(request, id, parsed.data.email, me.name);
+    } catch (error) {
+      logger.error({ err: error }, "invitation e-mail failed");
+      return answer(intent, 502, "staff.invitationNotSent", { userId: id });
+    }
+    return answer(intent, 200, "staff.invited", { userId: id });
+  }
+
+  const target = validate(UserIdSchema, formValues(form, ["userId"]));
+  if (!target.ok) return answer(intent, 400, "staff.unknownUser");
+  const row = await findAccountById(db, target.data.userId);
+  if (!row) return answer(intent, 404, "staff.unknownUser");
+  if (!canManageUser(actor, targetOf(row))) return answer(intent, 403, row.id === me.id ? "staff.notYourself" : "staff.cannotManage", { userId: row.id });
+
+  switch (intent) {
+    case "access": {
+      const parsed = validate(AccessSchema, formValues(form, ["userId", "role", "permissions"], ["permissions"]));
+      if (!parsed.ok) return answer(intent, 400, "staff.checkFields", { errors: parsed.errors, userId: row.id });
+      const grants = grantsFrom(parsed.data.role, parsed.data.permissions);
+      if (!grants) return answer(intent, 400, "staff.invalidPermission", { userId: row.id });
+      if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant", { userId: row.id });
+      await setAccess(db, row.id, grants);
+      return answer(intent, 200, "staff.saved", { userId: row.id });
+    }
+    case "disable":
+    case "enable":
+      await setDisabled(db, row.id, intent === "disable");
+      return answer(intent, 200, intent === "disable" ? "staff.disabledDone" : "staff.enabledDone", { userId: row.id });
+    case "resend":
+      if (row.emailVerified) return answer(intent, 409, "staff.alreadyActive", { userId: row.id });
+      try {
+        await sendInvitation(request, row.id, row.email, me.name);
+      } catch (error) {
+        logger.error({ err: error }, "invitation e-mail failed");
+        return answer(intent, 502, "staff.invitationNotSent", { userId: row.id });
+      }
+      return answer(intent, 200, "staff.invited", { userId: row.id });
+    default:
+      return answer("access", 400, "staff.unknownAction");
+  }
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.users");
+
+const permissionKey = (p: string) => `staff.permission.${p.replace(".", "_")}`;
+
+type Loaded = Route.ComponentProps["loaderData"];
+
+function PermissionBoxes({ permissions, checked, disabled, idPrefix }: { permissions: Loaded["permissions"]; checked: readonly string[]; disabled?: boolean; idPrefix: string }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="space-y-1" disabled={disabled}>
+      <legend className="mb-1 text-sm font-bold">{t("staff.permissions")}</legend>
+      <div className="grid gap-1 sm:grid-cols-2">
+        {permissions.map((p) => (
+          <label key={p.name} className="flex items-center gap-2 text-sm" htmlFor={`${idPrefix}-${p.name}`}>
+            <input id={`${idPrefix}-${p.name}`} type="checkbox" name="permissions" value={p.name} defaultChecked={checked.includes(p.name)} disabled={!p.grantable} />
+            <span>{t(permissionKey(p.name))}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function RoleSelect({ roles, value, id }: { roles: readonly string[]; value?: string; id: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-bold">
+        {t("staff.role")}
+      </label>
+      <select id={id} name="role" defaultValue={value} className="h-11 w-full rounded-md border border-sand-300 bg-white px-3">
+        {roles.map((r) => (
+          <option key={r} value={r}>
+            {t(`staff.roles.${r}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+const primary = "rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700";
+const secondary = "rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100";
+
+export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const result = actionData as ActionData | undefined;
+  useAnswerToast(result ? { title: result.ok ? "staff.doneTitle" : "staff.failedTitle", message: result.message, variant: result.ok ? "success" : "destructive" } : null, result?.at);
+  const inviteErrors = result?.intent === "invite" ? result.errors : undefined;
+
+  return (
+    <section data-testid="admin-users" className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-bold">{t("admin.users")}</h1>
+        <p className="mt-1 text-ink-soft">{t("staff.intro")}</p>
+      </div>
+
+      {result && (
+        <p role={result.ok ? "status" : "alert"} data-testid="users-result" data-ok={result.ok} className={`rounded-md border px-4 py-2 text-sm ${result.ok ? "border-palm-600 bg-emerald-50" : "border-red-600 bg-red-50 text-red-900"}`}>
+          {t(result.message)}
+        </p>
+      )}
+
+      <Form method="post" className="space-y-4 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6" data-testid="invite-form">
+        <h2 className="text-lg font-bold">{t("staff.inviteTitle")}</h2>
+        <input type="hidden" name="intent" value="invite" />
+        <div className="grid gap-4 sm:grid-cols-3">
+          <div className="space-y-1">
+            <label htmlFor="invite-email" className="block text-sm font-bold">
+              {t("auth.email")}
+            </label>
+            <input id="invite-email" name="email" type="email" required maxLength={254} dir="ltr" className="h-11 w-full rounded-md border border-sand-300 px-3" aria-invalid={inviteErrors?.email ? true : undefined} />
+            {inviteErrors?.email && <p className="text-sm text-red-700">{t(inviteErrors.email)}</p>}
+          </div>
+          <div className="space-y-1">
+            <label htmlFor="invite-name" className="block text-sm font-bold">
+              {t("auth.fullName")}
+            </label>
+            <input id="invite-name" name="fullName" maxLength={100} className="h-11 w-full rounded-md border border-sand-300 px-3" />
+          </div>
+          <RoleSelect roles={loaderData.inviteRoles} value="editor" id="invite-role" />
+        </div>
+        <PermissionBoxes permissions={loaderData.permissions} checked={["content.write"]} idPrefix="invite-permission" />
+        <p className="text-xs text-ink-soft">{t("staff.permissionsHint")}</p>
+        <button type="submit" className={primary} data-testid="invite-submit">
+          {t("staff.inviteSubmit")}
+        </button>
+      </Form>
+
+      <ul className="space-y-3" data-testid="accounts">
+        {loaderData.accounts.map((a) => (
+          <li key={a.id} className="rounded-lg border border-sand-200 bg-white p-4 shadow-sm" data-testid="account" data-email={a.email}>
+            <div className="flex flex-wrap items-center gap-3">
+              <Avatar name={a.name} initials={a.initials} url={a.avatarUrl} />
+              <div className="min-w-0 flex-1 basis-48">
+                <p className="truncate font-bold">
+                  {a.name} {a.self && <span className="text-sm font-normal text-ink-soft">({t("staff.you")})</span>}
+                </p>
+                <p className="truncate text-sm text-ink-soft" dir="ltr">
+                  {a.email}
+                </p>
+              </div>
+              <span className="rounded-full bg-sand-100 px-3 py-1 text-xs font-bold">{t(`staff.roles.${a.role}`)}</span>
+              <span className={`rounded-full px-3 py-1 text-xs font-bold ${a.disabled ? "bg-red-100 text-red-900" : a.emailVerified ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`} data-testid="account-status">
+                {t(a.disabled ? "staff.disabled" : a.emailVerified ? "staff.active" : "staff.pending")}
+              </span>
+              <span className="text-xs text-ink-soft">{formatDate(a.createdAt, lang, "short")}</span>
+            </div>
+            {a.manageable && (
+              <div className="mt-4 grid gap-4 border-t border-sand-100 pt-4 lg:grid-cols-[1fr_auto]">
+                <Form method="post" className="space-y-3" data-testid="access-form">
+                  <input type="hidden" name="intent" value="access" />
+                  <input type="hidden" name="userId" value={a.id} />
+                  <div className="max-w-xs">
+                    <RoleSelect roles={loaderData.roles} value={a.role} id={`role-${a.id}`} />
+                  </div>
+                  <PermissionBoxes permissions={loaderData.permissions} checked={a.permissions} idPrefix={`permission-${a.id}`} />
+                  <button type="submit" className={primary} data-testid="access-save">
+                    {t("admin.save")}
+                  </button>
+                </Form>
+                <div className="flex flex-wrap items-start gap-2">
+                  {!a.emailVerified && !a.disabled && (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="resend" />
+                      <input type="hidden" name="userId" value={a.id} />
+                      <button type="submit" className={secondary} data-testid="resend-invite">
+                        {t("staff.resend")}
+                      </button>
+                    </Form>
+                  )}
+                  <Form method="post">
+                    <input type="hidden" name="intent" value={a.disabled ? "enable" : "disable"} />
+                    <input type="hidden" name="userId" value={a.id} />
+                    <button type="submit" className={a.disabled ? secondary : `${secondary} text-red-700`} data-testid={a.disabled ? "enable-account" : "disable-account"}>
+                      {t(a.disabled ? "staff.enable" : "staff.disable")}
+                    </button>
+                  </Form>
+                </div>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} />;
+}

@@ -1,0 +1,159 @@
+import { data, Form, Link, redirect } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/auth";
+import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
+import { AUTH_ERRORS, authErrorText, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "~/lib/schemas/auth.ts";
+import { safeRedirectPath } from "~/lib/navigation.ts";
+import type { FieldErrors } from "~/lib/schemas/shared.ts";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { signIn, signUp } from "../../../server/auth/flows.ts";
+import { assertSameOrigin, getSessionUser, readForm } from "../../../server/auth/session.server.ts";
+
+type Mode = "signIn" | "signUp";
+const NOTICES = ["registered", "reset", "verified", "setup", "invited"] as const;
+type NoticeKind = (typeof NOTICES)[number];
+
+/** Where to go after signing in: the remembered origin (same site only), otherwise the back-office. */
+const targetOf = (value: unknown) => safeRedirectPath(value, "/admin");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = targetOf(url.searchParams.get("redirectTo"));
+  // Someone already signed in has nothing to do here.
+  if (await getSessionUser(request)) throw redirect(redirectTo);
+  const notice = url.searchParams.get("notice");
+  return data(
+    {
+      mode: (url.searchParams.get("mode") === "signup" ? "signUp" : "signIn") as Mode,
+      redirectTo,
+      expired: url.searchParams.get("expired") === "1",
+      notice: (NOTICES as readonly string[]).includes(notice ?? "") ? (notice as NoticeKind) : null,
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+type ActionData = { mode: Mode; errors?: FieldErrors; error?: AuthErrorCode; email?: string; at: number };
+
+export async function action({ request }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const form = await readForm(request);
+  const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
+  const redirectTo = targetOf(form.get("redirectTo"));
+  const at = Date.now();
+  const echo = typeof form.get("email") === "string" ? String(form.get("email")).slice(0, 254) : "";
+
+  if (mode === "signIn") {
+    const parsed = validate(SignInSchema, formValues(form, ["email", "password"]));
+    if (!parsed.ok) return data<ActionData>({ mode, errors: parsed.errors, email: echo, at }, { status: 400 });
+    const result = await signIn(request, parsed.data);
+    if (result.ok) throw redirect(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+    return data<ActionData>({ mode, error: result.code, email: parsed.data.email, at }, { status: AUTH_ERRORS[result.code].status });
+  }
+
+  const parsed = validate(SignUpSchema, formValues(form, ["fullName", "email", "password"]));
+  if (!parsed.ok) return data<ActionData>({ mode, errors: parsed.errors, email: echo, at }, { status: 400 });
+  const { fullName, email, password } = parsed.data;
+  // An empty name stays empty: the display name then falls back to the e-mail (back-office.md §6).
+  const result = await signUp(request, { email, password, name: fullName });
+  if (result.ok) {
+    // Back to sign-in mode with the check-your-e-mail text (public-site.md §2, "/auth").
+    const next = new URLSearchParams({ notice: "registered" });
+    if (redirectTo !== "/admin") next.set("redirectTo", redirectTo);
+    throw redirect(`/auth?${next}`);
+  }
+  return data<ActionData>({ mode, error: result.code, email, at }, { status: AUTH_ERRORS[result.code].status });
+}
+
+/** Personal pages with one-time tokens in the address: never cached, and the address never sent to another site. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const h = new Headers(loaderHeaders);
+  h.set("Cache-Control", "no-store");
+  // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
+  h.set("Referrer-Policy", "same-origin");
+  return h;
+};
+
+export const meta: Route.MetaFunction = ({ matches, data: d }) => authMeta(matches, d?.mode === "signUp" ? "auth.signUp" : "auth.signIn");
+
+const NOTICE_TEXT: Record<NoticeKind, string> = {
+  registered: "auth.checkEmail",
+  reset: "auth.passwordChanged",
+  verified: "auth.verified",
+  setup: "auth.setupDone",
+  invited: "auth.passwordChanged",
+};
+
+export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = actionData as ActionData | undefined;
+  // A failed sign-up stays in sign-up mode; everything else follows the address.
+  const mode: Mode = answer?.mode ?? loaderData.mode;
+  return <AuthForm key={mode} mode={mode} loaderData={loaderData} answer={answer} />;
+}
+
+function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.ComponentProps["loaderData"]; answer: ActionData | undefined }) {
+  const { t } = useTranslation();
+  const signingUp = mode === "signUp";
+  const schema = signingUp ? SignUpSchema : SignInSchema;
+  const fields = signingUp ? ["fullName", "email", "password"] : ["email", "password"];
+  const check = useFormCheck(schema, (f) => formValues(new FormData(f), fields), answer?.errors);
+  const failure = answer?.error ? authErrorText(answer.error, mode) : null;
+  useAnswerToast(failure, answer?.at);
+
+  const toggle = new URLSearchParams();
+  if (!signingUp) toggle.set("mode", "signup");
+  if (loaderData.redirectTo !== "/admin") toggle.set("redirectTo", loaderData.redirectTo);
+  const toggleHref = `/auth${toggle.size ? `?${toggle}` : ""}`;
+
+  return (
+    <AuthCard title={t(signingUp ? "auth.signUp" : "auth.signIn")} intro={t(signingUp ? "auth.signUpIntro" : "auth.signInIntro")} testId={`auth-${signingUp ? "sign-up" : "sign-in"}`}>
+      {loaderData.expired && !answer && (
+        <Notice tone="info" testId="notice-expired">
+          {t("auth.sessionExpired")}
+        </Notice>
+      )}
+      {loaderData.notice && !answer && (
+        <Notice tone="success" testId={`notice-${loaderData.notice}`}>
+          {t(NOTICE_TEXT[loaderData.notice])}
+        </Notice>
+      )}
+      {failure && (
+        <Notice tone="error" testId="auth-error">
+          <p className="font-bold">{t(failure.title)}</p>
+          <p>{t(failure.message)}</p>
+          {answer?.error === "EMAIL_NOT_CONFIRMED" && <p className="mt-1">{t("auth.verificationResent")}</p>}
+        </Notice>
+      )}
+      <Form method="post" replace noValidate onSubmit={check.onSubmit} onChange={check.onChange} className="space-y-4" data-testid="auth-form">
+        <input type="hidden" name="mode" value={mode} />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        {signingUp && <Field name="fullName" label={t("auth.fullName")} autoComplete="name" maxLength={100} error={check.errors.fullName} hint={t("auth.optional")} />}
+        <Field name="email" label={t("auth.email")} type="email" autoComplete="email" dir="ltr" required maxLength={254} defaultValue={answer?.email ?? ""} error={check.errors.email} />
+        <Field
+          name="password"
+          label={t("auth.password")}
+          type="password"
+          dir="ltr"
+          required
+          maxLength={128}
+          autoComplete={signingUp ? "new-password" : "current-password"}
+          error={check.errors.password}
+          hint={signingUp ? t("auth.passwordRules") : undefined}
+        />
+        <SubmitButton pendingLabel={t("auth.submitting")} testId="auth-submit">
+          {t(signingUp ? "auth.signUp" : "auth.signIn")}
+        </SubmitButton>
+      </Form>
+      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <Link to={toggleHref} className="font-bold text-desert-700 hover:underline" data-testid="auth-toggle">
+          {t(signingUp ? "auth.haveAccount" : "auth.noAccount")}
+        </Link>
+        {!signingUp && (
+          <Link to="/auth/forgot" className="text-ink-soft hover:underline" data-testid="forgot-link">
+            {t("auth.forgotPassword")}
+          </Link>
+        )}
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,43 @@
+import { data, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/verify";
+import { AuthCard, Notice } from "~/components/auth/form.tsx";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { verifyEmail } from "../../../server/auth/flows.ts";
+
+/** The link of the verification e-mail: confirms the address, then invites to sign in. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const result = token && token.length <= 2048 ? await verifyEmail(request, token) : ({ ok: false, code: "INVALID_TOKEN" } as const);
+  const outcome: "verified" | "busy" | "unavailable" | "invalid" = result.ok ? "verified" : result.code === "TOO_MANY_REQUESTS" ? "busy" : result.code === "SERVICE_UNAVAILABLE" ? "unavailable" : "invalid";
+  const status = { verified: 200, busy: 429, unavailable: 503, invalid: 400 }[outcome];
+  return data({ outcome }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** Personal pages with one-time tokens in the address: never cached, and the address never sent to another site. */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const h = new Headers(loaderHeaders);
+  h.set("Cache-Control", "no-store");
+  // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
+  h.set("Referrer-Policy", "same-origin");
+  return h;
+};
+
+export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth.verifyTitle");
+
+export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { outcome } = loaderData;
+  const texts: Record<typeof outcome, string> = { verified: "auth.verified", busy: "auth.tooManyRequests", unavailable: "auth.serviceUnavailable", invalid: "auth.verifyFailed" };
+  const text = texts[outcome];
+  return (
+    <AuthCard title={t("auth.verifyTitle")} testId="auth-verify">
+      <Notice tone={outcome === "verified" ? "success" : "error"} testId={`verify-${outcome}`}>
+        {t(text)}
+      </Notice>
+      <Link to="/auth" className="block rounded-md bg-desert-600 px-4 py-3 text-center font-bold text-white hover:bg-desert-700" data-testid="verify-sign-in">
+        {t("auth.signIn")}
+      </Link>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * The better-auth instance: e-mail and password accounts, e-mail verification, password reset, database
+ * sessions and rate limiting, all on our own tables (server/db/schema.ts) through the Drizzle adapter.
+ * Nothing here hashes a password, signs a cookie or counts requests by hand: better-auth does.
+ *
+ * Mounted at /api/auth (app/routes/api/auth.$.ts). Our own pages (/auth, /auth/forgot, /auth/reset,
+ * /auth/verify, /setup) call the same handler through server/auth/flows.ts, so a plain form post gets the
+ * same rate limits, origin checks and cookies as a script would.
+ */
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import type { Config } from "../config.ts";
+import { getConfig } from "../config.ts";
+import { getDb, type Database } from "../db/client.ts";
+import { account, profiles, rateLimit, session, user, verification } from "../db/schema.ts";
+import { logger } from "../logger.ts";
+import { authSecret } from "../secrets.ts";
+import { CLIENT_IP_HEADER } from "../content/views.ts";
+import { languageOf, sendAccountMail } from "./emails.ts";
+
+export const AUTH_BASE_PATH = "/api/auth";
+export const COOKIE_PREFIX = "sahara";
+
+/** Sessions last a week and are not extended: see docs/decisions/0022-fixed-session-lifetime.md. */
+export const SESSION_SECONDS = 7 * 24 * 60 * 60;
+export const VERIFICATION_SECONDS = 24 * 60 * 60;
+export const RESET_SECONDS = 60 * 60;
+/** An invitation is a password-reset token with a longer life (the invitee may not read mail every day). */
+export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Limits per client address and path (better-auth keys them by address + path), kept in the rate_limit table
+ * so they hold across restarts and across processes. Windows in seconds.
+ */
+export const RATE_LIMITS = {
+  "/sign-in/email": { window: 60, max: 5 },
+  "/sign-up/email": { window: 60, max: 3 },
+  "/request-password-reset": { window: 60 * 10, max: 3 },
+  "/send-verification-email": { window: 60 * 10, max: 3 },
+  "/reset-password": { window: 60, max: 5 },
+  "/verify-email": { window: 60, max: 10 },
+} as const;
+
+export const ACCOUNT_DISABLED = "ACCOUNT_DISABLED";
+
+export type AuthOptions = { db: Database; config: Config };
+
+/** better-auth logs into pino, without the extra arguments (they can hold request data). */
+function authLogger(config: Config) {
+  return {
+    level: config.LOG_LEVEL === "debug" || config.LOG_LEVEL === "trace" ? ("debug" as const) : ("warn" as const),
+    log: (level: "debug" | "info" | "warn" | "error", message: string) => {
+      const text = message.replace(/\s+Current list of trustedOrigins:.*$/s, "");
+      if (level === "error") logger.error({ source: "better-auth" }, text);
+      else if (level === "warn") logger.warn({ source: "better-auth" }, text);
+      else logger.debug({ source: "better-auth" }, text);
+    },
+  };
+}
+
+export function createAuth({ db, config }: AuthOptions) {
+  const secure = config.publicUrl.startsWith("https://");
+  return betterAuth({
+    appName: config.SITE_NAME_FR,
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: authSecret(config),
+    telemetry: { enabled: false },
+    logger: authLogger(config),
+    database: drizzleAdapter(db, { provider: "pg", schema: { user, session, account, verification, rateLimit } }),
+    trustedOrigins: [new URL(config.publicUrl).origin],
+    // These answer with the session token itself; our pages read the session on the server (auth.api, which
+    // this list does not affect), so no script in the browser needs them — not even an injected one.
+    disabledPaths: ["/get-session", "/list-sessions"],
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: RESET_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      // Not awaited: the answer to a reset request takes the same time whether or not the address has an
+      // account (the mail is only sent when it does). A failure is logged, never shown.
+      sendResetPassword: async ({ user: u, token }, request) => {
+        void sendAccountMail(config, "reset", { to: u.email, token, lang: languageOf(request) }).catch((error) =>
+          logger.error({ err: error }, "password reset e-mail failed"),
+        );
+      },
+      // Following a link sent to the address proves it is theirs: a reset (or an accepted invitation) confirms it.
+      onPasswordReset: async ({ user: u }) => {
+        if (!u.emailVerified) await db.update(user).set({ emailVerified: true, updatedAt: new Date() }).where(eq(user.id, u.id));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: false,
+      expiresIn: VERIFICATION_SECONDS,
+      sendVerificationEmail: async ({ user: u, token }, request) => {
+        await sendAccountMail(config, "verify", { to: u.email, token, lang: languageOf(request) });
+      },
+    },
+    session: { expiresIn: SESSION_SECONDS, disableSessionRefresh: true },
+    rateLimit: { enabled: true, storage: "database", window: 60, max: 100, customRules: RATE_LIMITS },
+    verification: { storeIdentifier: "hashed" },
+    advanced: {
+      cookiePrefix: COOKIE_PREFIX,
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure, path: "/" },
+      // server/app.ts sets this header from req.ip (which honours `trust proxy`) and overwrites what a client sent.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Every account has a profile; a new one is a reader until an administrator says otherwise.
+          after: async (created) => {
+            await db.insert(profiles).values({ id: created.id, fullName: created.name?.trim() || null }).onConflictDoNothing();
+          },
+        },
+      },
+      session: {
+        create: {
+          // A disabled account cannot sign in, whatever the path to a new session.
+          before: async (s) => {
+            const [p] = await db.select({ disabled: profiles.disabled }).from(profiles).where(eq(profiles.id, s.userId)).limit(1);
+            if (p?.disabled) throw new APIError("FORBIDDEN", { code: ACCOUNT_DISABLED, message: "This account is disabled" });
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+let instance: Promise<Auth> | undefined;
+
+/** The process-wide instance, made on first use from the checked configuration and the database. */
+export function getAuth(): Promise<Auth> {
+  instance ??= getDb().then((db) => createAuth({ db, config: getConfig() }));
+  return instance;
+}
+
+/** Tests and scripts that switch databases install their own instance (or reset to rebuild on next use). */
+export function setAuth(auth: Auth | undefined) {
+  instance = auth ? Promise.resolve(auth) : undefined;
+}
