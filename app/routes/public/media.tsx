@@ -1,0 +1,207 @@
+import { useState } from "react";
+import { data, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/media";
+import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "~/components/sections/section-ui.tsx";
+import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
+import { useToast } from "~/components/ui/toast.tsx";
+import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { localized } from "~/lib/localized.ts";
+import { isVideoId } from "~/lib/video-source.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { filterOfMediaType, MEDIA_DESCRIPTION_MAX, MEDIA_FILTERS, mediaTypeOfFilter, OPENED_TOAST_MS, type MediaFilter, type MediaType } from "~/lib/media-library.ts";
+import { loadMediaPage, type MediaCard } from "../../../server/content/media.ts";
+import { translate } from "../../../server/i18n.server.ts";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const lang = languageOfRequest(request);
+  const raw = url.searchParams.get("type");
+  const type = mediaTypeOfFilter(raw);
+  // A filter that does not exist is a listing that does not exist (as on the other section pages).
+  if (type === undefined) throw data(null, { status: 404 });
+  const { featured, items } = await loadMediaPage(await getDb(), type);
+  const filter = filterOfMediaType(type);
+  return { featured, items, filter, title: translate(lang, "mediaLibrary.title"), intro: translate(lang, "mediaLibrary.intro") };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+
+const FILTER_LABEL: Record<MediaFilter, string> = {
+  all: "mediaLibrary.filterAll",
+  video: "mediaLibrary.filterVideo",
+  audio: "mediaLibrary.filterAudio",
+  images: "mediaLibrary.filterImages",
+  documents: "mediaLibrary.filterDocuments",
+};
+const TYPE_LABEL: Record<MediaType, string> = {
+  video: "mediaLibrary.typeVideo",
+  audio: "mediaLibrary.typeAudio",
+  image: "mediaLibrary.typeImage",
+  document: "mediaLibrary.typeDocument",
+};
+
+export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  const { featured, items, filter } = loaderData;
+  const [playing, setPlaying] = useState<{ source: string; title: string; poster: string | null } | null>(null);
+
+  const chips = MEDIA_FILTERS.map((f) => ({
+    key: f.filter,
+    label: t(FILTER_LABEL[f.filter]),
+    to: hrefWith(search, { type: f.filter === "all" ? null : f.filter }),
+    active: f.filter === filter,
+  }));
+
+  return (
+    <>
+      <PageIntro title={t("mediaLibrary.title")} intro={t("mediaLibrary.intro")} testId="media-intro">
+        <FilterChips label={t("mediaLibrary.filtersLabel")} chips={chips} testId="media-filter" />
+      </PageIntro>
+
+      <div className="mx-auto max-w-7xl px-4 py-8" data-testid="media-page" data-filter={filter}>
+        {featured.length > 0 && (
+          <section aria-labelledby="media-featured-heading" className="mb-10" data-testid="media-featured">
+            <BlockHeading id="media-featured-heading">{t("mediaLibrary.featured")}</BlockHeading>
+            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+              {featured.map((m, i) => (
+                <li key={m.id}>
+                  <MediaTile item={m} eager={i < 2} onPlay={setPlaying} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        <section aria-labelledby="media-all-heading" data-testid="media-list">
+          <BlockHeading id="media-all-heading">{t("mediaLibrary.allItems")}</BlockHeading>
+          {items.length === 0 && featured.length === 0 ? (
+            <EmptyState>{t("mediaLibrary.empty")}</EmptyState>
+          ) : (
+            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {items.map((m) => (
+                <li key={m.id}>
+                  <MediaTile item={m} onPlay={setPlaying} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+
+      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.source ?? ""} title={playing?.title} poster={playing?.poster} />
+    </>
+  );
+}
+
+type PlayRequest = { source: string; title: string; poster: string | null };
+
+/**
+ * One media item. A video opens in the modal player; any other file opens in a new window (with the
+ * spec's 4000 ms toast); an item without a file says so. Without JavaScript every tile is a plain link to
+ * its file.
+ */
+function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: boolean; onPlay: (p: PlayRequest) => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const toast = useToast();
+  const title = localized(lang, item.title, item.titleFr);
+  const description = excerpt(item.description, MEDIA_DESCRIPTION_MAX);
+  const picture = item.thumbnailUrl || item.imageUrl;
+  const file = item.fileUrl?.trim() || null;
+  const isVideo = item.mediaType === "video";
+  const category = localized(lang, item.categoryName, item.categoryNameFr) || t("common.general");
+  const showDuration = (item.mediaType === "video" || item.mediaType === "audio") && item.durationSeconds;
+
+  const noFile = () =>
+    toast({ title: t("mediaLibrary.noFileTitle"), description: t("mediaLibrary.noFile", { title }), variant: "warning" });
+
+  const linkClass = "after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline";
+  let action;
+  if (!file) {
+    action = (
+      <button type="button" onClick={noFile} className={`text-start ${linkClass}`} data-testid="media-open" data-action="none">
+        {title}
+      </button>
+    );
+  } else if (isVideo) {
+    action = (
+      <a
+        href={isVideoId(file) ? `/videos?q=${encodeURIComponent(item.title)}` : file}
+        onClick={(e) => {
+          e.preventDefault();
+          onPlay({ source: file, title, poster: picture });
+        }}
+        aria-label={t("mediaLibrary.play", { title })}
+        className={linkClass}
+        data-testid="media-open"
+        data-action="play"
+      >
+        {title}
+      </a>
+    );
+  } else {
+    action = (
+      <a
+        href={file}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={() => toast({ title: t("mediaLibrary.openedTitle"), description: title, duration: OPENED_TOAST_MS })}
+        aria-label={t("mediaLibrary.open", { title })}
+        className={linkClass}
+        data-testid="media-open"
+        data-action="open"
+      >
+        {title}
+      </a>
+    );
+  }
+
+  return (
+    <article
+      className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md"
+      data-testid="media-card"
+      data-media-type={item.mediaType}
+      data-featured={item.isFeatured ? "true" : "false"}
+    >
+      <div className="relative aspect-video bg-sand-200">
+        {picture && (
+          <img
+            src={picture}
+            alt=""
+            width={640}
+            height={360}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            onError={(e) => (e.currentTarget.style.display = "none")}
+            className="h-full w-full object-cover"
+          />
+        )}
+        {isVideo && file && <PlayBadge />}
+        <span className="absolute start-2 top-2 rounded bg-white/90 px-2 py-0.5 text-xs font-bold text-desert-700" data-testid="media-type">
+          {t(TYPE_LABEL[item.mediaType])}
+        </span>
+        {showDuration ? (
+          <span className="absolute bottom-2 end-2 rounded bg-black/75 px-1.5 py-0.5 text-sm font-bold text-white" dir="ltr">
+            {formatDuration(item.durationSeconds)}
+          </span>
+        ) : null}
+      </div>
+      <div className="flex flex-1 flex-col p-4">
+        <span className="mb-1 text-sm font-bold text-desert-700" data-testid="media-category">
+          {category}
+        </span>
+        <h3 className="text-lg font-bold leading-snug">{action}</h3>
+        <p className={`mt-2 ${description ? "text-ink-soft" : "italic text-ink-soft"}`} data-testid="media-description">
+          {description || t("mediaLibrary.noDescription")}
+        </p>
+        <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">
+          <span data-testid="media-author">{item.authorName || t("mediaLibrary.unknownAuthor")}</span>
+          <span data-testid="media-views">{t("mediaLibrary.views", { count: item.views ?? 0 })}</span>
+          <time dateTime={isoDate(item.publishDate)}>{formatDate(item.publishDate, lang)}</time>
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,239 @@
+import { useEffect, useMemo, useState } from "react";
+import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/videos";
+import { PageIntro, EmptyState } from "~/components/sections/section-ui.tsx";
+import { VideoModal, rememberPlayback, PlayBadge } from "~/components/media/video-player.tsx";
+import { SearchIcon } from "~/components/ui/icons.tsx";
+import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { DEFAULT_VIDEO_SORT, searchAndSortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "~/lib/video-library.ts";
+import { getVideoLibrary } from "../../../server/video/index.ts";
+import { loadVideoLibraryPage, type VideoCard } from "../../../server/video/page.ts";
+import { translate } from "../../../server/i18n.server.ts";
+
+/**
+ * The video library (public-site.md §2 "Video library"): search, sort, grid and a modal player. The server
+ * applies ?q= and ?sort= so the form works without JavaScript; in the browser the same functions
+ * (app/lib/video-library.ts) filter the loaded list as the reader types.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const lang = languageOfRequest(request);
+  const q = (url.searchParams.get("q") ?? "").slice(0, VIDEO_QUERY_MAX);
+  const sort = toVideoSort(url.searchParams.get("sort"));
+  const page = await loadVideoLibraryPage(getVideoLibrary());
+  return data(
+    { ...page, q, sort: sort ?? DEFAULT_VIDEO_SORT, unknownSort: sort === null, title: translate(lang, "videos.title"), intro: translate(lang, "videos.intro") },
+    // An unknown sort is the reader's mistake: say so (400) but still show the library.
+    { status: sort === null ? 400 : 200 },
+  );
+}
+
+/** Typing in the search box only rewrites ?q= and ?sort=; the list is already in the page, so nothing is reloaded. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+
+const SORT_LABEL: Record<VideoSort, string> = { newest: "videos.sortNewest", views: "videos.sortViews", duration: "videos.sortDuration", title: "videos.sortTitle" };
+
+export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const { videos, error } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  const [q, setQ] = useState(loaderData.q);
+  const [sort, setSort] = useState<VideoSort>(loaderData.sort);
+  const [playing, setPlaying] = useState<VideoCard | null>(null);
+
+  useEffect(() => {
+    setQ(loaderData.q);
+    setSort(loaderData.sort);
+  }, [loaderData.q, loaderData.sort]);
+
+  const shown = useMemo(() => searchAndSortVideos(videos, q, sort, lang), [videos, q, sort, lang]);
+
+  const apply = (next: { q?: string; sort?: VideoSort }) => {
+    const nq = next.q ?? q;
+    const ns = next.sort ?? sort;
+    if (next.q !== undefined) setQ(nq);
+    if (next.sort !== undefined) setSort(ns);
+    const params = new URLSearchParams();
+    if (nq.trim()) params.set("q", nq);
+    if (ns !== DEFAULT_VIDEO_SORT) params.set("sort", ns);
+    setSearchParams(params, { replace: true, preventScrollReset: true });
+  };
+
+  const open = (video: VideoCard) => {
+    rememberPlayback(video.guid, video.playback);
+    setPlaying(video);
+  };
+
+  return (
+    <>
+      <PageIntro title={t("videos.title")} intro={t("videos.intro")} testId="videos-intro">
+        <form
+          method="get"
+          action="/videos"
+          role="search"
+          className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end"
+          onSubmit={(e) => e.preventDefault()}
+          data-testid="videos-form"
+        >
+          <div className="flex-1">
+            <label htmlFor="videos-q" className="mb-1 block text-sm font-bold">
+              {t("videos.searchLabel")}
+            </label>
+            <div className="relative">
+              <SearchIcon className="pointer-events-none absolute start-3 top-1/2 -translate-y-1/2 text-ink-soft" />
+              <input
+                id="videos-q"
+                type="search"
+                name="q"
+                value={q}
+                maxLength={VIDEO_QUERY_MAX}
+                onChange={(e) => apply({ q: e.target.value })}
+                placeholder={t("videos.searchPlaceholder")}
+                className="w-full rounded-md border border-sand-300 bg-white py-2.5 pe-3 ps-10 text-ink placeholder:text-ink-soft focus:border-desert-600 focus:outline-2 focus:outline-desert-600"
+                data-testid="videos-search"
+              />
+            </div>
+          </div>
+          <div className="flex items-end gap-3">
+            <div className="flex-1 sm:flex-none">
+              <label htmlFor="videos-sort" className="mb-1 block text-sm font-bold">
+                {t("videos.sortLabel")}
+              </label>
+              <select
+                id="videos-sort"
+                name="sort"
+                value={sort}
+                onChange={(e) => apply({ sort: e.target.value as VideoSort })}
+                className="w-full rounded-md border border-sand-300 bg-white px-3 py-2.5 text-ink focus:border-desert-600 focus:outline-2 focus:outline-desert-600 sm:w-48"
+                data-testid="videos-sort"
+              >
+                {VIDEO_SORTS.map((s) => (
+                  <option key={s} value={s}>
+                    {t(SORT_LABEL[s])}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {/* Without JavaScript this sends the form; with it the list is already up to date, so it hides. */}
+            <button type="submit" className="rounded-md bg-desert-700 px-5 py-2.5 font-bold text-white hover:bg-desert-600 [[data-hydrated]_&]:hidden">
+              {t("videos.apply")}
+            </button>
+          </div>
+        </form>
+      </PageIntro>
+
+      <section className="mx-auto max-w-7xl px-4 py-8" aria-labelledby="videos-results-heading" data-testid="videos-results">
+        <h2 id="videos-results-heading" className="sr-only">
+          {t("videos.title")}
+        </h2>
+        {loaderData.unknownSort && (
+          <p role="status" className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-3 text-amber-950" data-testid="videos-unknown-sort">
+            {t("videos.unknownSort")}
+          </p>
+        )}
+        {error && (
+          <div role="alert" className="mb-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900" data-testid="videos-error">
+            <p className="font-bold">{t("videos.loadError")}</p>
+            <p className="mt-1 text-sm" dir="auto">
+              {error}
+            </p>
+            <p className="mt-1 text-sm">{t("videos.sampleNotice")}</p>
+          </div>
+        )}
+        {videos.length === 0 ? (
+          <EmptyState>
+            <span data-testid="videos-empty">{t("videos.empty")}</span>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState>
+            <span data-testid="videos-no-match">{t("videos.noMatch")}</span>
+            {q && (
+              <button type="button" onClick={() => apply({ q: "" })} className="ms-2 font-bold text-desert-700 underline">
+                {t("videos.clearSearch")}
+              </button>
+            )}
+          </EmptyState>
+        ) : (
+          <>
+            <p className="mb-4 text-sm text-ink-soft" aria-live="polite" data-testid="videos-count">
+              {t("videos.count", { count: shown.length })}
+            </p>
+            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="videos-grid">
+              {shown.map((v, i) => (
+                <li key={v.guid}>
+                  <VideoTile video={v} eager={i < 3} lang={lang} onOpen={() => open(v)} />
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+
+      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.guid ?? ""} title={playing?.title} poster={playing?.playback.thumbnail} />
+    </>
+  );
+}
+
+function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: boolean; lang: Language; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const duration = formatDuration(video.length);
+  // Without JavaScript the tile links to the file itself, which the browser plays on its own.
+  const href = video.playback.mp4 ?? video.playback.hls ?? video.playback.embed ?? "#";
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md" data-testid="video-card" data-guid={video.guid}>
+      <div className="relative aspect-video bg-sand-200">
+        <Thumbnail src={video.playback.thumbnail} eager={eager} />
+        <PlayBadge />
+        <span className="absolute bottom-2 end-2 rounded bg-black/75 px-1.5 py-0.5 text-sm font-bold text-white" dir="ltr" aria-label={t("videos.duration", { duration })} data-testid="video-duration">
+          {duration}
+        </span>
+      </div>
+      <div className="flex flex-1 flex-col p-4">
+        <h3 className="text-lg font-bold leading-snug">
+          <a
+            href={href}
+            onClick={(e) => {
+              e.preventDefault();
+              onOpen();
+            }}
+            aria-label={t("videos.play", { title: video.title })}
+            className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline"
+            data-testid="video-open"
+          >
+            {video.title}
+          </a>
+        </h3>
+        {video.description && <p className="mt-2 text-ink-soft">{excerpt(video.description, 120)}</p>}
+        <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">
+          <time dateTime={isoDate(video.dateUploaded)}>{formatDate(video.dateUploaded, lang)}</time>
+          <span data-testid="video-views">{t("videos.views", { count: video.views })}</span>
+          {video.isDemo && <span className="rounded bg-sand-100 px-1.5">{t("common.demo")}</span>}
+        </p>
+      </div>
+    </article>
+  );
+}
+
+/** A thumbnail that gives way to the plain tile colour when the picture cannot be loaded. */
+function Thumbnail({ src, eager }: { src?: string; eager: boolean }) {
+  const [failed, setFailed] = useState(false);
+  if (!src || failed) return null;
+  return (
+    <img
+      src={src}
+      alt=""
+      width={640}
+      height={360}
+      loading={eager ? "eager" : "lazy"}
+      decoding="async"
+      onError={() => setFailed(true)}
+      className="h-full w-full object-cover"
+    />
+  );
+}

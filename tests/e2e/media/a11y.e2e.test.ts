@@ -1,0 +1,45 @@
+/**
+ * The media, video library and emirates pages in Arabic (RTL) and French (LTR), on a phone (375 px) and a
+ * desktop (1280 px): nothing wider than the screen, no serious axe-core violation in the page's content —
+ * also with the video modal open and with an inline player playing.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "../support/a11y.ts";
+import { contentA11yViolations } from "./helpers.ts";
+
+const base = inject("baseUrl");
+const PAGES = ["/media", "/videos", "/emirates", "/media?type=documents", "/emirates?emirate=trarza"];
+
+describe.skipIf(!hasChromium)("media pages: layout and accessibility", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  checkPagesInEveryLayout(() => browser, base, PAGES, contentA11yViolations);
+
+  it("the open video modal and an inline player pass too", async () => {
+    for (const lang of ["ar", "fr"] as const) {
+      const { page, context } = await newPage(browser, { viewport: PHONE, locale: lang });
+      await useLanguage(page, base, lang);
+      await page.goto(base + "/videos");
+      await hydrated(page);
+      await page.getByTestId("video-open").first().click();
+      await page.getByTestId("video-modal").waitFor();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await contentA11yViolations(page)).toEqual([]);
+      await page.keyboard.press("Escape");
+
+      await page.goto(base + "/emirates");
+      await hydrated(page);
+      await page.getByTestId("emirate-video-toggle").first().click();
+      await page.getByTestId("video-player").first().waitFor();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await contentA11yViolations(page)).toEqual([]);
+      await context.close();
+    }
+  });
+});
