@@ -1,0 +1,183 @@
+/**
+ * Building blocks of the section pages (culture, politics, literature, opinion): the page heading, filter
+ * chips that are plain links (so filtering works before and without JavaScript), a pager, and the large card
+ * of a featured story.
+ */
+import type { ReactNode } from "react";
+import { Link, type MetaDescriptor } from "react-router";
+import { absoluteUrl, rootData } from "~/lib/seo.ts";
+import { useTranslation } from "react-i18next";
+import { formatDate, isoDate } from "~/lib/format.ts";
+import type { Language } from "~/lib/language.ts";
+
+/**
+ * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters
+ * (each filtered listing is its own page) and drops the page number.
+ */
+export function sectionMeta(
+  matches: readonly ({ id: string; data: unknown } | undefined)[],
+  data: { title?: string; intro?: string | null } | undefined,
+  location: { pathname: string; search: string },
+): MetaDescriptor[] {
+  const root = rootData(matches);
+  const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  const title = data?.title ?? "";
+  const params = new URLSearchParams(location.search);
+  params.delete("page");
+  const query = params.toString();
+  return [
+    { title: siteName && title ? `${title} | ${siteName}` : title || siteName },
+    { name: "description", content: data?.intro ?? "" },
+    { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", location.pathname + (query ? `?${query}` : "")) },
+  ];
+}
+
+/** The query string after changing some parameters (null removes one); the page number always resets. */
+export function hrefWith(search: string | URLSearchParams, changes: Record<string, string | null>, { keepPage = false } = {}): string {
+  const params = new URLSearchParams(search);
+  if (!keepPage) params.delete("page");
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === "") params.delete(key);
+    else params.set(key, value);
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "?";
+}
+
+export function PageIntro({ title, intro, testId, children }: { title: string; intro?: string | null; testId: string; children?: ReactNode }) {
+  return (
+    <section className="border-b border-sand-200 bg-sand-100" data-testid={testId}>
+      <div className="mx-auto max-w-7xl px-4 py-8 sm:py-10">
+        <h1 className="text-3xl font-bold text-ink sm:text-4xl">{title}</h1>
+        {intro && <p className="mt-3 max-w-3xl text-lg text-ink-soft">{intro}</p>}
+        {children}
+      </div>
+    </section>
+  );
+}
+
+export function BlockHeading({ children, id }: { children: ReactNode; id?: string }) {
+  return (
+    <h2 id={id} className="mb-5 border-s-4 border-desert-600 ps-3 text-2xl font-bold">
+      {children}
+    </h2>
+  );
+}
+
+export type Chip = { key: string; label: string; to: string; active: boolean; count?: number };
+
+/** A row of filter links; the active one is marked for assistive technology with aria-current. */
+export function FilterChips({ label, chips, testId }: { label: string; chips: Chip[]; testId: string }) {
+  return (
+    <nav aria-label={label} data-testid={testId} className="mt-4">
+      <ul className="flex flex-wrap gap-2">
+        {chips.map((c) => (
+          <li key={c.key}>
+            <Link
+              to={c.to}
+              preventScrollReset
+              aria-current={c.active ? "true" : undefined}
+              data-testid={`${testId}-${c.key}`}
+              className={`inline-flex min-h-10 items-center gap-1 rounded-full border px-4 py-1.5 text-sm font-bold transition ${
+                c.active ? "border-desert-700 bg-desert-700 text-white" : "border-sand-300 bg-white text-ink hover:border-desert-600 hover:text-desert-700"
+              }`}
+            >
+              {c.label}
+              {c.count !== undefined && <span className={c.active ? "text-sand-100" : "text-ink-soft"}>({c.count})</span>}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Newer / older links between pages of a listing (GET ?page=N). */
+export function Pager({ page, hasMore, search }: { page: number; hasMore: boolean; search: string }) {
+  const { t } = useTranslation();
+  if (page <= 1 && !hasMore) return null;
+  return (
+    <nav aria-label={t("sectionPages.pagination")} className="mt-8 flex items-center justify-between gap-4" data-testid="pager">
+      {page > 1 ? (
+        <Link to={hrefWith(search, { page: page === 2 ? null : String(page - 1) }, { keepPage: true })} rel="prev" className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100">
+          {t("sectionPages.newer")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="text-sm text-ink-soft">{t("sectionPages.pageN", { page })}</span>
+      {hasMore ? (
+        <Link to={hrefWith(search, { page: String(page + 1) }, { keepPage: true })} rel="next" className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100" data-testid="pager-older">
+          {t("sectionPages.older")}
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <p className="rounded-xl border border-dashed border-sand-300 bg-white p-8 text-center text-ink-soft" data-testid="empty-state">
+      {children}
+    </p>
+  );
+}
+
+export type FeaturedStoryProps = {
+  href: string;
+  title: string;
+  excerpt?: string;
+  imageUrl?: string | null;
+  date?: Date | string | null;
+  category?: string | null;
+  author?: string | null;
+  testId?: string;
+  /** A control over the picture (the politics play button). */
+  overlay?: ReactNode;
+  children?: ReactNode;
+};
+
+/** The large card at the top of a listing: picture beside the text on wide screens, above it on phones. */
+export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, testId, overlay, children }: FeaturedStoryProps) {
+  const { i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  return (
+    <article className="group relative grid overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm md:grid-cols-2" data-testid={testId}>
+      {imageUrl ? (
+        <div className="relative">
+          <img
+            src={imageUrl}
+            alt=""
+            width={800}
+            height={450}
+            loading="eager"
+            fetchPriority="high"
+            decoding="async"
+            onError={(e) => (e.currentTarget.style.display = "none")}
+            className="aspect-video h-full w-full object-cover"
+          />
+          {overlay}
+        </div>
+      ) : null}
+      <div className="flex flex-col p-5 sm:p-7">
+        {category && <span className="mb-2 text-sm font-bold text-desert-700">{category}</span>}
+        <h3 className="text-2xl font-bold leading-snug sm:text-3xl">
+          <Link to={href} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            {title}
+          </Link>
+        </h3>
+        {excerpt && <p className="mt-3 text-lg text-ink-soft">{excerpt}</p>}
+        {children}
+        {(date || author) && (
+          <p className="mt-auto pt-4 text-sm text-ink-soft">
+            {author && <span>{author}</span>}
+            {author && date && <span aria-hidden="true"> · </span>}
+            {date && <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}

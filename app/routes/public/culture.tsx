@@ -1,0 +1,95 @@
+import { data, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/culture";
+import { ContentCard } from "~/components/content/content-card.tsx";
+import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
+import { excerpt } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { pageParam } from "~/lib/query.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { findSection, listSectionArticles, listSectionChips, pageOfSectionArticles } from "../../../server/content/sections.ts";
+import { translate } from "../../../server/i18n.server.ts";
+import { cached } from "../../../server/cache.ts";
+
+/** Spec §9: culture excerpts are cut at 120 characters. */
+const EXCERPT = 120;
+const FEATURED = 3;
+const PAGE_SIZE = 12;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = pageParam(url, "page", 200);
+  const lang = languageOfRequest(request);
+  const db = await getDb();
+  const [section, chips] = await cached("culture:head", ["categories"], () => Promise.all([findSection(db, "culture"), listSectionChips(db, "culture")]));
+  const category = url.searchParams.get("category") || undefined;
+  // A chip that does not exist is a listing that does not exist (and never becomes a cache key).
+  if (category && !chips.some((c) => c.slug === category)) throw data(null, { status: 404 });
+  const { featured, grid } = await cached(`culture:${category ?? ""}:${page}`, ["articles", "categories"], async () => {
+    const featured = await listSectionArticles(db, "culture", { category, featured: true }, { limit: FEATURED });
+    const grid = await pageOfSectionArticles(db, "culture", { category, excludeIds: featured.map((a) => a.id) }, { page, pageSize: PAGE_SIZE });
+    return { featured, grid };
+  });
+  return {
+    title: translate(lang, "culturePage.title"),
+    intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "culturePage.intro"),
+    chips,
+    category: category ?? null,
+    featured: page === 1 ? featured : [],
+    grid,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
+
+export default function CulturePage({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const { search } = useLocation();
+  const { chips, category, featured, grid } = loaderData;
+  const chipLinks = [
+    { key: "all", label: t("sectionPages.all"), to: hrefWith(search, { category: null }), active: !category },
+    ...chips.map((c) => ({ key: c.slug, label: localized(lang, c.name, c.nameFr), to: hrefWith(search, { category: c.slug }), active: category === c.slug })),
+  ];
+  const card = (a: (typeof grid.items)[number], eager = false) => (
+    <ContentCard
+      key={a.id}
+      href={`/articles/${a.pageSlug}`}
+      title={localized(lang, a.title, a.titleFr)}
+      excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
+      imageUrl={a.imageUrl}
+      date={a.publishDate}
+      category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
+      author={localized(lang, a.authorName, a.authorNameFr)}
+      eager={eager}
+      testId="culture-card"
+    />
+  );
+  return (
+    <>
+      <PageIntro title={loaderData.title} intro={loaderData.intro} testId="culture-intro">
+        <FilterChips label={t("culturePage.categories")} chips={chipLinks} testId="culture-chip" />
+      </PageIntro>
+      <div className="mx-auto max-w-7xl px-4 py-8">
+        {featured.length > 0 && (
+          <section aria-labelledby="culture-featured-title" className="mb-10" data-testid="culture-featured">
+            <BlockHeading id="culture-featured-title">{t("culturePage.featured")}</BlockHeading>
+            <div className="grid gap-6 md:grid-cols-3">{featured.map((a, i) => card(a, i === 0))}</div>
+          </section>
+        )}
+        <section aria-labelledby="culture-grid-title" data-testid="culture-grid">
+          <BlockHeading id="culture-grid-title">{t("culturePage.grid")}</BlockHeading>
+          {grid.items.length > 0 ? (
+            <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">{grid.items.map((a, i) => card(a, featured.length === 0 && i === 0))}</div>
+          ) : featured.length === 0 ? (
+            <EmptyState>{t(category ? "sectionPages.emptyFiltered" : "sectionPages.empty")}</EmptyState>
+          ) : (
+            <EmptyState>{t("sectionPages.noMore")}</EmptyState>
+          )}
+          <Pager page={grid.page} hasMore={grid.hasMore} search={search} />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,153 @@
+import { data, Link, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/literature";
+import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
+import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { pageParam } from "~/lib/query.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { loadLiteraturePage, readLiteraturePage, type LiteratureItem, type LiteratureType } from "../../../server/content/sections.ts";
+import { cached } from "../../../server/cache.ts";
+import { translate } from "../../../server/i18n.server.ts";
+
+/** Spec §9: literature excerpts are cut at 120 characters. */
+const EXCERPT = 120;
+const PAGE_SIZE = 12;
+/** The spec's type filter, in its order; the slugs are the child categories of `literature`. */
+const TYPES: readonly LiteratureType[] = ["poetry", "prose", "folktales", "translations"];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = pageParam(url, "page", 200);
+  const lang = languageOfRequest(request);
+  const typeParam = url.searchParams.get("type") || null;
+  if (typeParam && !(TYPES as readonly string[]).includes(typeParam)) throw data(null, { status: 404 });
+  const type = (typeParam as LiteratureType | null) ?? undefined;
+  // Even an unreachable database leaves the page with its built-in lists (spec §2, fallback lists); only
+  // real reads are cached.
+  const result = await loadLiteraturePage(getDb(), { type, page, pageSize: PAGE_SIZE }, (db, options) =>
+    cached(`literature:${type ?? ""}:${page}`, ["articles", "categories"], () => readLiteraturePage(db, options)),
+  );
+  return {
+    title: translate(lang, "literaturePage.title"),
+    intro: translate(lang, "literaturePage.intro"),
+    type: type ?? null,
+    featured: page === 1 ? result.featured : [],
+    items: result.items,
+    hasMore: result.hasMore,
+    page,
+    fallback: result.fallback,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
+
+function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featured?: boolean; eager?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const sample = item.id < 0;
+  const title = localized(lang, item.title, item.titleFr);
+  const verses = lang === "fr" && item.versesFr.length ? item.versesFr : item.verses;
+  // A poem shown in Arabic inside a French page keeps its own language and direction.
+  const versesLang = verses === item.verses ? "ar" : "fr";
+  return (
+    <article
+      className={`relative flex flex-col overflow-hidden rounded-xl border bg-white shadow-sm ${featured ? "border-desert-500" : "border-sand-200"}`}
+      data-testid={featured ? "literature-featured-item" : "literature-item"}
+      data-type={item.categorySlug ?? ""}
+    >
+      {item.imageUrl && !item.isPoetry ? (
+        <img src={item.imageUrl} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" onError={(e) => (e.currentTarget.style.display = "none")} className="aspect-video w-full object-cover" />
+      ) : null}
+      <div className="flex flex-1 flex-col p-5">
+        <p className="mb-1 flex flex-wrap items-center gap-2 text-sm font-bold text-desert-700">
+          <span>{localized(lang, item.categoryName, item.categoryNameFr) ?? t("common.general")}</span>
+          {sample && (
+            <span className="rounded bg-amber-100 px-2 py-0.5 text-amber-950" data-testid="demo-badge">
+              {t("common.demo")}
+            </span>
+          )}
+        </p>
+        <h3 className={`font-bold leading-snug ${featured ? "text-xl" : "text-lg"}`}>
+          {sample ? (
+            title
+          ) : (
+            <Link to={`/articles/${item.pageSlug}`} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+              {title}
+            </Link>
+          )}
+        </h3>
+        {item.isPoetry && verses.length > 0 ? (
+          <div lang={versesLang} dir={versesLang === "ar" ? "rtl" : "ltr"} className="mt-3 border-s-4 border-sand-300 ps-4 text-lg leading-loose text-ink" data-testid="verse-preview">
+            {verses.map((line, i) => (
+              <p key={i} data-testid="verse-line">
+                {line}
+              </p>
+            ))}
+          </div>
+        ) : (
+          <p className="mt-2 text-ink-soft" data-testid="literature-excerpt">
+            {excerpt(localized(lang, item.excerpt, item.excerptFr), EXCERPT)}
+          </p>
+        )}
+        <p className="mt-auto pt-3 text-sm text-ink-soft">
+          <span>{localized(lang, item.authorName, item.authorNameFr)}</span>
+          {!sample && (
+            <>
+              <span aria-hidden="true"> · </span>
+              <time dateTime={isoDate(item.publishDate)}>{formatDate(item.publishDate, lang)}</time>
+            </>
+          )}
+        </p>
+      </div>
+    </article>
+  );
+}
+
+export default function LiteraturePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  const { type, featured, items, hasMore, page, fallback } = loaderData;
+  const chips = [
+    { key: "all", label: t("literaturePage.types.all"), to: hrefWith(search, { type: null }), active: !type },
+    ...TYPES.map((k) => ({ key: k, label: t(`literaturePage.types.${k}`), to: hrefWith(search, { type: k }), active: type === k })),
+  ];
+  return (
+    <>
+      <PageIntro title={loaderData.title} intro={loaderData.intro} testId="literature-intro">
+        <FilterChips label={t("literaturePage.typeFilter")} chips={chips} testId="literature-type" />
+      </PageIntro>
+      <div className="mx-auto max-w-7xl px-4 py-8">
+        {fallback && (
+          <p role="status" className="mb-6 rounded-lg border border-amber-400 bg-amber-50 p-4 text-amber-950" data-testid="literature-fallback">
+            {t("literaturePage.fallback")}
+          </p>
+        )}
+        {featured.length > 0 && (
+          <section aria-labelledby="literature-featured-title" className="mb-10" data-testid="literature-featured">
+            <BlockHeading id="literature-featured-title">{t("literaturePage.featured")}</BlockHeading>
+            <div className="grid gap-6 md:grid-cols-3">
+              {featured.map((item, i) => (
+                <LiteratureCard key={item.id} item={item} featured eager={i === 0} />
+              ))}
+            </div>
+          </section>
+        )}
+        <section aria-labelledby="literature-list-title" data-testid="literature-list">
+          <BlockHeading id="literature-list-title">{t("literaturePage.list")}</BlockHeading>
+          {items.length > 0 ? (
+            <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {items.map((item) => (
+                <LiteratureCard key={item.id} item={item} />
+              ))}
+            </div>
+          ) : (
+            <EmptyState>{t(type ? "sectionPages.emptyFiltered" : "sectionPages.empty")}</EmptyState>
+          )}
+          <Pager page={page} hasMore={hasMore} search={search} />
+        </section>
+      </div>
+    </>
+  );
+}

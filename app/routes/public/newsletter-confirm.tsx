@@ -1,0 +1,39 @@
+import { data, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/newsletter-confirm";
+import { getDb } from "../../../server/db/client.ts";
+import { confirmNewsletterSubscription } from "../../../server/content/newsletter.ts";
+import { translate } from "../../../server/i18n.server.ts";
+import { languageOfRequest } from "~/lib/language.ts";
+
+/**
+ * The link of the confirmation e-mail. A valid token confirms the subscriber (once, within 48 hours); any
+ * other token gets a 400 page saying why, with the way to start again.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  const result = await confirmNewsletterSubscription(await getDb(), token);
+  const headers = { "Cache-Control": "no-store" };
+  const status = result.ok ? ("confirmed" as const) : result.code === "TOKEN_EXPIRED" ? ("expired" as const) : ("invalid" as const);
+  const title = translate(languageOfRequest(request), `newsletter.confirm.${status}Title`);
+  return data({ status, title }, { status: result.ok ? 200 : 400, headers });
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+
+export default function NewsletterConfirm({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { status } = loaderData;
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="newsletter-confirm" data-status={status}>
+      <p className={`text-6xl ${status === "confirmed" ? "text-palm-700" : "text-desert-600"}`} aria-hidden="true">
+        {status === "confirmed" ? "✓" : "!"}
+      </p>
+      <h1 className="mt-4 text-3xl font-bold">{t(`newsletter.confirm.${status}Title`)}</h1>
+      <p className="mt-3 text-lg text-ink-soft">{t(`newsletter.confirm.${status}Text`)}</p>
+      <Link to="/opinion" className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+        {t("newsletter.confirm.back")}
+      </Link>
+    </section>
+  );
+}

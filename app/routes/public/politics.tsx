@@ -1,0 +1,304 @@
+import { useState } from "react";
+import { data, Link, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/politics";
+import { ContentCard } from "~/components/content/content-card.tsx";
+import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
+import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
+import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { pageParam } from "~/lib/query.ts";
+import { getDb } from "../../../server/db/client.ts";
+import {
+  countByRegion,
+  findSection,
+  listSectionArticles,
+  listTrending,
+  pageOfSectionArticles,
+  sectionTimeline,
+  type Region,
+  type SectionCard,
+  type SectionContentType,
+} from "../../../server/content/sections.ts";
+import { translate } from "../../../server/i18n.server.ts";
+import { cached } from "../../../server/cache.ts";
+
+const EXCERPT = 120;
+const PAGE_SIZE = 12;
+const TRENDING = 5;
+
+/** The content-type filter of the spec (all, articles, videos) as it reads in the address bar. */
+const TYPE_PARAMS = { articles: "article", videos: "video" } as const satisfies Record<string, SectionContentType>;
+type TypeParam = keyof typeof TYPE_PARAMS;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = pageParam(url, "page", 200);
+  const lang = languageOfRequest(request);
+  const typeParam = url.searchParams.get("type") || null;
+  const regionParam = url.searchParams.get("region") || null;
+  const viewParam = url.searchParams.get("view") || "list";
+  // Unknown filter values name a listing that does not exist.
+  if (typeParam && !(typeParam in TYPE_PARAMS)) throw data(null, { status: 404 });
+  if (regionParam && !(REGION_ORDER as readonly string[]).includes(regionParam)) throw data(null, { status: 404 });
+  if (viewParam !== "list" && viewParam !== "timeline") throw data(null, { status: 404 });
+  const contentType = typeParam ? TYPE_PARAMS[typeParam as TypeParam] : undefined;
+  const region = (regionParam as Region | null) ?? undefined;
+  const filters = { contentType, region };
+
+  const db = await getDb();
+  const [section, trending, regions] = await cached(`politics:side:${typeParam ?? ""}`, ["articles", "categories"], () =>
+    Promise.all([findSection(db, "politics"), listTrending(db, "politics", TRENDING), countByRegion(db, "politics", { contentType })]),
+  );
+  const { featured, list, timeline } = await cached(`politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`, ["articles", "categories"], async () => {
+    if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
+    // The item flagged featured; failing that the newest, so every filter opens on a lead story.
+    const featured: SectionCard | null =
+      (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
+      (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
+      null;
+    const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
+    return { featured, list, timeline: null };
+  });
+  return {
+    title: translate(lang, "politicsPage.title"),
+    intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "politicsPage.intro"),
+    type: (typeParam as TypeParam | null) ?? null,
+    region: region ?? null,
+    view: viewParam as "list" | "timeline",
+    featured: page === 1 ? featured : null,
+    list,
+    timeline,
+    trending,
+    regions,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
+
+type Playing = { source: string; title: string; poster: string | null };
+
+export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const { search } = useLocation();
+  const { type, region, view, featured, list, timeline, trending, regions } = loaderData;
+  const [playing, setPlaying] = useState<Playing | null>(null);
+
+  const title = (a: SectionCard) => localized(lang, a.title, a.titleFr);
+  const regionLabel = (r: Region | null) => (r ? t(`politicsPage.regions.${r}`) : null);
+
+  /** Over a video item's picture: opens the player; without JavaScript it is a link to the article. */
+  const playOverlay = (a: SectionCard) =>
+    a.contentType === "video" && a.videoUrl ? (
+      <a
+        href={`/articles/${a.pageSlug}`}
+        onClick={(e) => {
+          e.preventDefault();
+          setPlaying({ source: a.videoUrl!, title: title(a), poster: a.imageUrl });
+        }}
+        className="absolute inset-0 z-10 block focus-visible:outline-4 focus-visible:outline-offset-[-4px] focus-visible:outline-desert-500"
+        aria-label={t("sectionPages.watchVideo", { title: title(a) })}
+        data-testid="play-video"
+      >
+        <PlayBadge />
+      </a>
+    ) : null;
+
+  const card = (a: SectionCard) => (
+    <div key={a.id} className="relative" data-testid="politics-item" data-type={a.contentType} data-region={a.region ?? ""}>
+      <ContentCard
+        href={`/articles/${a.pageSlug}`}
+        title={title(a)}
+        excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
+        imageUrl={a.imageUrl}
+        date={a.publishDate}
+        category={[a.contentType === "video" ? t("sectionPages.video") : null, regionLabel(a.region)].filter(Boolean).join(" · ") || null}
+        author={localized(lang, a.authorName, a.authorNameFr)}
+      />
+      {a.imageUrl && <div className="absolute inset-x-0 top-0 aspect-video overflow-hidden rounded-t-xl">{playOverlay(a)}</div>}
+    </div>
+  );
+
+  const typeChips = (["all", "articles", "videos"] as const).map((k) => ({
+    key: k,
+    label: t(`politicsPage.types.${k}`),
+    to: hrefWith(search, { type: k === "all" ? null : k }),
+    active: (type ?? "all") === k,
+  }));
+  const regionChips = [
+    { key: "all", label: t("politicsPage.regions.all"), to: hrefWith(search, { region: null }), active: !region },
+    ...REGION_ORDER.map((r) => ({ key: r, label: t(`politicsPage.regions.${r}`), to: hrefWith(search, { region: r }), active: region === r })),
+  ];
+
+  return (
+    <>
+      <PageIntro title={loaderData.title} intro={loaderData.intro} testId="politics-intro">
+        <FilterChips label={t("politicsPage.contentType")} chips={typeChips} testId="politics-type" />
+        <FilterChips label={t("politicsPage.region")} chips={regionChips} testId="politics-region" />
+        <nav aria-label={t("politicsPage.viewLabel")} className="mt-4 inline-flex overflow-hidden rounded-md border border-sand-300 bg-white" data-testid="politics-view">
+          {(["list", "timeline"] as const).map((v) => (
+            <Link
+              key={v}
+              to={hrefWith(search, { view: v === "list" ? null : v })}
+              preventScrollReset
+              aria-current={view === v ? "true" : undefined}
+              data-testid={`politics-view-${v}`}
+              className={`px-4 py-2 text-sm font-bold ${view === v ? "bg-palm-700 text-white" : "text-ink hover:bg-sand-100"}`}
+            >
+              {t(`politicsPage.views.${v}`)}
+            </Link>
+          ))}
+        </nav>
+      </PageIntro>
+
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-2">
+          {view === "timeline" && timeline ? (
+            <section aria-labelledby="politics-timeline-title" data-testid="politics-timeline">
+              <BlockHeading id="politics-timeline-title">{t("politicsPage.views.timeline")}</BlockHeading>
+              {timeline.length === 0 ? (
+                <EmptyState>{t("sectionPages.emptyFiltered")}</EmptyState>
+              ) : (
+                timeline.map((y) => (
+                  <section key={y.year} aria-labelledby={`year-${y.year}`} className="mb-8" data-testid="timeline-year" data-year={y.year}>
+                    <h3 id={`year-${y.year}`} className="mb-3 text-2xl font-bold text-desert-700">
+                      {y.year}
+                    </h3>
+                    <ol className="space-y-6 border-s-2 border-sand-300 ps-5">
+                      {y.months.map((m) => (
+                        <li key={m.month} data-testid="timeline-month" data-month={m.month}>
+                          <h4 className="relative mb-3 font-bold">
+                            <span className="absolute -start-[1.72rem] top-2 h-3 w-3 rounded-full bg-desert-600" aria-hidden="true" />
+                            {formatDate(new Date(Date.UTC(y.year, m.month - 1, 1)), lang, "month")}
+                          </h4>
+                          <ol className="space-y-3">
+                            {m.items.map((a) => (
+                              <li key={a.id} className="relative rounded-lg border border-sand-200 bg-white p-4" data-testid="timeline-item" data-date={isoDate(a.publishDate)} data-type={a.contentType} data-region={a.region ?? ""}>
+                                <time dateTime={isoDate(a.publishDate)} className="text-sm text-ink-soft">
+                                  {formatDate(a.publishDate, lang)}
+                                </time>
+                                <p className="font-bold leading-snug">
+                                  <Link to={`/articles/${a.pageSlug}`} className="hover:text-desert-700">
+                                    {title(a)}
+                                  </Link>
+                                </p>
+                                <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
+                                  {a.region && <span className="rounded bg-sand-100 px-2 py-0.5">{regionLabel(a.region)}</span>}
+                                  {a.contentType === "video" && a.videoUrl && (
+                                    <button
+                                      type="button"
+                                      onClick={() => setPlaying({ source: a.videoUrl!, title: title(a), poster: a.imageUrl })}
+                                      className="rounded bg-palm-700 px-2 py-0.5 font-bold text-white hover:bg-palm-800"
+                                      data-testid="play-video"
+                                    >
+                                      {t("sectionPages.watch")}
+                                      <span className="sr-only">: {title(a)}</span>
+                                    </button>
+                                  )}
+                                </p>
+                              </li>
+                            ))}
+                          </ol>
+                        </li>
+                      ))}
+                    </ol>
+                  </section>
+                ))
+              )}
+            </section>
+          ) : (
+            <>
+              {featured && (
+                <section aria-labelledby="politics-featured-title" className="mb-10" data-testid="politics-featured">
+                  <BlockHeading id="politics-featured-title">{t("politicsPage.featured")}</BlockHeading>
+                  <div className="relative" data-testid="politics-item" data-type={featured.contentType} data-region={featured.region ?? ""}>
+                    <FeaturedStory
+                      href={`/articles/${featured.pageSlug}`}
+                      title={title(featured)}
+                      excerpt={excerpt(localized(lang, featured.excerpt, featured.excerptFr), EXCERPT)}
+                      imageUrl={featured.imageUrl}
+                      date={featured.publishDate}
+                      category={[featured.contentType === "video" ? t("sectionPages.video") : null, regionLabel(featured.region)].filter(Boolean).join(" · ") || null}
+                      author={localized(lang, featured.authorName, featured.authorNameFr)}
+                      overlay={playOverlay(featured)}
+                    />
+                  </div>
+                </section>
+              )}
+              <section aria-labelledby="politics-list-title" data-testid="politics-list">
+                <BlockHeading id="politics-list-title">{t("politicsPage.list")}</BlockHeading>
+                {list && list.items.length > 0 ? (
+                  <div className="grid gap-6 sm:grid-cols-2">{list.items.map(card)}</div>
+                ) : (
+                  <EmptyState>{t(featured ? "sectionPages.noMore" : type || region ? "sectionPages.emptyFiltered" : "sectionPages.empty")}</EmptyState>
+                )}
+                {list && <Pager page={list.page} hasMore={list.hasMore} search={search} />}
+              </section>
+            </>
+          )}
+        </div>
+
+        <aside className="min-w-0 space-y-8">
+          <section aria-labelledby="politics-trending-title" className="rounded-xl border border-sand-200 bg-white p-5" data-testid="politics-trending">
+            <h2 id="politics-trending-title" className="mb-4 text-xl font-bold">
+              {t("politicsPage.trending")}
+            </h2>
+            {trending.length === 0 ? (
+              <p className="text-ink-soft">{t("sectionPages.empty")}</p>
+            ) : (
+              <ol className="space-y-4">
+                {trending.map((a, i) => (
+                  <li key={a.id} className="flex gap-3" data-testid="trending-item">
+                    <span className="text-2xl font-bold text-desert-600" aria-hidden="true">
+                      {i + 1}
+                    </span>
+                    <div className="min-w-0">
+                      <Link to={`/articles/${a.pageSlug}`} className="font-bold leading-snug hover:text-desert-700">
+                        {title(a)}
+                      </Link>
+                      <p className="text-sm text-ink-soft">
+                        <time dateTime={isoDate(a.publishDate)}>{formatDate(a.publishDate, lang)}</time>
+                        {a.region && <> · {regionLabel(a.region)}</>}
+                      </p>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+
+          <section aria-labelledby="politics-regions-title" className="rounded-xl border border-sand-200 bg-white p-5" data-testid="politics-regions">
+            <h2 id="politics-regions-title" className="mb-4 text-xl font-bold">
+              {t("politicsPage.byRegion")}
+            </h2>
+            <ul className="space-y-1">
+              {regions.map((r) => (
+                <li key={r.region}>
+                  <Link
+                    to={hrefWith(search, { region: r.region })}
+                    preventScrollReset
+                    aria-current={region === r.region ? "true" : undefined}
+                    className={`flex items-center justify-between rounded-md px-3 py-2 hover:bg-sand-100 ${region === r.region ? "bg-sand-100 font-bold" : ""}`}
+                    data-testid={`region-count-${r.region}`}
+                  >
+                    <span>{t(`politicsPage.regions.${r.region}`)}</span>
+                    <span className="rounded-full bg-sand-200 px-2 text-sm" data-testid="region-count">
+                      {r.count}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </aside>
+      </div>
+
+      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.source ?? ""} title={playing?.title ?? ""} poster={playing?.poster} />
+    </>
+  );
+}
+
+/** The spec's order of the region filter. */
+const REGION_ORDER: readonly Region[] = ["uae", "morocco", "mauritania", "sahara", "mali"];
