@@ -20,11 +20,17 @@ import { ToastProvider } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
 import { publicConfig } from "../server/config.ts";
 import { translationsFor } from "../server/i18n.server.ts";
+import { getSessionUser } from "../server/auth/session.server.ts";
 import "@fontsource/noto-sans-arabic/arabic-400.css";
 import "@fontsource/noto-sans-arabic/arabic-700.css";
 import "@fontsource/inter/latin-400.css";
 import "@fontsource/inter/latin-700.css";
 import "./app.css";
+
+async function signedInUser(request: Request): Promise<{ id: string; email: string; name: string; isAdmin: boolean } | null> {
+  const user = await getSessionUser(request);
+  return user && { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const lang = languageOfRequest(request);
@@ -34,8 +40,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     translations: translationsFor(lang) as Translations,
     site: publicConfig(),
     year: new Date().getFullYear(),
-    // Filled by the accounts module (issue 5); the header shows the admin link when set.
-    user: null as null | { id: string; email: string },
+    // The header shows the admin link instead of sign-in when set. No session cookie, no database work.
+    user: await signedInUser(request),
   };
 }
 
@@ -58,11 +64,20 @@ export const links: Route.LinksFunction = () => [
 ];
 
 let browserI18n: I18n | undefined;
+/** The server keeps one instance per language: the strings never change at run time and nothing switches it. */
+const serverI18n = new Map<Language, I18n>();
 
-/** The server makes an instance per request; the browser keeps one and switches it when the language changes. */
+/** The browser keeps one instance and switches it when the language changes. */
 function useI18n(lang: Language, translations: Translations): I18n {
   return useMemo(() => {
-    if (typeof document === "undefined") return createI18n(lang, translations);
+    if (typeof document === "undefined") {
+      let instance = serverI18n.get(lang);
+      if (instance) return instance;
+      instance = createI18n(lang, translations);
+      // An error page rendered without the root data has no strings: use it, but do not keep it.
+      if (Object.keys(translations).length > 0) serverI18n.set(lang, instance);
+      return instance;
+    }
     if (!browserI18n) browserI18n = createI18n(lang, translations);
     else switchI18n(browserI18n, lang, translations);
     return browserI18n;

@@ -18,6 +18,17 @@ try {
       const page = await context.newPage();
       for (const p of paths.length ? paths : ["/"]) {
         await page.goto(base + p, { waitUntil: "networkidle" });
+        if (process.env.FULL === "1") {
+          // Bring lazy images in before a full-page shot.
+          await page.evaluate(async () => {
+            for (let y = 0; y < document.body.scrollHeight; y += 600) {
+              window.scrollTo(0, y);
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            window.scrollTo(0, 0);
+          });
+          await page.waitForLoadState("networkidle");
+        }
         const file = path.join(outDir, `${p.replace(/[^a-z0-9]+/gi, "_") || "home"}-${lang}-${label}.png`);
         await page.screenshot({ path: file, fullPage: process.env.FULL === "1" });
         console.log(file);

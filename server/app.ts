@@ -7,11 +7,15 @@ import "react-router";
 import path from "node:path";
 import fs from "node:fs";
 import express from "express";
+import { sql } from "drizzle-orm";
 import { createRequestHandler } from "@react-router/express";
 import { getConfig, startupCheck, type Config } from "./config.ts";
 import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.ts";
 import { logger } from "./logger.ts";
 import { securityHeaders } from "./security.ts";
+import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
+import { announceFirstRunSetup } from "./auth/setup.ts";
+import { CLIENT_IP_HEADER } from "./content/views.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -20,6 +24,9 @@ declare module "react-router" {
 }
 
 let prepared: Promise<Config> | undefined;
+
+/** The largest form or JSON body an action accepts (a long article with its fields fits well within it). */
+export const MAX_FORM_BYTES = 1_000_000;
 
 export function prepare(env: Record<string, string | undefined> = process.env): Promise<Config> {
   prepared ??= (async () => {
@@ -32,6 +39,9 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     const handle = await getDatabaseHandle();
     await handle.migrate();
     logger.info({ driver: handle.driver }, "database migrated");
+    // PGlite has no autovacuum: refresh planner statistics at start so the search indexes stay in use as
+    // content grows (PostgreSQL does this by itself).
+    if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
     if (config.SEED_DEMO && (await isDatabaseEmpty(handle.db))) {
       const { seedDemoContent } = await import("./db/seed.ts");
       const { inserted } = await seedDemoContent(handle.db, {
@@ -40,6 +50,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
       });
       logger.info({ inserted }, "demo content seeded on first start");
     }
+    // With no administrator yet, print a one-time link that lets the owner create the first one.
+    await announceFirstRunSetup(handle.db);
     return config;
   })();
   return prepared;
@@ -73,6 +85,28 @@ export function createApp() {
     "/uploads",
     express.static(path.join(config.dataDir, "uploads"), { maxAge: "30d", fallthrough: false, index: false, dotfiles: "deny" }),
   );
+
+  // Local video library driver: renditions, playlists and thumbnails by video id.
+  app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
+
+  // The reader's address for the view counter (server/content/views.ts): set from req.ip on every request,
+  // overwriting anything the client sent under that name.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
+    next();
+  });
+
+  // Forms and JSON bodies are small: refuse large ones before any handler reads them into memory.
+  // Uploads have their own endpoints and limits.
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    const length = Number(req.headers["content-length"] ?? NaN);
+    if (Number.isFinite(length) && length > MAX_FORM_BYTES) {
+      res.status(413).type("text/plain; charset=utf-8").send("الطلب كبير جداً / Request too large");
+      return;
+    }
+    next();
+  });
 
   app.use(
     createRequestHandler({

@@ -44,6 +44,7 @@ const envSchema = z.object({
   CONTACT_EMAIL: z.string().default("contact@sahara-media.mr"),
   CONTACT_PHONE: z.string().default("+222 45 25 00 00"),
   CONTACT_ADDRESS: z.string().default("نواكشوط، موريتانيا"),
+  CONTACT_ADDRESS_FR: z.string().default("Nouakchott, Mauritanie"),
 
   STORAGE_DRIVER: z.enum(["local", "bunny", "s3"]).default("local"),
   CDN_URL: optionalString,
@@ -273,7 +274,7 @@ export function publicConfig(config: Config = getConfig()) {
       instagram: config.SOCIAL_INSTAGRAM_URL ?? null,
       youtube: config.SOCIAL_YOUTUBE_URL ?? null,
     },
-    contact: { email: config.CONTACT_EMAIL, phone: config.CONTACT_PHONE, address: config.CONTACT_ADDRESS },
+    contact: { email: config.CONTACT_EMAIL, phone: config.CONTACT_PHONE, address: config.CONTACT_ADDRESS, addressFr: config.CONTACT_ADDRESS_FR },
   };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

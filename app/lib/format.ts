@@ -7,18 +7,25 @@ import type { Language } from "./language.ts";
  */
 const LOCALES: Record<Language, string> = { ar: "ar-SA-u-ca-gregory-nu-latn", fr: "fr-FR", en: "en-GB" };
 const formatters = new Map<string, Intl.DateTimeFormat>();
+// Formatting is costly in some ICU builds and pages show the same days over and over.
+const formatted = new Map<string, string>();
 
-export type DateStyle = "long" | "short" | "dateTime";
+export type DateStyle = "long" | "short" | "dateTime" | "month";
 
 export function formatDate(value: Date | string | number | null | undefined, lang: Language, style: DateStyle = "long"): string {
   if (value === null || value === undefined || value === "") return "";
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return "";
   const key = `${lang}:${style}`;
+  const memoKey = style === "dateTime" ? "" : `${key}:${date.toISOString().slice(0, 10)}`;
+  const memo = memoKey && formatted.get(memoKey);
+  if (memo) return memo;
   let f = formatters.get(key);
   if (!f) {
     const options: Intl.DateTimeFormatOptions =
-      style === "short"
+      style === "month"
+        ? { month: "long", year: "numeric", timeZone: "UTC" }
+        : style === "short"
         ? { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }
         : style === "dateTime"
           ? { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Nouakchott" }
@@ -26,7 +33,12 @@ export function formatDate(value: Date | string | number | null | undefined, lan
     f = new Intl.DateTimeFormat(LOCALES[lang], options);
     formatters.set(key, f);
   }
-  return f.format(date);
+  const text = f.format(date);
+  if (memoKey) {
+    if (formatted.size > 5000) formatted.clear();
+    formatted.set(memoKey, text);
+  }
+  return text;
 }
 
 /** ISO 8601 for <time dateTime> and structured data. */

@@ -1,5 +1,6 @@
 import i18next, { type i18n as I18n, type Resource } from "i18next";
-import { initReactI18next } from "react-i18next";
+import { useContext } from "react";
+import { I18nContext, initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, type Language } from "./language.ts";
 
 export type Translations = Record<string, unknown>;
@@ -29,4 +30,12 @@ export function createI18n(lang: Language, translations: Translations): I18n {
 export function switchI18n(instance: I18n, lang: Language, translations: Translations) {
   if (!instance.hasResourceBundle(lang, "common")) instance.addResourceBundle(lang, "common", translations, true, true);
   if (instance.language !== lang) void instance.changeLanguage(lang);
+}
+
+/**
+ * The language being shown, for components that need nothing else from i18next: cheaper than
+ * useTranslation(), which builds a translator per call (it showed in server-render profiles for card lists).
+ */
+export function useLanguage(): Language {
+  return ((useContext(I18nContext) as { i18n?: I18n } | undefined)?.i18n?.language ?? DEFAULT_LANGUAGE) as Language;
 }

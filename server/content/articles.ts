@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { articles, categories } from "../db/schema.ts";
 import { isPublished } from "./published.ts";
@@ -39,4 +39,39 @@ export function listLatestArticles(db: Database, limit = 3) {
     .where(and(isPublished(articles, eq(articles.isFeatured, false))))
     .orderBy(desc(articles.publishDate), desc(articles.id))
     .limit(limit);
+}
+
+/** Published articles of every section, newest first (the sitemap page, the feeds, the API without a section). */
+export function listPublishedArticles(db: Database, { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {}) {
+  return db
+    .select({ ...articleCardColumns, isFeatured: articles.isFeatured, viewCount: articles.viewCount, readTimeMinutes: articles.readTimeMinutes, updatedAt: articles.updatedAt })
+    .from(articles)
+    .leftJoin(categories, eq(articles.categoryId, categories.id))
+    .where(isPublished(articles))
+    .orderBy(desc(articles.publishDate), desc(articles.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * Published articles filed under any of the given category slugs, newest first, with their full text
+ * (the literature endpoint: its items carry their content).
+ */
+export function listPublishedArticlesInCategories(db: Database, categorySlugs: readonly string[], { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {}) {
+  return db
+    .select({
+      ...articleCardColumns,
+      authorNameFr: articles.authorNameFr,
+      content: articles.content,
+      contentFr: articles.contentFr,
+      isFeatured: articles.isFeatured,
+      viewCount: articles.viewCount,
+      readTimeMinutes: articles.readTimeMinutes,
+    })
+    .from(articles)
+    .innerJoin(categories, eq(articles.categoryId, categories.id))
+    .where(isPublished(articles, inArray(categories.slug, [...categorySlugs])))
+    .orderBy(desc(articles.publishDate), desc(articles.id))
+    .limit(limit)
+    .offset(offset);
 }

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { categories, news } from "../db/schema.ts";
 import { isPublished } from "./published.ts";
@@ -20,8 +20,16 @@ export const newsCardColumns = {
   categorySlug: categories.slug,
 };
 
+export const NEWS_PAGE_SIZE = 12;
+
+/** The published total, for the listing's has-more rule (public-site.md §4). */
+export async function countPublishedNews(db: Database): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(news).where(isPublished(news));
+  return Number(row?.n ?? 0);
+}
+
 /** Published news, newest first by created_at (public-site.md §7), 12 a page. */
-export function listPublishedNews(db: Database, { limit = 12, offset = 0 } = {}) {
+export function listPublishedNews(db: Database, { limit = NEWS_PAGE_SIZE, offset = 0 } = {}) {
   return db
     .select(newsCardColumns)
     .from(news)

@@ -1,7 +1,7 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
 import { formatDate, isoDate } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
+import { useLanguage } from "~/lib/i18n.ts";
 
 export type ContentCardProps = {
   href: string;
@@ -15,11 +15,14 @@ export type ContentCardProps = {
   eager?: boolean;
   testId?: string;
   layout?: "vertical" | "horizontal";
+  /** Rich title and excerpt (search results with <mark>ed words); `title` and `excerpt` stay the plain text. */
+  titleNode?: ReactNode;
+  excerptNode?: ReactNode;
 };
 
-export function ContentCard({ href, title, excerpt, imageUrl, date, category, author, eager, testId, layout = "vertical" }: ContentCardProps) {
-  const { i18n } = useTranslation();
-  const lang = i18n.language as Language;
+/** Cards do not prefetch on hover: a hover is not a read (the view counter) and prefetching spends readers' data. */
+export function ContentCard({ href, title, excerpt, imageUrl, date, category, author, eager, testId, layout = "vertical", titleNode, excerptNode }: ContentCardProps) {
+  const lang = useLanguage();
   const horizontal = layout === "horizontal";
   return (
     <article
@@ -42,11 +45,11 @@ export function ContentCard({ href, title, excerpt, imageUrl, date, category, au
       <div className={`flex flex-1 flex-col ${horizontal ? "py-2 pe-3" : "p-4"}`}>
         {category && <span className="mb-1 text-sm font-bold text-desert-700">{category}</span>}
         <h3 className={`font-bold leading-snug ${horizontal ? "text-base" : "text-lg"}`}>
-          <Link to={href} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
-            {title}
+          <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            {titleNode ?? title}
           </Link>
         </h3>
-        {excerpt && <p className="mt-2 text-ink-soft">{excerpt}</p>}
+        {excerpt && <p className="mt-2 text-ink-soft">{excerptNode ?? excerpt}</p>}
         {(date || author) && (
           <p className="mt-auto pt-3 text-sm text-ink-soft">
             {author && <span>{author}</span>}

@@ -24,6 +24,7 @@ export function LanguageToggle({ lang }: { lang: Language }) {
   const { t } = useTranslation();
   const location = useLocation();
   const target: Language = lang === "fr" ? "ar" : "fr";
+  const label = lang === "fr" ? "ع" : "FR";
   return (
     <Form method="post" action="/language" preventScrollReset>
       <input type="hidden" name="lang" value={target} />
@@ -31,11 +32,12 @@ export function LanguageToggle({ lang }: { lang: Language }) {
       <button
         type="submit"
         data-testid="language-toggle"
-        aria-label={t("language.switchTo")}
+        // The accessible name starts with the visible label, as speech-input users say what they see.
+        aria-label={`${label} – ${t("language.switchTo")}`}
         lang={target}
         className="inline-flex h-10 min-w-10 items-center justify-center rounded-md border border-sand-300 px-2 font-bold text-ink hover:bg-sand-100"
       >
-        {lang === "fr" ? "ع" : "FR"}
+        {label}
       </button>
     </Form>
   );

@@ -1,23 +1,56 @@
-import { Link } from "react-router";
+import { useEffect, type ReactNode } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/home";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { useToast } from "~/components/ui/toast.tsx";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import type { Language } from "~/lib/language.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { listFeaturedArticles, listLatestArticles } from "../../../server/content/articles.ts";
-import { listPublishedNews } from "../../../server/content/news.ts";
+import { listLatestShows } from "../../../server/content/programs.ts";
+import { listSectionArticles } from "../../../server/content/sections.ts";
+import { literatureSamples } from "../../../server/content/literature-samples.ts";
+import { logger } from "../../../server/logger.ts";
+import { cached } from "../../../server/cache.ts";
+
+/** Home limits (public-site.md §9). */
+const LIMITS = { featured: 3, shows: 4, latest: 3, culture: 2, literature: 2 } as const;
+
+/** A section whose query fails is hidden (null), not the whole page. */
+async function orHidden<T>(what: string, query: Promise<T[]>): Promise<T[] | null> {
+  try {
+    return await query;
+  } catch (error) {
+    logger.error({ err: error, what }, "home section failed");
+    return null;
+  }
+}
 
 export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
-  const [featured, latest, news] = await Promise.all([listFeaturedArticles(db, 3), listLatestArticles(db, 3), listPublishedNews(db, { limit: 6 })]);
-  return { featured, latest, news };
+  return cached("home", ["articles", "programs", "podcasts", "categories"], () => homeSections(db));
 }
 
-function Section({ title, children, testId, more }: { title: string; children: React.ReactNode; testId: string; more?: { to: string; label: string } }) {
+async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
+  const [featured, shows, latest, culture, literature] = await Promise.all([
+    orHidden("featured", listFeaturedArticles(db, LIMITS.featured)),
+    orHidden("shows", listLatestShows(db, LIMITS.shows)),
+    orHidden("latest", listLatestArticles(db, LIMITS.latest)),
+    orHidden("culture", listSectionArticles(db, "culture", {}, { limit: LIMITS.culture })),
+    orHidden("literature", listSectionArticles(db, "literature", {}, { limit: LIMITS.literature })),
+  ]);
+  // Literature falls back to two built-in samples, marked as demo content, when there is nothing to show.
+  const literatureItems = literature?.length
+    ? literature.map((a) => ({ ...a, sample: false }))
+    : literatureSamples({}, 2).slice(0, LIMITS.literature).map((a) => ({ ...a, sample: true }));
+  return { featured, shows, latest, culture, literature: literatureItems };
+}
+
+function Section({ title, children, testId, more }: { title: string; children: ReactNode; testId: string; more?: { to: string; label: string } }) {
   return (
-    <section className="mx-auto max-w-7xl px-4 py-8" data-testid={testId}>
+    <section className="mx-auto max-w-7xl px-4 py-8" data-testid={testId} aria-label={title}>
       <div className="mb-5 flex items-end justify-between gap-4">
         <h2 className="border-s-4 border-desert-600 ps-3 text-2xl font-bold">{title}</h2>
         {more && (
@@ -31,86 +64,146 @@ function Section({ title, children, testId, more }: { title: string; children: R
   );
 }
 
+/** Detail loads that fail send the reader here with ?notice=load-failed: say so once, then tidy the URL. */
+function LoadFailedNotice() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { t } = useTranslation();
+  const notice = params.get("notice");
+  useEffect(() => {
+    if (notice !== "load-failed") return;
+    toast({ title: t("errors.loadFailedTitle"), description: t("errors.loadFailed"), variant: "destructive" });
+    void navigate("/", { replace: true, preventScrollReset: true });
+  }, [notice, toast, t, navigate]);
+  return null;
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const { featured, latest, news } = loaderData;
+  const { featured, shows, latest, culture, literature } = loaderData;
+  const articleCard = (a: NonNullable<typeof featured>[number], eager = false, layout: "vertical" | "horizontal" = "vertical") => (
+    <ContentCard
+      key={a.id}
+      layout={layout}
+      href={`/articles/${a.pageSlug || a.id}`}
+      title={localized(lang, a.title, a.titleFr)}
+      excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
+      imageUrl={a.imageUrl}
+      date={a.publishDate}
+      category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
+      author={a.authorName}
+      eager={eager}
+      testId="article-card"
+    />
+  );
   return (
     <>
+      <LoadFailedNotice />
       <section className="bg-gradient-to-b from-desert-700 to-desert-600 text-white" data-testid="home-hero">
         <div className="mx-auto max-w-7xl px-4 py-12 sm:py-16">
           <h1 className="max-w-3xl text-3xl font-bold leading-tight sm:text-5xl">{t("home.heroTitle")}</h1>
           <p className="mt-4 max-w-2xl text-lg text-sand-100">{t("home.heroText")}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/news" className="rounded-md bg-white px-5 py-3 font-bold text-desert-700 hover:bg-sand-100">
+            <Link to="/news" className="rounded-md bg-white px-5 py-3 font-bold text-desert-700 hover:bg-sand-100" data-testid="hero-news">
               {t("home.latestNews")}
             </Link>
-            <Link to="/culture" className="rounded-md border-2 border-white px-5 py-3 font-bold text-white hover:bg-white/10">
+            <Link to="/culture" className="rounded-md border-2 border-white px-5 py-3 font-bold text-white hover:bg-white/10" data-testid="hero-culture">
               {t("home.exploreHeritage")}
             </Link>
           </div>
         </div>
       </section>
 
-      {featured.length > 0 && (
+      {featured?.length ? (
         <Section title={t("home.featuredArticles")} testId="home-featured">
-          <div className="grid gap-6 md:grid-cols-3">
-            {featured.map((a, i) => (
+          <div className="grid gap-6 md:grid-cols-3">{featured.map((a, i) => articleCard(a, i === 0))}</div>
+        </Section>
+      ) : null}
+
+      {shows?.length ? (
+        <Section title={t("home.featuredShows")} testId="home-shows" more={{ to: "/programs", label: t("common.viewAll") }}>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {shows.map((s) => (
               <ContentCard
-                key={a.id}
-                href={`/articles/${a.pageSlug}`}
+                key={`${s.kind}-${s.id}`}
+                href={`/${s.kind === "program" ? "programs" : "podcasts"}/${s.pageSlug || s.id}`}
+                title={localized(lang, s.title, s.titleFr)}
+                excerpt={excerpt(s.description, 100)}
+                imageUrl={s.imageUrl}
+                date={s.publishDate}
+                category={s.kind === "program" ? t(`programTypes.${s.programType}`) : t("home.podcast")}
+                testId="show-card"
+              />
+            ))}
+          </div>
+        </Section>
+      ) : null}
+
+      {latest?.length || culture?.length ? (
+        <div className="mx-auto grid max-w-7xl gap-2 lg:grid-cols-5">
+          {latest?.length ? (
+            <div className="lg:col-span-3">
+              <Section title={t("home.latestArticles")} testId="home-latest">
+                <div className="grid gap-4">{latest.map((a) => articleCard(a, false, "horizontal"))}</div>
+              </Section>
+            </div>
+          ) : null}
+          {culture?.length ? (
+            <div className="lg:col-span-2">
+              <Section title={t("home.cultureSection")} testId="home-culture" more={{ to: "/culture", label: t("home.exploreCulture") }}>
+                <div className="grid gap-4">{culture.map((a) => articleCard(a))}</div>
+              </Section>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      {/* Social posts (section 5) appear once the social feed is configured; hidden until then. */}
+
+      <Section title={t("home.literatureSection")} testId="home-literature" more={{ to: "/literature", label: t("home.exploreLiterature") }}>
+        <div className="grid gap-6 md:grid-cols-2">
+          {literature.map((a) => (
+            <div key={a.id} className="relative">
+              <ContentCard
+                href={a.sample ? "/literature" : `/articles/${a.pageSlug || a.id}`}
                 title={localized(lang, a.title, a.titleFr)}
                 excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
                 imageUrl={a.imageUrl}
-                date={a.publishDate}
-                category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
-                author={a.authorName}
-                eager={i === 0}
-                testId="article-card"
+                date={a.sample ? null : a.publishDate}
+                category={localized(lang, a.categoryName, a.categoryNameFr)}
+                author={localized(lang, a.authorName, a.authorNameFr)}
+                testId={a.sample ? "literature-sample" : "literature-card"}
               />
-            ))}
-          </div>
-        </Section>
-      )}
+              {a.sample && <span className="absolute end-3 top-3 rounded bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">{t("common.demo")}</span>}
+            </div>
+          ))}
+        </div>
+      </Section>
 
-      {latest.length > 0 && (
-        <Section title={t("home.latestArticles")} testId="home-latest">
-          <div className="grid gap-6 md:grid-cols-3">
-            {latest.map((a) => (
-              <ContentCard
-                key={a.id}
-                href={`/articles/${a.pageSlug}`}
-                title={localized(lang, a.title, a.titleFr)}
-                excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
-                imageUrl={a.imageUrl}
-                date={a.publishDate}
-                category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
-                author={a.authorName}
-                testId="article-card"
-              />
-            ))}
+      <section className="mx-auto max-w-7xl px-4 py-8" data-testid="home-contribute">
+        <div className="grid gap-6 md:grid-cols-2">
+          <div className="rounded-2xl bg-palm-700 p-8 text-white">
+            <h2 className="text-2xl font-bold">{t("home.contributeTitle")}</h2>
+            <p className="mt-3 text-sand-100">{t("home.contributeText")}</p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to="/contact" className="rounded-md bg-white px-5 py-2.5 font-bold text-palm-800 hover:bg-sand-100">{t("home.contactUs")}</Link>
+              <Link to="/admin" className="rounded-md border-2 border-white px-5 py-2.5 font-bold hover:bg-white/10">{t("home.adminPanel")}</Link>
+            </div>
           </div>
-        </Section>
-      )}
-
-      {news.length > 0 && (
-        <Section title={t("home.latestNewsSection")} testId="home-news" more={{ to: "/news", label: t("common.viewAll") }}>
-          <div className="grid gap-4 md:grid-cols-2">
-            {news.map((n) => (
-              <ContentCard
-                key={n.id}
-                layout="horizontal"
-                href={`/news/${n.pageSlug}`}
-                title={localized(lang, n.title, n.titleFr)}
-                imageUrl={n.imageUrl}
-                date={n.publishDate}
-                category={localized(lang, n.categoryName, n.categoryNameFr)}
-                testId="news-card"
-              />
-            ))}
+          <div className="rounded-2xl bg-sand-100 p-8" data-testid="home-join">
+            <h2 className="text-2xl font-bold">{t("home.joinTitle")}</h2>
+            <p className="mt-3 text-ink-soft">{t("home.joinText")}</p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to="/contact" className="rounded-md bg-desert-600 px-5 py-2.5 font-bold text-white hover:bg-desert-700">{t("home.contactUs")}</Link>
+              <Link to="/opinion#write-article" className="rounded-md border-2 border-desert-600 px-5 py-2.5 font-bold text-desert-700 hover:bg-white">{t("home.shareArticle")}</Link>
+              <Link to="/literature" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">{t("home.exploreLiterature")}</Link>
+              <Link to="/opinion" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">{t("home.exploreOpinion")}</Link>
+            </div>
           </div>
-        </Section>
-      )}
+        </div>
+      </section>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
+import { checkPagesInEveryLayout } from "../support/a11y.ts";
 
 const base = inject("baseUrl");
 const slugs = NAV_ITEMS.map((i) => i.slug);
@@ -241,4 +242,15 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await page.getByTestId("home-hero").waitFor();
     await context.close();
   });
+});
+
+describe.skipIf(!hasChromium)("accessibility of the shell", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  // The shell around the reading pages of issue 3, checked once here for every page that has no test file of its own.
+  checkPagesInEveryLayout(() => browser, base, ["/", "/news", "/programs", "/articles/1", "/404"]);
 });

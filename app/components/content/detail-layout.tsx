@@ -1,0 +1,118 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { ContentCard } from "./content-card.tsx";
+import { ShareButton } from "./share-button.tsx";
+import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import type { Language } from "~/lib/language.ts";
+
+export type RelatedCard = {
+  id: number;
+  title: string;
+  titleFr: string | null;
+  summary: string | null;
+  summaryFr: string | null;
+  imageUrl: string | null;
+  publishDate: Date | string;
+  pageSlug: string;
+};
+
+type Fact = { label?: string; value: string | null | undefined; testId?: string };
+
+type DetailLayoutProps = {
+  kicker?: { label: string; href?: string } | null;
+  title: string;
+  lead?: string | null;
+  date: Date | string;
+  facts?: Fact[];
+  imageUrl?: string | null;
+  /** A player (video or audio) shown in place of, or under, the image. */
+  media?: ReactNode;
+  children: ReactNode;
+  path: string;
+  related: RelatedCard[];
+  relatedPath: string;
+  relatedTitle: string;
+  testId: string;
+  /** Demo content seeded on first start is labelled as such. */
+  demo?: boolean;
+};
+
+/** The common shape of every detail page: headline, facts, media, body, share, related items. */
+export function DetailLayout({ kicker, title, lead, date, facts = [], imageUrl, media, children, path, related, relatedPath, relatedTitle, testId, demo }: DetailLayoutProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const shown = facts.filter((f) => f.value);
+  return (
+    <article className="mx-auto max-w-4xl px-4 py-8" data-testid={testId}>
+      <nav aria-label="breadcrumb" className="mb-4 text-sm text-ink-soft">
+        <Link to="/" className="hover:underline">{t("detail.home")}</Link>
+        {kicker && (
+          <>
+            <span aria-hidden="true" className="mx-2">›</span>
+            {kicker.href ? (
+              <Link to={kicker.href} className="hover:underline" data-testid="detail-category">{kicker.label}</Link>
+            ) : (
+              <span data-testid="detail-category">{kicker.label}</span>
+            )}
+          </>
+        )}
+      </nav>
+      {demo && (
+        <p className="mb-2 inline-block rounded bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900" data-testid="demo-badge">
+          {t("common.demo")}
+        </p>
+      )}
+      <h1 className="text-3xl font-bold leading-tight sm:text-4xl" data-testid="detail-title">{title}</h1>
+      {lead && <p className="mt-4 text-xl leading-relaxed text-ink-soft">{lead}</p>}
+      <div className="mt-5 flex flex-wrap items-center justify-between gap-4 border-y border-sand-200 py-3">
+        <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-ink-soft">
+          <div className="flex gap-1">
+            <dt className="sr-only">{t("detail.airDate")}</dt>
+            <dd><time dateTime={isoDate(date)} data-testid="detail-date">{formatDate(date, lang)}</time></dd>
+          </div>
+          {shown.map((f, i) => (
+            <div key={i} className="flex gap-1" data-testid={f.testId}>
+              {f.label && <dt className="font-bold">{f.label}:</dt>}
+              <dd>{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <ShareButton title={title} text={lead ?? undefined} url={path} />
+      </div>
+      {media ?? (imageUrl ? (
+        <img
+          src={imageUrl}
+          alt=""
+          width={1200}
+          height={675}
+          fetchPriority="high"
+          className="mt-6 aspect-video w-full rounded-xl object-cover"
+          onError={(e) => (e.currentTarget.style.display = "none")}
+        />
+      ) : null)}
+      <div className="mt-6">{children}</div>
+
+      {related.length > 0 && (
+        <section className="mt-12 border-t border-sand-200 pt-8" data-testid="related">
+          <h2 className="mb-5 text-2xl font-bold">{relatedTitle}</h2>
+          <div className="grid gap-5 sm:grid-cols-2">
+            {related.map((r) => (
+              <ContentCard
+                key={r.id}
+                layout="horizontal"
+                href={`${relatedPath}/${r.pageSlug || r.id}`}
+                title={localized(lang, r.title, r.titleFr)}
+                excerpt={excerpt(localized(lang, r.summary, r.summaryFr), 90)}
+                imageUrl={r.imageUrl}
+                date={r.publishDate}
+                testId="related-card"
+              />
+            ))}
+          </div>
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+import { ContentCard } from "./content-card.tsx";
+import { excerpt } from "~/lib/format.ts";
+import { localized } from "~/lib/localized.ts";
+import { useLanguage } from "~/lib/i18n.ts";
+
+export type NewsCardData = {
+  id: number;
+  title: string;
+  titleFr: string | null;
+  excerpt: string | null;
+  excerptFr: string | null;
+  imageUrl: string | null;
+  location: string | null;
+  pageSlug: string | null;
+  publishDate: Date | string;
+  categoryName: string | null;
+  categoryNameFr: string | null;
+};
+
+export function NewsCard({ item, eager }: { item: NewsCardData; eager?: boolean }) {
+  const lang = useLanguage();
+  return (
+    <ContentCard
+      href={`/news/${item.pageSlug || item.id}`}
+      title={localized(lang, item.title, item.titleFr)}
+      excerpt={excerpt(localized(lang, item.excerpt, item.excerptFr), 120)}
+      imageUrl={item.imageUrl}
+      date={item.publishDate}
+      category={localized(lang, item.categoryName, item.categoryNameFr)}
+      author={item.location}
+      eager={eager}
+      testId="news-card"
+    />
+  );
+}

@@ -1,0 +1,39 @@
+import { useTranslation } from "react-i18next";
+import { useToast } from "~/components/ui/toast.tsx";
+
+/** Shares through the Web Share API where the device has it (phones), else copies the link. */
+export function ShareButton({ title, text, url }: { title: string; text?: string; url: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const share = async () => {
+    const absolute = new URL(url, window.location.origin).toString();
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title, text, url: absolute });
+        return;
+      } catch (error) {
+        if ((error as DOMException)?.name === "AbortError") return;
+        // Fall through to copying when sharing is refused.
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(absolute);
+      toast({ title: t("detail.linkCopied"), description: t("detail.linkCopiedText"), variant: "success" });
+    } catch {
+      toast({ title: t("detail.copyFailed"), description: absolute, variant: "warning", duration: 6000 });
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={() => void share()}
+      data-testid="share-button"
+      className="inline-flex items-center gap-2 rounded-md border border-sand-300 bg-white px-4 py-2 font-bold text-ink hover:bg-sand-100"
+    >
+      <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">
+        <circle cx="18" cy="5" r="3" /><circle cx="6" cy="12" r="3" /><circle cx="18" cy="19" r="3" /><path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
+      </svg>
+      {t("detail.share")}
+    </button>
+  );
+}

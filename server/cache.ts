@@ -1,0 +1,60 @@
+/**
+ * The in-process read cache for public pages (ARCHITECTURE "cache"): least-recently-used entries with a
+ * time to live, each tagged with the tables it read. A write calls `invalidate(table)` in the domain
+ * function that writes, so readers see a change at once; the TTL bounds staleness for what changes
+ * without a write (a scheduled publish date arriving, view counts).
+ *
+ * One process only: with several processes, a write must reach the others (Redis via REDIS_URL is the
+ * planned transport; see docs/decisions/0006-cache.md).
+ */
+export type CacheTag = "articles" | "news" | "programs" | "podcasts" | "coverages" | "media" | "categories" | "videos";
+
+type Entry = { value: Promise<unknown>; expires: number; tags: readonly CacheTag[] };
+
+const MAX_ENTRIES = 1000;
+export const DEFAULT_TTL_MS = 60_000;
+
+const entries = new Map<string, Entry>();
+let enabled = process.env.NODE_ENV !== "test";
+const stats = { hits: 0, misses: 0 };
+
+/** Runs `read` once per key until it expires or one of its tags is invalidated; concurrent callers share it. */
+export function cached<T>(key: string, tags: readonly CacheTag[], read: () => Promise<T>, ttlMs = DEFAULT_TTL_MS): Promise<T> {
+  if (!enabled) return read();
+  const now = Date.now();
+  const hit = entries.get(key);
+  if (hit && hit.expires > now) {
+    stats.hits++;
+    // Map order is insertion order: re-inserting marks the entry most recently used.
+    entries.delete(key);
+    entries.set(key, hit);
+    return hit.value as Promise<T>;
+  }
+  stats.misses++;
+  const value = read();
+  entries.set(key, { value, expires: now + ttlMs, tags });
+  // A failed read is not kept: the next reader tries again.
+  value.catch(() => {
+    if (entries.get(key)?.value === value) entries.delete(key);
+  });
+  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  return value;
+}
+
+/** Drops every entry that read from one of these tables. */
+export function invalidate(...tags: CacheTag[]) {
+  for (const [key, entry] of entries) if (entry.tags.some((t) => tags.includes(t))) entries.delete(key);
+}
+
+export function clearCache() {
+  entries.clear();
+}
+
+export function setCacheEnabled(on: boolean) {
+  enabled = on;
+  if (!on) entries.clear();
+}
+
+export function cacheStats() {
+  return { ...stats, size: entries.size };
+}

@@ -1,0 +1,69 @@
+/**
+ * Accessibility and layout checks shared by the page tests: axe-core run inside the page (evaluated over the
+ * DevTools protocol, so the page's CSP is untouched), and horizontal overflow.
+ */
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import { expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string }[] };
+
+/** Violations of impact "serious" or "critical" (WCAG 2.1 A/AA rules). */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(`${axeSource};0`);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
+  })) as AxeViolation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Pixels the page is wider than the viewport (0 when nothing overflows). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Sets the reader's language for the next requests (the cookie the server renders from). */
+export async function useLanguage(page: Page, baseUrl: string, lang: "ar" | "fr" | "en") {
+  await page.context().addCookies([{ name: "i18nextLng", value: lang, url: baseUrl }]);
+}
+
+/** The four layouts every public page is checked in: Arabic and French, phone and desktop. */
+export const LAYOUT_CASES = (["ar", "fr"] as const).flatMap((lang) =>
+  ([["phone", { width: 375, height: 740 }], ["desktop", { width: 1280, height: 900 }]] as const).map(([label, viewport]) => ({ lang, label, viewport })),
+);
+
+/**
+ * One test per layout: each page in turn renders in that language, fits the screen and has no serious
+ * axe violation. `check` narrows the axe run (for example to <main>) when the caller wants that.
+ */
+export function checkPagesInEveryLayout(
+  getBrowser: () => Browser,
+  base: string,
+  pages: readonly string[],
+  check: (page: Page) => Promise<AxeViolation[]> = seriousA11yViolations,
+) {
+  for (const { lang, label, viewport } of LAYOUT_CASES) {
+    it(`${lang} on a ${label}: no horizontal overflow, no serious axe violation`, async () => {
+      const context = await getBrowser().newContext({ viewport, locale: lang });
+      const page = await context.newPage();
+      await useLanguage(page, base, lang);
+      try {
+        for (const path of pages) {
+          await page.goto(base + path);
+          await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+          expect(await page.evaluate(() => document.documentElement.lang), path).toBe(lang);
+          expect(await horizontalOverflow(page), `${path} overflow`).toBeLessThanOrEqual(0);
+          expect(await check(page), path).toEqual([]);
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
