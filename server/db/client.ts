@@ -46,9 +46,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     };
   }
   let dir: string | undefined;
+  let releaseLock = () => {};
   if (!options.inMemory) {
     dir = path.join(options.dataDir ?? "./data", "db");
     fs.mkdirSync(dir, { recursive: true });
+    releaseLock = lockDataFolder(dir);
   }
   // PGlite 0.5 drops the options when the data dir is undefined, so in-memory databases name "memory://"
   // explicitly; otherwise pg_trgm (search) would be missing from every in-memory test database.
@@ -62,8 +64,57 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       await client.query("select 1");
       return true;
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
   };
+}
+
+export class DatabaseLockedError extends Error {
+  code = "DATABASE_LOCKED" as const;
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it. The first
+ * one to open it writes its pid in db.lock; another is refused while that process lives. A lock left by a
+ * process that died is taken over.
+ */
+function lockDataFolder(dir: string): () => void {
+  const lockFile = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      const release = () => {
+        try {
+          if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(fs.readFileSync(lockFile, "utf8"));
+      if (holder && isAlive(holder)) {
+        throw new DatabaseLockedError(
+          `The embedded database in ${dir} is in use by process ${holder}. Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.`,
+        );
+      }
+      fs.unlinkSync(lockFile);
+    }
+  }
+  throw new DatabaseLockedError(`Could not lock ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 let handle: DatabaseHandle | undefined;
