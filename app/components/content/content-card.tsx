@@ -50,14 +50,21 @@ export function ContentCard({ href, title, excerpt, imageUrl, date, category, au
           </Link>
         </h3>
         {excerpt && <p className="mt-2 text-ink-soft">{excerptNode ?? excerpt}</p>}
-        {(date || author) && (
-          <p className="mt-auto pt-3 text-sm text-ink-soft">
-            {author && <span>{author}</span>}
-            {author && date && <span aria-hidden="true"> · </span>}
-            {date && <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>}
-          </p>
-        )}
+        <Byline author={author} date={date} className="mt-auto pt-3" />
       </div>
     </article>
+  );
+}
+
+/** "Author · date" under a card's text; nothing when both are missing. */
+export function Byline({ author, date, className = "" }: { author?: string | null; date?: Date | string | null; className?: string }) {
+  const lang = useLanguage();
+  if (!author && !date) return null;
+  return (
+    <p className={`text-sm text-ink-soft ${className}`}>
+      {author && <span>{author}</span>}
+      {author && date && <span aria-hidden="true"> · </span>}
+      {date && <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>}
+    </p>
   );
 }

@@ -7,8 +7,7 @@ import type { ReactNode } from "react";
 import { Link, type MetaDescriptor } from "react-router";
 import { absoluteUrl, rootData } from "~/lib/seo.ts";
 import { useTranslation } from "react-i18next";
-import { formatDate, isoDate } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
+import { Byline } from "~/components/content/content-card.tsx";
 
 /**
  * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters
@@ -141,8 +140,6 @@ export type FeaturedStoryProps = {
 
 /** The large card at the top of a listing: picture beside the text on wide screens, above it on phones. */
 export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, testId, overlay, children }: FeaturedStoryProps) {
-  const { i18n } = useTranslation();
-  const lang = i18n.language as Language;
   return (
     <article className="group relative grid overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm md:grid-cols-2" data-testid={testId}>
       {imageUrl ? (
@@ -164,19 +161,13 @@ export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, 
       <div className="flex flex-col p-5 sm:p-7">
         {category && <span className="mb-2 text-sm font-bold text-desert-700">{category}</span>}
         <h3 className="text-2xl font-bold leading-snug sm:text-3xl">
-          <Link to={href} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+          <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
             {title}
           </Link>
         </h3>
         {excerpt && <p className="mt-3 text-lg text-ink-soft">{excerpt}</p>}
         {children}
-        {(date || author) && (
-          <p className="mt-auto pt-4 text-sm text-ink-soft">
-            {author && <span>{author}</span>}
-            {author && date && <span aria-hidden="true"> · </span>}
-            {date && <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>}
-          </p>
-        )}
+        <Byline author={author} date={date} className="mt-auto pt-4" />
       </div>
     </article>
   );

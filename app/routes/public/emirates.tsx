@@ -177,7 +177,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
         </p>
         <h3 className="text-lg font-bold leading-snug">
           {href ? (
-            <Link to={href} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
               {title}
             </Link>
           ) : (

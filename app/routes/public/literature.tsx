@@ -73,7 +73,7 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
           {sample ? (
             title
           ) : (
-            <Link to={`/articles/${item.pageSlug}`} prefetch="intent" className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            <Link to={`/articles/${item.pageSlug}`} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
               {title}
             </Link>
           )}

@@ -5,7 +5,7 @@ import { ArticleBody } from "~/components/content/article-body.tsx";
 import { VideoPlayer } from "~/components/media/video-player.tsx";
 import { formatDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
-import { contentMeta } from "~/lib/seo.ts";
+import { contentMeta, rootData } from "~/lib/seo.ts";
 import type { Language } from "~/lib/language.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { loadDetailPage } from "../../../server/detail-page.ts";
@@ -17,7 +17,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [];
   const { item } = data;
-  const fr = (matches.find((m) => m?.id === "root")?.data as { lang?: Language } | undefined)?.lang === "fr";
+  const fr = rootData(matches)?.lang === "fr";
   return contentMeta({
     matches,
     title: (fr && item.titleFr) || item.title,
