@@ -1,15 +1,5 @@
 import { useEffect, useMemo, type ReactNode } from "react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-  useSubmit,
-  useLocation,
-  type ShouldRevalidateFunction,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, useSubmit, useLocation, type ShouldRevalidateFunction } from "react-router";
 import { I18nextProvider } from "react-i18next";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
@@ -59,9 +49,7 @@ export const meta: Route.MetaFunction = ({ data }) => {
   return [{ title: site?.siteName ?? "" }, { name: "description", content: site?.siteDescription ?? "" }];
 };
 
-export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 let browserI18n: I18n | undefined;
 /** The server keeps one instance per language: the strings never change at run time and nothing switches it. */

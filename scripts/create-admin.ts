@@ -40,7 +40,9 @@ try {
   const auth = createAuth({ db: handle.db, config });
   const email = String(checked.data.email);
   const outcome = await ensureAdministrator(auth, handle.db, { email, password: values.password, name: values.name });
-  console.log(`admin:create: ${email} ${outcome === "created" ? "created as a confirmed administrator" : "is now a confirmed administrator"}${values.password && outcome === "promoted" ? " (password set)" : ""}`);
+  console.log(
+    `admin:create: ${email} ${outcome === "created" ? "created as a confirmed administrator" : "is now a confirmed administrator"}${values.password && outcome === "promoted" ? " (password set)" : ""}`,
+  );
 } catch (error) {
   console.error("admin:create failed:", error instanceof Error ? error.message : error);
   process.exitCode = 1;

@@ -12,7 +12,10 @@ fs.mkdirSync(outDir, { recursive: true });
 const browser = await launchBrowser();
 try {
   for (const lang of ["ar", "fr"] as const) {
-    for (const [label, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+    for (const [label, viewport] of [
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
       const context = await browser.newContext({ viewport, locale: lang });
       await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
       const page = await context.newPage();

@@ -47,14 +47,21 @@ const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 if (!only || only === "typecheck") run("type-check", "npx", ["react-router", "typegen"]) && run("type-check", "npx", ["tsc"]);
 if (!only || only === "unit") {
   const file = path.join(reports, "unit.json");
-  run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], { NODE_ENV: "test" });
+  run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], {
+    NODE_ENV: "test",
+  });
   count(file);
 }
 if (!only || only === "e2e") {
   const built = run("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
   if (built) {
     const file = path.join(reports, "e2e.json");
-    run("browser tests", process.execPath, [vitest, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], buildSecrets);
+    run(
+      "browser tests",
+      process.execPath,
+      [vitest, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`],
+      buildSecrets,
+    );
     count(file);
   }
 }

@@ -81,10 +81,7 @@ export function createApp() {
   });
 
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
-  app.use(
-    "/uploads",
-    express.static(path.join(config.dataDir, "uploads"), { maxAge: "30d", fallthrough: false, index: false, dotfiles: "deny" }),
-  );
+  app.use("/uploads", express.static(path.join(config.dataDir, "uploads"), { maxAge: "30d", fallthrough: false, index: false, dotfiles: "deny" }));
 
   // Local video library driver: renditions, playlists and thumbnails by video id.
   app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));

@@ -12,10 +12,7 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
 const optionalUrl = z.preprocess(emptyToUndefined, z.string().trim().url().optional());
 const flag = (fallback: boolean) =>
-  z.preprocess(
-    (v) => (v === undefined || v === "" ? fallback : ["1", "true", "yes", "on"].includes(String(v).toLowerCase())),
-    z.boolean(),
-  );
+  z.preprocess((v) => (v === undefined || v === "" ? fallback : ["1", "true", "yes", "on"].includes(String(v).toLowerCase())), z.boolean());
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -83,7 +80,14 @@ export type Config = Env & {
   publicUrl: string;
   databaseDriver: "pglite" | "postgres";
   /** Drivers in use after the check; a misconfigured driver outside production falls back to the embedded one. */
-  drivers: { database: "pglite" | "postgres"; storage: Env["STORAGE_DRIVER"]; video: Env["VIDEO_DRIVER"]; mail: "smtp" | "outbox"; cache: "memory" | "redis"; social: "graph-api" | "off" };
+  drivers: {
+    database: "pglite" | "postgres";
+    storage: Env["STORAGE_DRIVER"];
+    video: Env["VIDEO_DRIVER"];
+    mail: "smtp" | "outbox";
+    cache: "memory" | "redis";
+    social: "graph-api" | "off";
+  };
   secretValues: string[];
 };
 
@@ -172,9 +176,19 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
 
   // Example or development values: a warning everywhere, as the spec says.
   const checked = [
-    "DATABASE_URL", "CDN_URL", "BUNNY_STORAGE_API_KEY", "BUNNY_STORAGE_ZONE", "BUNNY_STREAM_LIBRARY_ID",
-    "BUNNY_STREAM_CDN_HOSTNAME", "BUNNY_STREAM_API_KEY", "FACEBOOK_PAGE_TOKEN", "S3_ENDPOINT", "S3_ACCESS_KEY_ID",
-    "S3_SECRET_ACCESS_KEY", "BETTER_AUTH_SECRET", "PUBLIC_URL",
+    "DATABASE_URL",
+    "CDN_URL",
+    "BUNNY_STORAGE_API_KEY",
+    "BUNNY_STORAGE_ZONE",
+    "BUNNY_STREAM_LIBRARY_ID",
+    "BUNNY_STREAM_CDN_HOSTNAME",
+    "BUNNY_STREAM_API_KEY",
+    "FACEBOOK_PAGE_TOKEN",
+    "S3_ENDPOINT",
+    "S3_ACCESS_KEY_ID",
+    "S3_SECRET_ACCESS_KEY",
+    "BETTER_AUTH_SECRET",
+    "PUBLIC_URL",
   ] as const;
   for (const name of checked) {
     const value = env[name];
@@ -185,9 +199,16 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
 
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
   const secretValues = [
-    env.BETTER_AUTH_SECRET, env.BUNNY_STORAGE_API_KEY, env.BUNNY_STREAM_API_KEY, env.BUNNY_STREAM_TOKEN_KEY,
-    env.FACEBOOK_PAGE_TOKEN, env.S3_SECRET_ACCESS_KEY, env.S3_ACCESS_KEY_ID, passwordOf(env.DATABASE_URL),
-    passwordOf(env.SMTP_URL), passwordOf(env.REDIS_URL),
+    env.BETTER_AUTH_SECRET,
+    env.BUNNY_STORAGE_API_KEY,
+    env.BUNNY_STREAM_API_KEY,
+    env.BUNNY_STREAM_TOKEN_KEY,
+    env.FACEBOOK_PAGE_TOKEN,
+    env.S3_SECRET_ACCESS_KEY,
+    env.S3_ACCESS_KEY_ID,
+    passwordOf(env.DATABASE_URL),
+    passwordOf(env.SMTP_URL),
+    passwordOf(env.REDIS_URL),
   ].filter((v): v is string => typeof v === "string" && v.length >= 6);
 
   const config: Config = {

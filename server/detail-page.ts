@@ -7,8 +7,16 @@ import { redirect } from "react-router";
 import type { Database } from "./db/client.ts";
 import { cached, type CacheTag } from "./cache.ts";
 import {
-  DETAIL_PATH, findPublishedArticle, findPublishedCoverage, findPublishedNews, findPublishedPodcast, findPublishedProgram,
-  listRelated, parseItemKey, type DetailType, type RelatedItem,
+  DETAIL_PATH,
+  findPublishedArticle,
+  findPublishedCoverage,
+  findPublishedNews,
+  findPublishedPodcast,
+  findPublishedProgram,
+  listRelated,
+  parseItemKey,
+  type DetailType,
+  type RelatedItem,
 } from "./content/detail.ts";
 import { loadOrGoHome, notFound, orEmpty } from "./http.ts";
 
@@ -24,7 +32,11 @@ const tables: Record<DetailType, CacheTag> = { article: "articles", news: "news"
 
 type Found<T extends DetailType> = NonNullable<Awaited<ReturnType<(typeof finders)[T]>>>;
 
-export async function loadDetailPage<T extends DetailType>(db: Database, type: T, slugOrId: string | undefined): Promise<{ item: Found<T>; related: RelatedItem[] }> {
+export async function loadDetailPage<T extends DetailType>(
+  db: Database,
+  type: T,
+  slugOrId: string | undefined,
+): Promise<{ item: Found<T>; related: RelatedItem[] }> {
   const key = parseItemKey(slugOrId);
   if (!key) notFound();
   const find = finders[type] as unknown as (db: Database, key: { slug: string } | { id: number }) => Promise<Found<T> | null>;

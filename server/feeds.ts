@@ -8,13 +8,7 @@ import type { FeedItem, SitemapEntry } from "./content/sitemap.ts";
 const XML_INVALID = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function escapeXml(value: string): string {
-  return value
-    .replace(XML_INVALID, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return value.replace(XML_INVALID, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 const absolute = (base: string, path: string) => `${base.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}`;
@@ -22,9 +16,7 @@ const absolute = (base: string, path: string) => `${base.replace(/\/+$/, "")}${p
 export function sitemapXml(publicUrl: string, sections: readonly string[], entries: readonly SitemapEntry[]): string {
   const urls = [
     ...sections.map((path) => `  <url><loc>${escapeXml(absolute(publicUrl, path))}</loc></url>`),
-    ...entries.map(
-      (e) => `  <url><loc>${escapeXml(absolute(publicUrl, e.path))}</loc><lastmod>${e.lastModified.toISOString()}</lastmod></url>`,
-    ),
+    ...entries.map((e) => `  <url><loc>${escapeXml(absolute(publicUrl, e.path))}</loc><lastmod>${e.lastModified.toISOString()}</lastmod></url>`),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
 }

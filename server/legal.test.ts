@@ -10,19 +10,22 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "legal-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("the legal pages", () => {
-  it.each(LEGAL_PAGES.flatMap((page) => (["ar", "fr", "en"] as const).map((lang) => [page, lang] as const)))("%s in %s is real content with the site's settings", async (page, lang) => {
-    const doc = await loadLegalPage(page, lang, { config });
-    expect(doc).not.toBeNull();
-    expect(doc!.lang).toBe(lang);
-    expect(doc!.title.length).toBeGreaterThan(3);
-    expect(doc!.html).toMatch(/<h1>/);
-    expect((doc!.html.match(/<h2>/g) ?? []).length).toBeGreaterThanOrEqual(5);
-    expect(doc!.html).toContain("privacy@sahara.test");
-    expect(doc!.html).not.toContain("{{");
-    // Settings are escaped like everything else.
-    if (lang === "ar") expect(doc!.html).toContain("صحراء &lt;ميديا&gt;");
-    expect(doc!.html).not.toMatch(/<script|javascript:/i);
-  });
+  it.each(LEGAL_PAGES.flatMap((page) => (["ar", "fr", "en"] as const).map((lang) => [page, lang] as const)))(
+    "%s in %s is real content with the site's settings",
+    async (page, lang) => {
+      const doc = await loadLegalPage(page, lang, { config });
+      expect(doc).not.toBeNull();
+      expect(doc!.lang).toBe(lang);
+      expect(doc!.title.length).toBeGreaterThan(3);
+      expect(doc!.html).toMatch(/<h1>/);
+      expect((doc!.html.match(/<h2>/g) ?? []).length).toBeGreaterThanOrEqual(5);
+      expect(doc!.html).toContain("privacy@sahara.test");
+      expect(doc!.html).not.toContain("{{");
+      // Settings are escaped like everything else.
+      if (lang === "ar") expect(doc!.html).toContain("صحراء &lt;ميديا&gt;");
+      expect(doc!.html).not.toMatch(/<script|javascript:/i);
+    },
+  );
 
   it("covers what the site collects in the privacy policy", async () => {
     const doc = await loadLegalPage("privacy", "en", { config });

@@ -48,7 +48,11 @@ function fillPlaceholders(html: string, lang: Language, config: Config): string 
 }
 
 /** The page in the reader's language, Arabic when that file is missing; null when neither exists. */
-export async function loadLegalPage(page: LegalPage, lang: Language, { config = getConfig(), folder = legalFolder() }: { config?: Config; folder?: string } = {}) {
+export async function loadLegalPage(
+  page: LegalPage,
+  lang: Language,
+  { config = getConfig(), folder = legalFolder() }: { config?: Config; folder?: string } = {},
+) {
   for (const candidate of lang === "ar" ? (["ar"] as const) : ([lang, "ar"] as const)) {
     const rendered = await renderFile(path.join(folder, candidate, `${page}.md`));
     if (rendered) {

@@ -3,7 +3,9 @@ import { firstHeading, renderInline, renderMarkdown, safeHref } from "./markdown
 
 describe("the Markdown renderer", () => {
   it("renders headings, paragraphs, lists, emphasis, code and rules", () => {
-    const html = renderMarkdown("# Title\n\nSome **bold** and *italic* and _also_ text with `code`.\nSame paragraph.\n\n- one\n- two\n  continued\n\n1. first\n2. second\n\n---\n\n## Sub");
+    const html = renderMarkdown(
+      "# Title\n\nSome **bold** and *italic* and _also_ text with `code`.\nSame paragraph.\n\n- one\n- two\n  continued\n\n1. first\n2. second\n\n---\n\n## Sub",
+    );
     expect(html).toBe(
       [
         "<h1>Title</h1>",
@@ -33,7 +35,15 @@ describe("the Markdown renderer", () => {
     expect(renderInline("[site](https://example.org/a?b=1&c=2)")).toBe('<a href="https://example.org/a?b=1&amp;c=2" rel="noopener noreferrer">site</a>');
     expect(renderInline("[contact](/contact)")).toBe('<a href="/contact">contact</a>');
     expect(renderInline("[top](#rights)")).toBe('<a href="#rights">top</a>');
-    for (const bad of ["javascript:alert(1)", "JAVASCRIPT:alert`1`", "data:text/html;base64,PHNjcmlwdD4=", "vbscript:x", "//evil.example/x", "/\\evil.example", "mailto:a@b.co"]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      "JAVASCRIPT:alert`1`",
+      "data:text/html;base64,PHNjcmlwdD4=",
+      "vbscript:x",
+      "//evil.example/x",
+      "/\\evil.example",
+      "mailto:a@b.co",
+    ]) {
       const html = renderInline(`[x](${bad})`);
       expect(html, bad).not.toContain("<a");
       expect(safeHref(bad), bad).toBeNull();

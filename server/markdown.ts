@@ -18,7 +18,8 @@ export function safeHref(raw: string): string | null {
   return href && !/[\s\u0000-\u001f]/.test(href) ? href : null;
 }
 
-const INLINE = /\[([^\]\n]+)\]\(([^()\s]+)\)|\*\*(?=\S)([\s\S]*?\S)\*\*|\*(?=\S)([\s\S]*?\S)\*|(?<![\p{L}\p{N}])_(?=\S)([\s\S]*?\S)_(?![\p{L}\p{N}])|`([^`\n]+)`/gu;
+const INLINE =
+  /\[([^\]\n]+)\]\(([^()\s]+)\)|\*\*(?=\S)([\s\S]*?\S)\*\*|\*(?=\S)([\s\S]*?\S)\*|(?<![\p{L}\p{N}])_(?=\S)([\s\S]*?\S)_(?![\p{L}\p{N}])|`([^`\n]+)`/gu;
 
 /** Inline Markdown of one block: escaped text with strong, em, code and links. */
 export function renderInline(src: string): string {
@@ -31,9 +32,8 @@ export function renderInline(src: string): string {
     if (linkText !== undefined) {
       const href = safeHref(linkHref);
       const external = href !== null && /^https?:/i.test(href);
-      out += href === null
-        ? renderInline(linkText)
-        : `<a href="${escapeHtml(href)}"${external ? ' rel="noopener noreferrer"' : ""}>${renderInline(linkText)}</a>`;
+      out +=
+        href === null ? renderInline(linkText) : `<a href="${escapeHtml(href)}"${external ? ' rel="noopener noreferrer"' : ""}>${renderInline(linkText)}</a>`;
     } else if (strong !== undefined) out += `<strong>${renderInline(strong)}</strong>`;
     else if (em1 !== undefined || em2 !== undefined) out += `<em>${renderInline(em1 ?? em2)}</em>`;
     else out += `<code>${escapeHtml(code)}</code>`;

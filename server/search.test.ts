@@ -21,8 +21,7 @@ async function insertRow(t: TestDatabase, row: Insert): Promise<number> {
   const common = { title: row.title, pageSlug: row.slug, publishDate: row.date, status: row.status ?? "published" } as const;
   const body = row.body ?? "نص";
   const table = tables[row.type];
-  const values =
-    row.type === "programs" || row.type === "podcasts" ? { ...common, description: body } : { ...common, content: body };
+  const values = row.type === "programs" || row.type === "podcasts" ? { ...common, description: body } : { ...common, content: body };
   const [inserted] = await t.db
     .insert(table as typeof articles)
     .values(values as typeof articles.$inferInsert)
@@ -33,8 +32,29 @@ async function insertRow(t: TestDatabase, row: Insert): Promise<number> {
 /** Every character the normaliser handles specially, one string per rule, plus realistic sentences. */
 function normaliserSamples(): string[] {
   const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)).join("");
-  const removed = range(0x0300, 0x036f) + "\u00AD" + range(0x0610, 0x061a) + "\u061C\u0640" + range(0x064b, 0x065f) + "\u0670" + range(0x06d6, 0x06ed) + range(0x200b, 0x200f) + range(0x202a, 0x202e) + range(0x2066, 0x2069) + "\uFEFF";
-  const separators = "\t\n\v\f\r " + range(0x21, 0x2f) + range(0x3a, 0x40) + range(0x5b, 0x60) + range(0x7b, 0x7e) + range(0xa0, 0xbf) + "\u00D7\u00F7\u060C\u061B\u061F\u066A\u066B\u066C\u06D4\u1680" + range(0x2000, 0x200a) + range(0x2010, 0x205f) + "\u3000\uFD3E\uFD3F";
+  const removed =
+    range(0x0300, 0x036f) +
+    "\u00AD" +
+    range(0x0610, 0x061a) +
+    "\u061C\u0640" +
+    range(0x064b, 0x065f) +
+    "\u0670" +
+    range(0x06d6, 0x06ed) +
+    range(0x200b, 0x200f) +
+    range(0x202a, 0x202e) +
+    range(0x2066, 0x2069) +
+    "\uFEFF";
+  const separators =
+    "\t\n\v\f\r " +
+    range(0x21, 0x2f) +
+    range(0x3a, 0x40) +
+    range(0x5b, 0x60) +
+    range(0x7b, 0x7e) +
+    range(0xa0, 0xbf) +
+    "\u00D7\u00F7\u060C\u061B\u061F\u066A\u066B\u066C\u06D4\u1680" +
+    range(0x2000, 0x200a) +
+    range(0x2010, 0x205f) +
+    "\u3000\uFD3E\uFD3F";
   return [
     ...ARABIC_PAIRS.flatMap(([a, b]) => [a, b]),
     TRANSLATE_FROM,
@@ -172,7 +192,9 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
           published[type].push({ id, date: date.getTime() });
         }
         // Newer than all of them, matching, and never shown: a draft and a post dated in the future.
-        hidden.push(`${type}:${await insertRow(t, { type, title: `${TOKEN} draft`, slug: `merge-${type}-draft`, date: new Date(now - MINUTE), status: "draft" })}`);
+        hidden.push(
+          `${type}:${await insertRow(t, { type, title: `${TOKEN} draft`, slug: `merge-${type}-draft`, date: new Date(now - MINUTE), status: "draft" })}`,
+        );
         hidden.push(`${type}:${await insertRow(t, { type, title: `${TOKEN} scheduled`, slug: `merge-${type}-scheduled`, date: new Date(now + 60 * MINUTE) })}`);
       }
       for (let j = 0; j < 25; j++) {

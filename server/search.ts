@@ -77,7 +77,10 @@ export function parseSearchQuery(raw: string): string {
 
 /** `type` values (repeated or comma-separated) → the types to search; none means all five. */
 export function parseSearchTypes(values: readonly string[] | undefined): SearchType[] {
-  const wanted = (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const wanted = (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const v of wanted) if (!(SEARCH_TYPES as readonly string[]).includes(v)) throw new SearchInputError("INVALID_TYPE");
   return wanted.length === 0 ? [...SEARCH_TYPES] : SEARCH_TYPES.filter((t) => wanted.includes(t));
 }
@@ -112,27 +115,72 @@ type Source = { table: SearchableTable; columns: Record<string, PgColumn | SQL.A
 const SOURCES: Record<SearchType, Source> = {
   articles: {
     table: articles,
-    columns: { id: articles.id, title: articles.title, titleFr: articles.titleFr, excerpt: articles.excerpt, excerptFr: articles.excerptFr, imageUrl: articles.imageUrl, publishDate: articles.publishDate, pageSlug: articles.pageSlug },
+    columns: {
+      id: articles.id,
+      title: articles.title,
+      titleFr: articles.titleFr,
+      excerpt: articles.excerpt,
+      excerptFr: articles.excerptFr,
+      imageUrl: articles.imageUrl,
+      publishDate: articles.publishDate,
+      pageSlug: articles.pageSlug,
+    },
     document: searchDocument([articles.title, articles.titleFr, articles.excerpt, articles.excerptFr, articles.content, articles.contentFr]),
   },
   news: {
     table: news,
-    columns: { id: news.id, title: news.title, titleFr: news.titleFr, excerpt: news.excerpt, excerptFr: news.excerptFr, imageUrl: news.imageUrl, publishDate: news.publishDate, pageSlug: news.pageSlug },
+    columns: {
+      id: news.id,
+      title: news.title,
+      titleFr: news.titleFr,
+      excerpt: news.excerpt,
+      excerptFr: news.excerptFr,
+      imageUrl: news.imageUrl,
+      publishDate: news.publishDate,
+      pageSlug: news.pageSlug,
+    },
     document: searchDocument([news.title, news.titleFr, news.excerpt, news.excerptFr, news.content, news.contentFr]),
   },
   programs: {
     table: programs,
-    columns: { id: programs.id, title: programs.title, titleFr: programs.titleFr, excerpt: programs.description, excerptFr: sql<string | null>`null::text`, imageUrl: programs.imageUrl, publishDate: programs.publishDate, pageSlug: programs.pageSlug },
+    columns: {
+      id: programs.id,
+      title: programs.title,
+      titleFr: programs.titleFr,
+      excerpt: programs.description,
+      excerptFr: sql<string | null>`null::text`,
+      imageUrl: programs.imageUrl,
+      publishDate: programs.publishDate,
+      pageSlug: programs.pageSlug,
+    },
     document: searchDocument([programs.title, programs.titleFr, programs.description, programs.content]),
   },
   podcasts: {
     table: podcasts,
-    columns: { id: podcasts.id, title: podcasts.title, titleFr: podcasts.titleFr, excerpt: podcasts.description, excerptFr: sql<string | null>`null::text`, imageUrl: podcasts.imageUrl, publishDate: podcasts.publishDate, pageSlug: podcasts.pageSlug },
+    columns: {
+      id: podcasts.id,
+      title: podcasts.title,
+      titleFr: podcasts.titleFr,
+      excerpt: podcasts.description,
+      excerptFr: sql<string | null>`null::text`,
+      imageUrl: podcasts.imageUrl,
+      publishDate: podcasts.publishDate,
+      pageSlug: podcasts.pageSlug,
+    },
     document: searchDocument([podcasts.title, podcasts.titleFr, podcasts.description, podcasts.content]),
   },
   coverages: {
     table: coverages,
-    columns: { id: coverages.id, title: coverages.title, titleFr: coverages.titleFr, excerpt: coverages.excerpt, excerptFr: sql<string | null>`null::text`, imageUrl: coverages.imageUrl, publishDate: coverages.publishDate, pageSlug: coverages.pageSlug },
+    columns: {
+      id: coverages.id,
+      title: coverages.title,
+      titleFr: coverages.titleFr,
+      excerpt: coverages.excerpt,
+      excerptFr: sql<string | null>`null::text`,
+      imageUrl: coverages.imageUrl,
+      publishDate: coverages.publishDate,
+      pageSlug: coverages.pageSlug,
+    },
     document: searchDocument([coverages.title, coverages.titleFr, coverages.excerpt, coverages.content]),
   },
 };
@@ -157,9 +205,7 @@ function searchType(db: Database, type: SearchType, query: string, limit: number
       .limit(limit);
   const fullText = sql`${document} @@ plainto_tsquery('simple', ar_normalize(${query}))`;
   const partOfTitle = sql`ar_normalize(${t.title}) like '%' || ar_normalize(${query}) || '%'`;
-  return union(arm(fullText), arm(partOfTitle))
-    .orderBy(desc(t.publishDate), desc(t.id))
-    .limit(limit) as unknown as Promise<Row[]>;
+  return union(arm(fullText), arm(partOfTitle)).orderBy(desc(t.publishDate), desc(t.id)).limit(limit) as unknown as Promise<Row[]>;
 }
 
 /**

@@ -26,10 +26,10 @@ export function formatDate(value: Date | string | number | null | undefined, lan
       style === "month"
         ? { month: "long", year: "numeric", timeZone: "UTC" }
         : style === "short"
-        ? { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }
-        : style === "dateTime"
-          ? { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Nouakchott" }
-          : { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
+          ? { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }
+          : style === "dateTime"
+            ? { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Nouakchott" }
+            : { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
     f = new Intl.DateTimeFormat(LOCALES[lang], options);
     formatters.set(key, f);
   }

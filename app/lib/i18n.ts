@@ -11,7 +11,7 @@ export type Translations = Record<string, unknown>;
  */
 export function createI18n(lang: Language, translations: Translations): I18n {
   const instance = i18next.createInstance();
-  const resources: Resource = { [lang]: { common: translations as Resource[string][string] } };
+  const resources: Resource = { [lang]: { common: translations } };
   void instance.use(initReactI18next).init({
     lng: lang,
     fallbackLng: DEFAULT_LANGUAGE,

@@ -57,7 +57,11 @@ describe("parseVideoSource", () => {
   });
 
   it("plays other URLs and same-site paths as they are, HLS by its .m3u8 extension", () => {
-    expect(parseVideoSource("https://cdn.example.org/v/master.m3u8?token=x")).toEqual({ kind: "url", url: "https://cdn.example.org/v/master.m3u8?token=x", format: "hls" });
+    expect(parseVideoSource("https://cdn.example.org/v/master.m3u8?token=x")).toEqual({
+      kind: "url",
+      url: "https://cdn.example.org/v/master.m3u8?token=x",
+      format: "hls",
+    });
     expect(parseVideoSource("https://cdn.example.org/v/clip.mp4")).toMatchObject({ kind: "url", format: "file" });
     expect(parseVideoSource("/uploads/demo/video/sample.mp4")).toEqual({ kind: "url", url: "/uploads/demo/video/sample.mp4", format: "file" });
     expect(parseVideoSource("/video-files/x/playlist.m3u8")).toMatchObject({ kind: "url", format: "hls" });

@@ -96,7 +96,7 @@ export async function setAccess(db: Database, id: string, { role, permissions }:
 /** Disabling ends every session of the account at once; sign-in is refused while it stays disabled. */
 export async function setDisabled(db: Database, id: string, disabled: boolean) {
   await db.transaction(async (tx) => {
-    await upsertProfile(tx as unknown as Database, id, { disabled });
+    await upsertProfile(tx, id, { disabled });
     if (disabled) await tx.delete(session).where(eq(session.userId, id));
   });
 }
@@ -119,7 +119,7 @@ export type NewAccount = {
 export async function createAccount(auth: Auth, db: Database, input: NewAccount): Promise<{ id: string }> {
   const ctx = await auth.$context;
   const email = input.email.trim().toLowerCase();
-  const name = input.name?.trim() || email.split("@")[0]!;
+  const name = input.name?.trim() || email.split("@")[0];
   const created = await ctx.internalAdapter.createUser({ email, name, emailVerified: input.emailVerified }, { method: "email-password" });
   if (!created) throw new Error("could not create the user");
   if (input.password) {
@@ -167,7 +167,11 @@ export async function createInvitationToken(auth: Auth, userId: string): Promise
  * `npm run admin:create`: makes `email` a confirmed, enabled administrator — creating the account when it
  * does not exist (a password is then required), setting the password when one is given.
  */
-export async function ensureAdministrator(auth: Auth, db: Database, input: { email: string; password?: string; name?: string }): Promise<"created" | "promoted"> {
+export async function ensureAdministrator(
+  auth: Auth,
+  db: Database,
+  input: { email: string; password?: string; name?: string },
+): Promise<"created" | "promoted"> {
   const existing = await findAccountByEmail(db, input.email);
   if (!existing) {
     if (!input.password) throw new Error("a new administrator needs --password");

@@ -25,7 +25,10 @@ const SECRET = "integration-only-secret-4f1c9a7e2b6d8c0e1a3f5b7d9c2e4a6b";
 
 type Smtp = Awaited<ReturnType<typeof startSmtpReceiver>>;
 
-function request(pathname: string, { ip = "203.0.113.10", cookie, method = "POST", origin = PUBLIC }: { ip?: string; cookie?: string; method?: string; origin?: string | null } = {}) {
+function request(
+  pathname: string,
+  { ip = "203.0.113.10", cookie, method = "POST", origin = PUBLIC }: { ip?: string; cookie?: string; method?: string; origin?: string | null } = {},
+) {
   const headers: Record<string, string> = { [CLIENT_IP_HEADER]: ip };
   if (origin) headers.origin = origin;
   if (cookie) headers.cookie = cookie;
@@ -45,7 +48,11 @@ async function outcome(run: () => Promise<unknown>): Promise<{ status: number; l
 }
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
-const cookieOf = (setCookies: string[]) => setCookies.map((c) => c.split(";")[0]).filter((c) => !c.endsWith("=")).join("; ");
+const cookieOf = (setCookies: string[]) =>
+  setCookies
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
 
 for (const kind of testDatabaseKinds) {
   describe(`accounts (${kind})`, () => {
@@ -128,13 +135,22 @@ for (const kind of testDatabaseKinds) {
 
     it("says 'already registered' for an address that has an account, and sends nothing", async () => {
       const before = smtp.messages.length;
-      expect(await signUp(request("/auth", { ip: "203.0.113.13" }), { email: "NEW.reader@example.org", password: "Passw0rdB", name: "x" })).toEqual({ ok: false, code: "ALREADY_REGISTERED" });
+      expect(await signUp(request("/auth", { ip: "203.0.113.13" }), { email: "NEW.reader@example.org", password: "Passw0rdB", name: "x" })).toEqual({
+        ok: false,
+        code: "ALREADY_REGISTERED",
+      });
       expect(smtp.messages.length).toBe(before);
     });
 
     it("answers a wrong password and an unknown address alike", async () => {
-      expect(await signIn(request("/auth", { ip: "203.0.113.14" }), { email: "new.reader@example.org", password: "Wrong-pass1" })).toEqual({ ok: false, code: "INVALID_CREDENTIALS" });
-      expect(await signIn(request("/auth", { ip: "203.0.113.14" }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({ ok: false, code: "INVALID_CREDENTIALS" });
+      expect(await signIn(request("/auth", { ip: "203.0.113.14" }), { email: "new.reader@example.org", password: "Wrong-pass1" })).toEqual({
+        ok: false,
+        code: "INVALID_CREDENTIALS",
+      });
+      expect(await signIn(request("/auth", { ip: "203.0.113.14" }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({
+        ok: false,
+        code: "INVALID_CREDENTIALS",
+      });
     });
 
     it("resets a password by e-mail: the link works once, then it is spent", async () => {
@@ -150,7 +166,10 @@ for (const kind of testDatabaseKinds) {
       expect(await resetTokenIsValid(request("/auth/reset", { method: "GET" }), token)).toBe(true);
       expect(await resetPassword(request("/auth/reset", { ip: "203.0.113.21" }), { token, password: "N3wPassword" })).toEqual({ ok: true, setCookies: [] });
       expect(await resetTokenIsValid(request("/auth/reset", { method: "GET" }), token)).toBe(false);
-      expect(await resetPassword(request("/auth/reset", { ip: "203.0.113.21" }), { token, password: "Oth3rPassword" })).toEqual({ ok: false, code: "INVALID_TOKEN" });
+      expect(await resetPassword(request("/auth/reset", { ip: "203.0.113.21" }), { token, password: "Oth3rPassword" })).toEqual({
+        ok: false,
+        code: "INVALID_TOKEN",
+      });
 
       expect((await signIn(request("/auth", { ip: "203.0.113.22" }), { email, password: "Passw0rdA" })).ok).toBe(false);
       expect((await signIn(request("/auth", { ip: "203.0.113.22" }), { email, password: "N3wPassword" })).ok).toBe(true);
@@ -177,13 +196,25 @@ for (const kind of testDatabaseKinds) {
       const ip = "198.51.100.7";
       const { max } = RATE_LIMITS["/sign-in/email"];
       for (let i = 0; i < max; i++) {
-        expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({ ok: false, code: "INVALID_CREDENTIALS" });
+        expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({
+          ok: false,
+          code: "INVALID_CREDENTIALS",
+        });
       }
-      expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({ ok: false, code: "TOO_MANY_REQUESTS" });
+      expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({
+        ok: false,
+        code: "TOO_MANY_REQUESTS",
+      });
       // A new instance (a restarted server) reads the same counters.
       setAuth(undefined);
-      expect(await signIn(request("/auth", { ip }), { email: "new.reader@example.org", password: "N3wPassword" })).toEqual({ ok: false, code: "TOO_MANY_REQUESTS" });
-      const rows = await db.db.select({ key: rateLimit.key, count: rateLimit.count }).from(rateLimit).where(eq(rateLimit.key, `${ip}|/sign-in/email`));
+      expect(await signIn(request("/auth", { ip }), { email: "new.reader@example.org", password: "N3wPassword" })).toEqual({
+        ok: false,
+        code: "TOO_MANY_REQUESTS",
+      });
+      const rows = await db.db
+        .select({ key: rateLimit.key, count: rateLimit.count })
+        .from(rateLimit)
+        .where(eq(rateLimit.key, `${ip}|/sign-in/email`));
       expect(rows[0]?.count).toBe(max);
       // Another address is not affected.
       expect((await signIn(request("/auth", { ip: "198.51.100.8" }), { email: "new.reader@example.org", password: "N3wPassword" })).ok).toBe(true);
@@ -191,9 +222,14 @@ for (const kind of testDatabaseKinds) {
 
     it("limits sign-up, reset requests and verification e-mails too", async () => {
       const ip = "198.51.100.9";
-      for (let i = 0; i < RATE_LIMITS["/sign-up/email"].max; i++) await signUp(request("/auth", { ip }), { email: `flood${i}@example.org`, password: "Passw0rdA", name: "f" });
-      expect(await signUp(request("/auth", { ip }), { email: "flood-last@example.org", password: "Passw0rdA", name: "f" })).toEqual({ ok: false, code: "TOO_MANY_REQUESTS" });
-      for (let i = 0; i < RATE_LIMITS["/request-password-reset"].max; i++) await requestPasswordReset(request("/auth/forgot", { ip }), { email: "ghost@example.org" });
+      for (let i = 0; i < RATE_LIMITS["/sign-up/email"].max; i++)
+        await signUp(request("/auth", { ip }), { email: `flood${i}@example.org`, password: "Passw0rdA", name: "f" });
+      expect(await signUp(request("/auth", { ip }), { email: "flood-last@example.org", password: "Passw0rdA", name: "f" })).toEqual({
+        ok: false,
+        code: "TOO_MANY_REQUESTS",
+      });
+      for (let i = 0; i < RATE_LIMITS["/request-password-reset"].max; i++)
+        await requestPasswordReset(request("/auth/forgot", { ip }), { email: "ghost@example.org" });
       expect(await requestPasswordReset(request("/auth/forgot", { ip }), { email: "ghost@example.org" })).toEqual({ ok: false, code: "TOO_MANY_REQUESTS" });
       const auth = await getAuth();
       const send = () =>
@@ -210,12 +246,20 @@ for (const kind of testDatabaseKinds) {
 
     it("refuses a disabled account at sign-in and ends its sessions at once", async () => {
       const auth = await getAuth();
-      const staff = await createPersona(auth, db.db, { email: "soon.disabled@example.org", password: "Passw0rdC", role: "editor", permissions: ["content.write"] });
+      const staff = await createPersona(auth, db.db, {
+        email: "soon.disabled@example.org",
+        password: "Passw0rdC",
+        role: "editor",
+        permissions: ["content.write"],
+      });
       expect(await getSessionUser(request("/", { method: "GET", cookie: staff.cookie }))).not.toBeNull();
       await setDisabled(db.db, staff.id, true);
       expect(await db.db.select({ id: session.id }).from(session).where(eq(session.userId, staff.id))).toHaveLength(0);
       expect(await getSessionUser(request("/", { method: "GET", cookie: staff.cookie }))).toBeNull();
-      expect(await signIn(request("/auth", { ip: "203.0.113.30" }), { email: staff.email, password: staff.password })).toEqual({ ok: false, code: "ACCOUNT_DISABLED" });
+      expect(await signIn(request("/auth", { ip: "203.0.113.30" }), { email: staff.email, password: staff.password })).toEqual({
+        ok: false,
+        code: "ACCOUNT_DISABLED",
+      });
       await setDisabled(db.db, staff.id, false);
       expect((await signIn(request("/auth", { ip: "203.0.113.30" }), { email: staff.email, password: staff.password })).ok).toBe(true);
     });
@@ -241,7 +285,10 @@ for (const kind of testDatabaseKinds) {
       });
 
       it("sends the anonymous visitor to /auth, remembering the origin; an action gets 401", async () => {
-        expect(await outcome(() => requireStaff(request("/admin/users?tab=2", { method: "GET" })))).toMatchObject({ status: 302, location: "/auth?redirectTo=%2Fadmin%2Fusers%3Ftab%3D2" });
+        expect(await outcome(() => requireStaff(request("/admin/users?tab=2", { method: "GET" })))).toMatchObject({
+          status: 302,
+          location: "/auth?redirectTo=%2Fadmin%2Fusers%3Ftab%3D2",
+        });
         expect(await outcome(() => requireStaff(request("/admin/users")))).toMatchObject({ status: 401, reason: "unauthenticated" });
       });
 
@@ -257,32 +304,44 @@ for (const kind of testDatabaseKinds) {
         const auth = await getAuth();
         const p = await createPersona(auth, db.db, { email: "g.expired@example.org", password: "Passw0rdX", role: "admin" });
         await setSessionExpiry(db.db, p.id, new Date(Date.now() - 1000));
-        expect(await outcome(() => requireAdmin(request("/admin", { method: "GET", cookie: p.cookie })))).toMatchObject({ status: 302, location: "/auth?expired=1&redirectTo=%2Fadmin" });
+        expect(await outcome(() => requireAdmin(request("/admin", { method: "GET", cookie: p.cookie })))).toMatchObject({
+          status: 302,
+          location: "/auth?expired=1&redirectTo=%2Fadmin",
+        });
       });
 
       it("refuses a reader (access denied), a member missing the permission (permission needed) and an unconfirmed admin (confirm e-mail)", async () => {
         const get = (cookie: string) => request("/admin/users", { method: "GET", cookie });
-        expect(await outcome(() => requireStaff(get(people.reader!)))).toMatchObject({ status: 403, reason: "access-denied" });
-        expect(await outcome(() => requirePermission(get(people.reader!), "users.manage"))).toMatchObject({ status: 403, reason: "access-denied" });
-        expect(await outcome(() => requirePermission(get(people.editor!), "users.manage"))).toMatchObject({ status: 403, reason: "permission-needed" });
-        expect(await outcome(() => requireAdmin(get(people.editor!)))).toMatchObject({ status: 403, reason: "access-denied" });
-        expect(await outcome(() => requireStaff(get(people.editor!)))).toMatchObject({ status: 200 });
-        expect(await outcome(() => requirePermission(get(people.moderator!), "contacts.manage"))).toMatchObject({ status: 200 });
-        expect(await outcome(() => requirePermission(get(people.moderator!), "content.delete"))).toMatchObject({ status: 403, reason: "permission-needed" });
-        expect(await outcome(() => requirePermission(get(people.unconfirmedAdmin!), "users.manage"))).toMatchObject({ status: 403, reason: "confirm-email" });
-        expect(await outcome(() => requireAccess(get(people.admin!), "users.manage"))).toMatchObject({ status: 200 });
+        expect(await outcome(() => requireStaff(get(people.reader)))).toMatchObject({ status: 403, reason: "access-denied" });
+        expect(await outcome(() => requirePermission(get(people.reader), "users.manage"))).toMatchObject({ status: 403, reason: "access-denied" });
+        expect(await outcome(() => requirePermission(get(people.editor), "users.manage"))).toMatchObject({ status: 403, reason: "permission-needed" });
+        expect(await outcome(() => requireAdmin(get(people.editor)))).toMatchObject({ status: 403, reason: "access-denied" });
+        expect(await outcome(() => requireStaff(get(people.editor)))).toMatchObject({ status: 200 });
+        expect(await outcome(() => requirePermission(get(people.moderator), "contacts.manage"))).toMatchObject({ status: 200 });
+        expect(await outcome(() => requirePermission(get(people.moderator), "content.delete"))).toMatchObject({ status: 403, reason: "permission-needed" });
+        expect(await outcome(() => requirePermission(get(people.unconfirmedAdmin), "users.manage"))).toMatchObject({ status: 403, reason: "confirm-email" });
+        expect(await outcome(() => requireAccess(get(people.admin), "users.manage"))).toMatchObject({ status: 200 });
       });
 
       it("refuses a state-changing request that does not come from the site", async () => {
-        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin!, origin: "https://evil.example" })))).toMatchObject({ status: 403, reason: "cross-origin" });
-        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin!, origin: null })))).toMatchObject({ status: 403, reason: "cross-origin" });
-        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin! })))).toMatchObject({ status: 200 });
+        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin, origin: "https://evil.example" })))).toMatchObject({
+          status: 403,
+          reason: "cross-origin",
+        });
+        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin, origin: null })))).toMatchObject({
+          status: 403,
+          reason: "cross-origin",
+        });
+        expect(await outcome(() => requireAdmin(request("/admin/users", { cookie: people.admin })))).toMatchObject({ status: 200 });
       });
 
       it("applies a change of role at the next request", async () => {
         const editor = await findAccountByEmail(db.db, "g.editor@example.org");
         await db.db.update(profiles).set({ role: "reader" }).where(eq(profiles.id, editor!.id));
-        expect(await outcome(() => requireStaff(request("/admin", { method: "GET", cookie: people.editor! })))).toMatchObject({ status: 403, reason: "access-denied" });
+        expect(await outcome(() => requireStaff(request("/admin", { method: "GET", cookie: people.editor })))).toMatchObject({
+          status: 403,
+          reason: "access-denied",
+        });
       });
     });
 

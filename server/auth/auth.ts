@@ -118,7 +118,10 @@ export function createAuth({ db, config }: AuthOptions) {
         create: {
           // Every account has a profile; a new one is a reader until an administrator says otherwise.
           after: async (created) => {
-            await db.insert(profiles).values({ id: created.id, fullName: created.name?.trim() || null }).onConflictDoNothing();
+            await db
+              .insert(profiles)
+              .values({ id: created.id, fullName: created.name?.trim() || null })
+              .onConflictDoNothing();
           },
         },
       },

@@ -20,7 +20,7 @@ export function initialsOf(name: string): string {
     .filter(Boolean);
   // The Arabic article is not an initial: "عبد الرحمن" is عر, not عا.
   const letters = words.slice(0, 2).map((w) => Array.from(/^ال./u.test(w) && Array.from(w).length > 3 ? w.slice(2) : w)[0] ?? "");
-  return (letters.join("") || Array.from(ANONYMOUS_NAME)[0]!).toLocaleUpperCase();
+  return (letters.join("") || Array.from(ANONYMOUS_NAME)[0]).toLocaleUpperCase();
 }
 
 /** Only http(s) and same-site avatar URLs are shown; anything else falls back to the initials image. */

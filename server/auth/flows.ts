@@ -19,7 +19,11 @@ type AuthAnswer = { status: number; body: Record<string, unknown> | null; setCoo
 /** Headers of the visitor's request that better-auth needs to judge it as it would a direct call. */
 const FORWARDED = ["cookie", "origin", "referer", "user-agent", "accept-language", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", CLIENT_IP_HEADER];
 
-async function callAuth(request: Request, path: string, init: { method?: "GET" | "POST"; body?: unknown; query?: Record<string, string> } = {}): Promise<AuthAnswer> {
+async function callAuth(
+  request: Request,
+  path: string,
+  init: { method?: "GET" | "POST"; body?: unknown; query?: Record<string, string> } = {},
+): Promise<AuthAnswer> {
   const config = getConfig();
   const url = new URL(AUTH_BASE_PATH + path, config.publicUrl);
   for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);

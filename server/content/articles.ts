@@ -44,7 +44,13 @@ export function listLatestArticles(db: Database, limit = 3) {
 /** Published articles of every section, newest first (the sitemap page, the feeds, the API without a section). */
 export function listPublishedArticles(db: Database, { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {}) {
   return db
-    .select({ ...articleCardColumns, isFeatured: articles.isFeatured, viewCount: articles.viewCount, readTimeMinutes: articles.readTimeMinutes, updatedAt: articles.updatedAt })
+    .select({
+      ...articleCardColumns,
+      isFeatured: articles.isFeatured,
+      viewCount: articles.viewCount,
+      readTimeMinutes: articles.readTimeMinutes,
+      updatedAt: articles.updatedAt,
+    })
     .from(articles)
     .leftJoin(categories, eq(articles.categoryId, categories.id))
     .where(isPublished(articles))
@@ -57,7 +63,11 @@ export function listPublishedArticles(db: Database, { limit = 12, offset = 0 }: 
  * Published articles filed under any of the given category slugs, newest first, with their full text
  * (the literature endpoint: its items carry their content).
  */
-export function listPublishedArticlesInCategories(db: Database, categorySlugs: readonly string[], { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {}) {
+export function listPublishedArticlesInCategories(
+  db: Database,
+  categorySlugs: readonly string[],
+  { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {},
+) {
   return db
     .select({
       ...articleCardColumns,

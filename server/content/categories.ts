@@ -5,7 +5,7 @@
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { categories, CATEGORY_TYPES } from "../db/schema.ts";
+import { categories, type CATEGORY_TYPES } from "../db/schema.ts";
 
 export type CategoryType = (typeof CATEGORY_TYPES)[number];
 

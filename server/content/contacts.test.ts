@@ -11,13 +11,13 @@ const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__p
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };
 
 /** Calls the contact page's action as React Router would, and unwraps its answer. */
-async function post(body: BodyInit, { ip = "203.0.113.10", headers = {} as Record<string, string> } = {}) {
+async function post(body: BodyInit, { ip = "203.0.113.10", headers = {} } = {}) {
   const request = new Request("http://localhost/contact", {
     method: "POST",
     body,
     headers: { [CLIENT_IP_HEADER]: ip, ...(typeof body === "string" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}), ...headers },
     ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-  } as RequestInit);
+  });
   const answer = (await action({ request, params: {}, context: { nonce: "" } } as never)) as unknown as { data: ContactResult; init: ResponseInit | null };
   return { status: answer.init?.status ?? 200, result: answer.data, headers: new Headers(answer.init?.headers) };
 }
@@ -68,7 +68,12 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       await expect(attempt).rejects.toBeInstanceOf(ContactInputError);
       await attempt.catch((e: ContactInputError) => {
         expect(e.code).toBe("INVALID_CONTACT_MESSAGE");
-        expect(e.fieldErrors).toEqual({ name: "contact.requiredText", email: "contact.requiredText", subject: "contact.requiredText", message: "contact.requiredText" });
+        expect(e.fieldErrors).toEqual({
+          name: "contact.requiredText",
+          email: "contact.requiredText",
+          subject: "contact.requiredText",
+          message: "contact.requiredText",
+        });
       });
       expect(await stored()).toBe(before);
     });
@@ -110,7 +115,12 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       const before = await stored();
       const { status, result } = await post(new URLSearchParams({ ...valid, email: "ahmed at example" }).toString());
       expect(status).toBe(400);
-      expect(result).toMatchObject({ status: "invalid", missing: false, fieldErrors: { email: "contact.invalidEmail" }, values: { email: "ahmed at example", message: valid.message } });
+      expect(result).toMatchObject({
+        status: "invalid",
+        missing: false,
+        fieldErrors: { email: "contact.invalidEmail" },
+        values: { email: "ahmed at example", message: valid.message },
+      });
       expect(await stored()).toBe(before);
     });
 

@@ -48,5 +48,9 @@ export async function createContactMessage(db: Database, input: Record<ContactFi
  * (app/lib/schemas/newsletter.ts); the contact schema checks the row again here.
  */
 export function createArticleProposal(db: Database, proposal: { name: string; email: string; title: string; summary: string }) {
-  return createContactMessage(db, { name: proposal.name, email: proposal.email, subject: proposal.title, message: proposal.summary }, { kind: "article_proposal" });
+  return createContactMessage(
+    db,
+    { name: proposal.name, email: proposal.email, subject: proposal.title, message: proposal.summary },
+    { kind: "article_proposal" },
+  );
 }

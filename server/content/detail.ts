@@ -202,11 +202,15 @@ export function listRelated(db: Database, type: DetailType, item: { id: number; 
     conditions.push(eq((table as typeof articles | typeof news).categoryId, item.categoryId));
   }
   const summary =
-    type === "article" ? { summary: articles.excerpt, summaryFr: articles.excerptFr }
-    : type === "news" ? { summary: news.excerpt, summaryFr: news.excerptFr }
-    : type === "coverage" ? { summary: coverages.excerpt, summaryFr: noFrench }
-    : type === "program" ? { summary: programs.description, summaryFr: noFrench }
-    : { summary: podcasts.description, summaryFr: noFrench };
+    type === "article"
+      ? { summary: articles.excerpt, summaryFr: articles.excerptFr }
+      : type === "news"
+        ? { summary: news.excerpt, summaryFr: news.excerptFr }
+        : type === "coverage"
+          ? { summary: coverages.excerpt, summaryFr: noFrench }
+          : type === "program"
+            ? { summary: programs.description, summaryFr: noFrench }
+            : { summary: podcasts.description, summaryFr: noFrench };
   return db
     .select({
       id: table.id,
@@ -220,5 +224,5 @@ export function listRelated(db: Database, type: DetailType, item: { id: number; 
     .from(table as typeof articles)
     .where(and(isPublished(table, ...conditions)))
     .orderBy(desc(table.publishDate), desc(table.id))
-    .limit(limit) as Promise<RelatedItem[]>;
+    .limit(limit);
 }

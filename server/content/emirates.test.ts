@@ -57,9 +57,17 @@ describe.each(testDatabaseKinds)("emirates page queries on %s", (kind) => {
 
   it("the videos of the media library for one emirate, or for all four", async () => {
     const chips = await listSectionChips(t.db, "emirates");
-    const all = await listVideosOfCategories(t.db, chips.map((c) => c.id), 8);
+    const all = await listVideosOfCategories(
+      t.db,
+      chips.map((c) => c.id),
+      8,
+    );
     expect(all).toHaveLength(4);
-    const adrar = await listVideosOfCategories(t.db, chips.filter((c) => c.slug === "adrar").map((c) => c.id), 8);
+    const adrar = await listVideosOfCategories(
+      t.db,
+      chips.filter((c) => c.slug === "adrar").map((c) => c.id),
+      8,
+    );
     expect(adrar.map((m) => m.categorySlug)).toEqual(["adrar"]);
   });
 });

@@ -11,7 +11,15 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../
 import { seedDemoContent } from "../db/seed.ts";
 import { categories, media } from "../db/schema.ts";
 import {
-  HOME_MEDIA_LIMIT, listHomeMedia, listPublishedMedia, listVideosOfCategories, loadMediaPage, MEDIA_FEATURED_LIMIT, MEDIA_FILTERS, MEDIA_LIST_LIMIT, mediaTypeOfFilter,
+  HOME_MEDIA_LIMIT,
+  listHomeMedia,
+  listPublishedMedia,
+  listVideosOfCategories,
+  loadMediaPage,
+  MEDIA_FEATURED_LIMIT,
+  MEDIA_FILTERS,
+  MEDIA_LIST_LIMIT,
+  mediaTypeOfFilter,
 } from "./media.ts";
 
 const isSortedDesc = (dates: (Date | string)[]) => dates.every((d, i) => i === 0 || new Date(dates[i - 1]).getTime() >= new Date(d).getTime());
@@ -59,7 +67,26 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     expect(all.some((m) => hiddenIds.includes(m.id))).toBe(false);
     // The card columns: category joined, nothing else leaked.
     expect(Object.keys(all[0]).sort()).toEqual(
-      ["authorName", "categoryName", "categoryNameFr", "categorySlug", "description", "durationSeconds", "fileUrl", "id", "imageUrl", "isDemo", "isFeatured", "mediaType", "pageSlug", "publishDate", "thumbnailUrl", "title", "titleFr", "views"].sort(),
+      [
+        "authorName",
+        "categoryName",
+        "categoryNameFr",
+        "categorySlug",
+        "description",
+        "durationSeconds",
+        "fileUrl",
+        "id",
+        "imageUrl",
+        "isDemo",
+        "isFeatured",
+        "mediaType",
+        "pageSlug",
+        "publishDate",
+        "thumbnailUrl",
+        "title",
+        "titleFr",
+        "views",
+      ].sort(),
     );
   });
 
@@ -105,8 +132,14 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
   });
 
   it("videos of some categories: videos only, of those categories", async () => {
-    const cats = await t.db.select({ id: categories.id, slug: categories.slug }).from(categories).where(inArray(categories.slug, ["adrar", "brakna"]));
-    const rows = await listVideosOfCategories(t.db, cats.map((c) => c.id));
+    const cats = await t.db
+      .select({ id: categories.id, slug: categories.slug })
+      .from(categories)
+      .where(inArray(categories.slug, ["adrar", "brakna"]));
+    const rows = await listVideosOfCategories(
+      t.db,
+      cats.map((c) => c.id),
+    );
     expect(rows.length).toBe(2);
     expect(rows.every((m) => m.mediaType === "video" && ["adrar", "brakna"].includes(m.categorySlug ?? ""))).toBe(true);
     expect(await listVideosOfCategories(t.db, [])).toEqual([]);

@@ -102,7 +102,9 @@ describe.each(testDatabaseKinds)("newsletter on %s", (kind) => {
     await smtp.waitFor(email);
     expect(await subscribeToNewsletter(t.db, { email, language: "ar" }, { config })).toEqual({ outcome: "recently-sent" });
     await confirmNewsletterSubscription(t.db, tokenOf(mailsTo(email)[0].links[0]));
-    expect(await subscribeToNewsletter(t.db, { email, language: "ar" }, { config, now: new Date(Date.now() + 2 * RESEND_INTERVAL_MS) })).toEqual({ outcome: "already-confirmed" });
+    expect(await subscribeToNewsletter(t.db, { email, language: "ar" }, { config, now: new Date(Date.now() + 2 * RESEND_INTERVAL_MS) })).toEqual({
+      outcome: "already-confirmed",
+    });
     expect((await row(email)).status).toBe("confirmed");
     expect(mailsTo(email)).toHaveLength(1);
   });

@@ -114,12 +114,34 @@ export function confirmationMail(language: Language, link: string, config: Confi
   const fr = language === "fr";
   const en = language === "en";
   const site = fr || en ? config.SITE_NAME_FR : config.SITE_NAME;
-  const subject = fr ? `Confirmez votre inscription à la lettre de ${site}` : en ? `Confirm your subscription to the ${site} newsletter` : `تأكيد الاشتراك في النشرة البريدية لـ${site}`;
-  const lines = fr
-    ? [`Merci de votre inscription à la lettre d'information de ${site}.`, "Pour la confirmer, ouvrez ce lien dans les 48 heures :", link, "", "Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien."]
+  const subject = fr
+    ? `Confirmez votre inscription à la lettre de ${site}`
     : en
-      ? [`Thank you for subscribing to the ${site} newsletter.`, "To confirm, open this link within 48 hours:", link, "", "If you did not ask for this, ignore this message: you will receive nothing."]
-      : [`شكراً لاشتراكك في النشرة البريدية لـ${site}.`, "لتأكيد اشتراكك افتح الرابط التالي خلال 48 ساعة:", link, "", "إذا لم تطلب هذا الاشتراك فتجاهل هذه الرسالة، ولن يصلك شيء."];
+      ? `Confirm your subscription to the ${site} newsletter`
+      : `تأكيد الاشتراك في النشرة البريدية لـ${site}`;
+  const lines = fr
+    ? [
+        `Merci de votre inscription à la lettre d'information de ${site}.`,
+        "Pour la confirmer, ouvrez ce lien dans les 48 heures :",
+        link,
+        "",
+        "Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien.",
+      ]
+    : en
+      ? [
+          `Thank you for subscribing to the ${site} newsletter.`,
+          "To confirm, open this link within 48 hours:",
+          link,
+          "",
+          "If you did not ask for this, ignore this message: you will receive nothing.",
+        ]
+      : [
+          `شكراً لاشتراكك في النشرة البريدية لـ${site}.`,
+          "لتأكيد اشتراكك افتح الرابط التالي خلال 48 ساعة:",
+          link,
+          "",
+          "إذا لم تطلب هذا الاشتراك فتجاهل هذه الرسالة، ولن يصلك شيء.",
+        ];
   const dir = fr || en ? "ltr" : "rtl";
   const lang = fr ? "fr" : en ? "en" : "ar";
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

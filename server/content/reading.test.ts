@@ -14,7 +14,13 @@ import { listFeaturedArticles, listLatestArticles } from "./articles.ts";
 import { countPublishedNews, listPublishedNews, NEWS_PAGE_SIZE } from "./news.ts";
 import { newsPage } from "./news-feed.ts";
 import {
-  findPublishedArticle, findPublishedCoverage, findPublishedNews, findPublishedPodcast, findPublishedProgram, listRelated, parseItemKey,
+  findPublishedArticle,
+  findPublishedCoverage,
+  findPublishedNews,
+  findPublishedPodcast,
+  findPublishedProgram,
+  listRelated,
+  parseItemKey,
 } from "./detail.ts";
 import { listLatestShows, listPublishedPodcasts, listPublishedPrograms } from "./programs.ts";
 
@@ -82,7 +88,10 @@ describe.each(testDatabaseKinds)("public reading on %s", (kind) => {
   });
 
   it("detail: a future publish date is not public yet", async () => {
-    const [row] = await t.db.insert(news).values({ title: "مجدول", content: "نص", pageSlug: "scheduled-item", status: "published", publishDate: new Date(Date.now() + 86_400_000) }).returning({ id: news.id });
+    const [row] = await t.db
+      .insert(news)
+      .values({ title: "مجدول", content: "نص", pageSlug: "scheduled-item", status: "published", publishDate: new Date(Date.now() + 86_400_000) })
+      .returning({ id: news.id });
     expect(await findPublishedNews(t.db, { slug: "scheduled-item" })).toBeNull();
     await t.db.delete(news).where(eq(news.id, row.id));
   });
@@ -91,7 +100,9 @@ describe.each(testDatabaseKinds)("public reading on %s", (kind) => {
     const [item] = await t.db
       .select({ id: articles.id, categoryId: articles.categoryId })
       .from(articles)
-      .where(sql`${articles.status} = 'published' and ${articles.categoryId} in (select category_id from articles where status = 'published' group by category_id having count(*) > 5)`)
+      .where(
+        sql`${articles.status} = 'published' and ${articles.categoryId} in (select category_id from articles where status = 'published' group by category_id having count(*) > 5)`,
+      )
       .limit(1);
     const related = await listRelated(t.db, "article", item);
     expect(related).toHaveLength(4);

@@ -45,7 +45,13 @@ describe("verse previews and timeline grouping (pure)", () => {
     const items = ["2025-03-09", "2025-03-01", "2025-01-31", "2024-12-31", "2024-12-02"].map((d, i) => ({ id: i, publishDate: new Date(`${d}T12:00:00Z`) }));
     const groups = groupByYearMonth(items);
     expect(groups.map((y) => [y.year, y.months.map((m) => [m.month, m.items.map((i) => i.id)])])).toEqual([
-      [2025, [[3, [0, 1]], [1, [2]]]],
+      [
+        2025,
+        [
+          [3, [0, 1]],
+          [1, [2]],
+        ],
+      ],
       [2024, [[12, [3, 4]]]],
     ]);
   });
@@ -81,14 +87,23 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
 
     it("lists every published culture article (parent and children), newest first, no draft, no other section", async () => {
       const rows = await listSectionArticles(t.db, "culture", {}, { limit: 100 });
-      expect(slugs(rows)).toEqual(published(CULTURE_ARTICLES).map((a) => a.slug).sort());
+      expect(slugs(rows)).toEqual(
+        published(CULTURE_ARTICLES)
+          .map((a) => a.slug)
+          .sort(),
+      );
       expect(isSortedDesc(rows.map((r) => r.publishDate))).toBe(true);
     });
 
     it("filters by chip: only that child category", async () => {
       for (const chip of ["music", "crafts", "manuscripts", "architecture"]) {
         const rows = await listSectionArticles(t.db, "culture", { category: chip }, { limit: 100 });
-        expect(slugs(rows), chip).toEqual(published(CULTURE_ARTICLES).filter((a) => a.category === chip).map((a) => a.slug).sort());
+        expect(slugs(rows), chip).toEqual(
+          published(CULTURE_ARTICLES)
+            .filter((a) => a.category === chip)
+            .map((a) => a.slug)
+            .sort(),
+        );
         expect(rows.length, chip).toBeGreaterThan(0);
       }
     });
@@ -100,7 +115,12 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
 
     it("featured only, and the grid without the featured ones", async () => {
       const featured = await listSectionArticles(t.db, "culture", { featured: true }, { limit: 3 });
-      expect(slugs(featured)).toEqual(published(CULTURE_ARTICLES).filter((a) => a.featured).map((a) => a.slug).sort());
+      expect(slugs(featured)).toEqual(
+        published(CULTURE_ARTICLES)
+          .filter((a) => a.featured)
+          .map((a) => a.slug)
+          .sort(),
+      );
       const grid = await listSectionArticles(t.db, "culture", { excludeIds: featured.map((f) => f.id) }, { limit: 100 });
       expect(grid.some((g) => featured.some((f) => f.id === g.id))).toBe(false);
       expect(grid.length + featured.length).toBe(published(CULTURE_ARTICLES).length);
@@ -131,26 +151,52 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
 
     it("filters by content type", async () => {
       const videos = await listSectionArticles(t.db, "politics", { contentType: "video" }, { limit: 100 });
-      expect(slugs(videos)).toEqual(pub.filter((a) => a.video).map((a) => a.slug).sort());
+      expect(slugs(videos)).toEqual(
+        pub
+          .filter((a) => a.video)
+          .map((a) => a.slug)
+          .sort(),
+      );
       expect(videos.every((v) => v.videoUrl)).toBe(true);
       const texts = await listSectionArticles(t.db, "politics", { contentType: "article" }, { limit: 100 });
-      expect(slugs(texts)).toEqual(pub.filter((a) => !a.video).map((a) => a.slug).sort());
+      expect(slugs(texts)).toEqual(
+        pub
+          .filter((a) => !a.video)
+          .map((a) => a.slug)
+          .sort(),
+      );
     });
 
     it("filters by each region, and by region and type together", async () => {
       for (const region of ["uae", "morocco", "mauritania", "sahara", "mali"] as const) {
         const rows = await listSectionArticles(t.db, "politics", { region }, { limit: 100 });
-        expect(slugs(rows), region).toEqual(pub.filter((a) => a.region === region).map((a) => a.slug).sort());
+        expect(slugs(rows), region).toEqual(
+          pub
+            .filter((a) => a.region === region)
+            .map((a) => a.slug)
+            .sort(),
+        );
         expect(rows.length, region).toBeGreaterThan(0);
       }
       const both = await listSectionArticles(t.db, "politics", { region: "mauritania", contentType: "video" }, { limit: 100 });
-      expect(slugs(both)).toEqual(pub.filter((a) => a.region === "mauritania" && a.video).map((a) => a.slug).sort());
+      expect(slugs(both)).toEqual(
+        pub
+          .filter((a) => a.region === "mauritania" && a.video)
+          .map((a) => a.slug)
+          .sort(),
+      );
     });
 
     it("trending sidebar: flagged items only, newest first, at most 5, never a future one", async () => {
       const rows = await listTrending(t.db, "politics", 5);
       expect(rows.length).toBeLessThanOrEqual(5);
-      expect(slugs(rows)).toEqual(pub.filter((a) => a.trending).map((a) => a.slug).sort().slice(0, 5));
+      expect(slugs(rows)).toEqual(
+        pub
+          .filter((a) => a.trending)
+          .map((a) => a.slug)
+          .sort()
+          .slice(0, 5),
+      );
       expect(rows.some((r) => r.pageSlug === "scheduled-politics")).toBe(false);
       expect(isSortedDesc(rows.map((r) => r.publishDate))).toBe(true);
       expect(await listTrending(t.db, "politics", 2)).toHaveLength(2);
@@ -191,7 +237,12 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
     it("filters by each type", async () => {
       for (const type of ["poetry", "prose", "folktales", "translations"] as const) {
         const rows = await listLiterature(t.db, { type }, { limit: 100 });
-        expect(slugs(rows), type).toEqual(pub.filter((a) => a.category === type).map((a) => a.slug).sort());
+        expect(slugs(rows), type).toEqual(
+          pub
+            .filter((a) => a.category === type)
+            .map((a) => a.slug)
+            .sort(),
+        );
         expect(rows.length, type).toBeGreaterThan(0);
       }
       expect(slugs(await listLiterature(t.db, {}, { limit: 100 }))).toEqual(pub.map((a) => a.slug).sort());
@@ -221,7 +272,11 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
     });
 
     it("falls back to the built-in samples, marked as demo, when the database fails", async () => {
-      const broken = { select: () => { throw new Error("connection refused"); } } as unknown as Database;
+      const broken = {
+        select: () => {
+          throw new Error("connection refused");
+        },
+      } as unknown as Database;
       const all = await loadLiteraturePage(broken, {});
       expect(all.fallback).toBe(true);
       expect(all.items.length).toBeGreaterThanOrEqual(4);
@@ -245,7 +300,12 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
     it("filters by chip", async () => {
       for (const chip of ["op-ed", "analysis", "columns"]) {
         const rows = await listSectionArticles(t.db, "opinion", { category: chip }, { limit: 100 });
-        expect(slugs(rows), chip).toEqual(published(OPINION_ARTICLES).filter((a) => a.category === chip).map((a) => a.slug).sort());
+        expect(slugs(rows), chip).toEqual(
+          published(OPINION_ARTICLES)
+            .filter((a) => a.category === chip)
+            .map((a) => a.slug)
+            .sort(),
+        );
       }
     });
 
@@ -264,7 +324,10 @@ describe.each(testDatabaseKinds)("section pages on %s", (kind) => {
       const before = await listMostRead(t.db, "opinion", 5);
       const last = await listSectionArticles(t.db, "opinion", { excludeIds: before.map((b) => b.id) }, { limit: 1 });
       expect(last).toHaveLength(1);
-      await t.db.update(articles).set({ viewCount: before[0].viewCount + 1 }).where(eq(articles.id, last[0].id));
+      await t.db
+        .update(articles)
+        .set({ viewCount: before[0].viewCount + 1 })
+        .where(eq(articles.id, last[0].id));
       const after = await listMostRead(t.db, "opinion", 5);
       expect(after[0].id).toBe(last[0].id);
       expect(after).toHaveLength(5);

@@ -75,7 +75,14 @@ export type SectionChip = { id: number; slug: string; name: string; nameFr: stri
 /** The section's parent category (name and description for the page heading), or null when it is missing. */
 export async function findSection(db: Database, section: Section) {
   const [row] = await db
-    .select({ id: categories.id, slug: categories.slug, name: categories.name, nameFr: categories.nameFr, description: categories.description, descriptionFr: categories.descriptionFr })
+    .select({
+      id: categories.id,
+      slug: categories.slug,
+      name: categories.name,
+      nameFr: categories.nameFr,
+      description: categories.description,
+      descriptionFr: categories.descriptionFr,
+    })
     .from(categories)
     .where(eq(categories.slug, section))
     .limit(1);
@@ -96,11 +103,16 @@ export function listSectionChips(db: Database, section: Section): Promise<Sectio
 function categoryScope(db: Database, section: Section, category?: string): SQL {
   const parent = db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section));
   const ids = category
-    ? db.select({ id: categories.id }).from(categories).where(and(eq(categories.slug, category), inArray(categories.parentId, parent)))
+    ? db
+        .select({ id: categories.id })
+        .from(categories)
+        .where(and(eq(categories.slug, category), inArray(categories.parentId, parent)))
     : db
         .select({ id: categories.id })
         .from(categories)
-        .where(or(eq(categories.slug, section), inArray(categories.parentId, db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section)))));
+        .where(
+          or(eq(categories.slug, section), inArray(categories.parentId, db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section)))),
+        );
   return inArray(articles.categoryId, ids);
 }
 
@@ -259,7 +271,11 @@ export async function readLiteraturePage(db: Database, { type, page = 1, pageSiz
  * The literature page's lists, or — when the database cannot be read — the built-in samples, marked as demo
  * (public-site.md §2, "Fallback lists are used when the calls fail"), rather than a failed page.
  */
-export async function loadLiteraturePage(db: Database | Promise<Database>, options: { type?: LiteratureType; page?: number; pageSize?: number }, read = readLiteraturePage) {
+export async function loadLiteraturePage(
+  db: Database | Promise<Database>,
+  options: { type?: LiteratureType; page?: number; pageSize?: number },
+  read = readLiteraturePage,
+) {
   try {
     return await read(await db, options);
   } catch (error) {

@@ -58,14 +58,28 @@ export type FeedItem = {
 export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[]> {
   const [newsRows, articleRows] = await Promise.all([
     db
-      .select({ slug: news.pageSlug, title: news.title, excerpt: news.excerpt, author: news.authorName, category: categories.name, publishDate: news.publishDate })
+      .select({
+        slug: news.pageSlug,
+        title: news.title,
+        excerpt: news.excerpt,
+        author: news.authorName,
+        category: categories.name,
+        publishDate: news.publishDate,
+      })
       .from(news)
       .leftJoin(categories, eq(news.categoryId, categories.id))
       .where(isPublished(news))
       .orderBy(desc(news.publishDate), desc(news.id))
       .limit(limit),
     db
-      .select({ slug: articles.pageSlug, title: articles.title, excerpt: articles.excerpt, author: articles.authorName, category: categories.name, publishDate: articles.publishDate })
+      .select({
+        slug: articles.pageSlug,
+        title: articles.title,
+        excerpt: articles.excerpt,
+        author: articles.authorName,
+        category: categories.name,
+        publishDate: articles.publishDate,
+      })
       .from(articles)
       .leftJoin(categories, eq(articles.categoryId, categories.id))
       .where(isPublished(articles))

@@ -59,7 +59,14 @@ describe.each(testDatabaseKinds)("view counter on %s", (kind) => {
 
   const viewCount = async (id: number) => (await t.db.select({ n: articles.viewCount }).from(articles).where(eq(articles.id, id)))[0].n;
   const rowsFor = async (id: number) =>
-    Number((await t.db.select({ n: count() }).from(contentViews).where(and(eq(contentViews.contentType, "article"), eq(contentViews.contentId, id))))[0].n);
+    Number(
+      (
+        await t.db
+          .select({ n: count() })
+          .from(contentViews)
+          .where(and(eq(contentViews.contentType, "article"), eq(contentViews.contentId, id)))
+      )[0].n,
+    );
 
   it("counts a reader's repeat views on the same day once", async () => {
     const day = new Date("2026-01-05T08:00:00Z");
@@ -118,7 +125,10 @@ describe.each(testDatabaseKinds)("view counter on %s", (kind) => {
   });
 
   it("countView works in the background and skips prefetches", async () => {
-    const [target] = await t.db.select({ id: articles.id, viewCount: articles.viewCount }).from(articles).where(eq(articles.pageSlug, "who-owns-the-manuscripts"));
+    const [target] = await t.db
+      .select({ id: articles.id, viewCount: articles.viewCount })
+      .from(articles)
+      .where(eq(articles.pageSlug, "who-owns-the-manuscripts"));
     countView(t.db, request("192.0.2.69", CHROME, { "sec-purpose": "prefetch" }), { contentType: "article", contentId: target.id }, { config });
     countView(t.db, request("192.0.2.70"), { contentType: "article", contentId: target.id }, { config });
     await expect.poll(() => viewCount(target.id)).toBe(target.viewCount + 1);

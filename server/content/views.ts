@@ -56,9 +56,15 @@ export async function recordView(db: Database, { contentType, contentId, readerK
       .returning({ contentId: contentViews.contentId });
     if (inserted.length === 0) return false;
     if (contentType === "article") {
-      await tx.update(articles).set({ viewCount: sql`${articles.viewCount} + 1` }).where(eq(articles.id, contentId));
+      await tx
+        .update(articles)
+        .set({ viewCount: sql`${articles.viewCount} + 1` })
+        .where(eq(articles.id, contentId));
     } else if (contentType === "media") {
-      await tx.update(media).set({ views: sql`${media.views} + 1` }).where(eq(media.id, contentId));
+      await tx
+        .update(media)
+        .set({ views: sql`${media.views} + 1` })
+        .where(eq(media.id, contentId));
     }
     return true;
   });
@@ -83,7 +89,10 @@ export function clientAddress(request: Request): string {
 /** The reader key of a request for a day: a salted SHA-256 (HMAC) of address, user agent and day. */
 export function readerKeyFor(request: Request, { day = new Date(), config = getConfig() }: { day?: Date; config?: Config } = {}): string {
   const ua = request.headers.get("user-agent") ?? "";
-  return crypto.createHmac("sha256", viewKey(config)).update(`${utcDay(day)}\n${clientAddress(request)}\n${ua}`).digest("base64url");
+  return crypto
+    .createHmac("sha256", viewKey(config))
+    .update(`${utcDay(day)}\n${clientAddress(request)}\n${ua}`)
+    .digest("base64url");
 }
 
 const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|headless|lighthouse|curl|wget|python-requests|node-fetch|axios/i;
@@ -103,7 +112,12 @@ export function isCountableView(request: Request): boolean {
  * The one call a detail loader makes: counts the view in the background (not awaited), skipping crawlers
  * and prefetches, and logs instead of failing the page when the database refuses.
  */
-export function countView(db: Database, request: Request, target: { contentType: ViewContentType; contentId: number }, { config }: { config?: Config } = {}): void {
+export function countView(
+  db: Database,
+  request: Request,
+  target: { contentType: ViewContentType; contentId: number },
+  { config }: { config?: Config } = {},
+): void {
   if (!isCountableView(request)) return;
   let readerKey: string;
   try {
@@ -120,6 +134,9 @@ export function countView(db: Database, request: Request, target: { contentType:
  * day; the totals live in the items' own counters. For a daily job; returns the number of rows removed.
  */
 export async function pruneViews(db: Database, before: Date = new Date()): Promise<number> {
-  const removed = await db.delete(contentViews).where(lt(contentViews.day, utcDay(before))).returning({ id: contentViews.contentId });
+  const removed = await db
+    .delete(contentViews)
+    .where(lt(contentViews.day, utcDay(before)))
+    .returning({ id: contentViews.contentId });
   return removed.length;
 }

@@ -90,7 +90,11 @@ export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h
   const night = motif === "night";
   const pal = night ? PALETTES[6 + Math.floor(rand() * 2)] : PALETTES[Math.floor(rand() * 6)];
   const angle = Math.floor(rand() * 3);
-  const [gx2, gy2] = [["0", "1"], ["0.3", "1"], ["1", "1"]][angle];
+  const [gx2, gy2] = [
+    ["0", "1"],
+    ["0.3", "1"],
+    ["1", "1"],
+  ][angle];
   const parts: string[] = [];
   parts.push(
     `<defs><linearGradient id="s" x1="0" y1="0" x2="${gx2}" y2="${gy2}"><stop offset="0" stop-color="${pal.sky[0]}"/><stop offset="1" stop-color="${pal.sky[1]}"/></linearGradient>` +
@@ -104,7 +108,9 @@ export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h
   parts.push(`<circle cx="${sx}" cy="${sy}" r="${sr * 3}" fill="url(#g)" opacity=".5"/>`);
   if (night) {
     // A crescent: the moon disc with a sky-coloured disc bitten out of it.
-    parts.push(`<circle cx="${sx}" cy="${sy}" r="${sr}" fill="${pal.sun}"/><circle cx="${sx + r0(sr * 0.45)}" cy="${sy - r0(sr * 0.2)}" r="${sr}" fill="${pal.sky[0]}"/>`);
+    parts.push(
+      `<circle cx="${sx}" cy="${sy}" r="${sr}" fill="${pal.sun}"/><circle cx="${sx + r0(sr * 0.45)}" cy="${sy - r0(sr * 0.2)}" r="${sr}" fill="${pal.sky[0]}"/>`,
+    );
     let stars = "";
     for (let i = 0; i < 22; i++) stars += `<circle cx="${r0(rand() * w)}" cy="${r0(rand() * h * 0.55)}" r="${(1 + rand() * 2.2).toFixed(1)}"/>`;
     parts.push(`<g fill="#fff8e1" opacity=".85">${stars}</g>`);
@@ -132,7 +138,14 @@ export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h
       const py = r0(horizon + 30);
       const [tx, ty] = [px + 4, py - ph];
       palms += `<path d="M${px} ${py}q-6-${r0(ph / 2)} 4-${ph}"/>`;
-      for (const [dx, dy] of [[-80, 28], [-52, -8], [0, -30], [52, -8], [80, 28]]) palms += `<path d="M${tx} ${ty}q${dx / 2} -22 ${dx} ${dy}"/>`;
+      for (const [dx, dy] of [
+        [-80, 28],
+        [-52, -8],
+        [0, -30],
+        [52, -8],
+        [80, 28],
+      ])
+        palms += `<path d="M${tx} ${ty}q${dx / 2} -22 ${dx} ${dy}"/>`;
     }
     parts.push(`<g fill="none" stroke="${pal.accent}" stroke-width="9" stroke-linecap="round" opacity=".85">${palms}</g>`);
   } else if (motif === "sea") {
@@ -158,7 +171,9 @@ export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h
     const y = r0(h * 0.82);
     let band = "";
     for (let x = 0; x < w; x += 60) band += `<path d="M${x} ${y}l30-24l30 24l-30 24z"/>`;
-    parts.push(`<g fill="${pal.accent}" opacity=".75">${band}</g><g fill="${pal.sun}" opacity=".6"><rect y="${y - 34}" width="${w}" height="5"/><rect y="${y + 29}" width="${w}" height="5"/></g>`);
+    parts.push(
+      `<g fill="${pal.accent}" opacity=".75">${band}</g><g fill="${pal.sun}" opacity=".6"><rect y="${y - 34}" width="${w}" height="5"/><rect y="${y + 29}" width="${w}" height="5"/></g>`,
+    );
   }
 
   const cx = w / 2;
@@ -175,7 +190,9 @@ export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h
   } else if (overlay === "doc") {
     let lines = "";
     for (let i = 0; i < 6; i++) lines += `<rect x="${cx - 90}" y="${cy - 80 + i * 34}" width="${i === 5 ? 110 : 180}" height="10" rx="5"/>`;
-    parts.push(`<rect x="${cx - 130}" y="${cy - 160}" width="260" height="320" rx="14" fill="#fffaf0" opacity=".92"/><g fill="${pal.accent}" opacity=".7">${lines}</g>`);
+    parts.push(
+      `<rect x="${cx - 130}" y="${cy - 160}" width="260" height="320" rx="14" fill="#fffaf0" opacity=".92"/><g fill="${pal.accent}" opacity=".7">${lines}</g>`,
+    );
   }
 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${parts.join("")}</svg>\n`;
@@ -367,7 +384,10 @@ function ensureSampleVideo(file: string, log: (msg: string) => void): "made" | "
   const tmp = `${file}.${process.pid}.tmp.mp4`;
   const input = ["-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "4"];
   // libx264 plays in every browser; builds without it still ship the native MPEG-4 part 2 encoder.
-  for (const codec of [["-c:v", "libx264", "-pix_fmt", "yuv420p"], ["-c:v", "mpeg4", "-q:v", "5", "-pix_fmt", "yuv420p"]]) {
+  for (const codec of [
+    ["-c:v", "libx264", "-pix_fmt", "yuv420p"],
+    ["-c:v", "mpeg4", "-q:v", "5", "-pix_fmt", "yuv420p"],
+  ]) {
     const run = spawnSync(
       "ffmpeg",
       ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", ...input, ...codec, "-movflags", "+faststart", "-c:a", "aac", "-shortest", tmp],

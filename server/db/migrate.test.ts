@@ -14,7 +14,23 @@ describe.each(testDatabaseKinds)("migrations on %s", (kind) => {
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     const names = res.rows.map((r) => r.table_name);
-    for (const table of ["categories", "articles", "news", "coverages", "podcasts", "programs", "media", "contacts", "profiles", "newsletter_subscribers", "videos", "user", "session", "account", "verification"]) {
+    for (const table of [
+      "categories",
+      "articles",
+      "news",
+      "coverages",
+      "podcasts",
+      "programs",
+      "media",
+      "contacts",
+      "profiles",
+      "newsletter_subscribers",
+      "videos",
+      "user",
+      "session",
+      "account",
+      "verification",
+    ]) {
       expect(names).toContain(table);
     }
   });

@@ -4,20 +4,7 @@
  * created_at, updated_at, is_demo, and indexes for the listing queries of the spec.
  */
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  primaryKey,
-  date,
-  index,
-  integer,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, primaryKey, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 export const CONTENT_STATUSES = ["draft", "published"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -284,7 +271,9 @@ export const newsletterSubscribers = pgTable(
   {
     id: serial("id").primaryKey(),
     email: text("email").notNull(),
-    status: text("status", { enum: ["pending", "confirmed", "unsubscribed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "confirmed", "unsubscribed"] })
+      .notNull()
+      .default("pending"),
     /** SHA-256 of the confirmation token; the token itself only travels in the e-mail. */
     tokenHash: text("token_hash"),
     language: text("language").notNull().default("ar"),
@@ -390,7 +379,10 @@ export const profiles = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     role: text("role").notNull().default("reader"),
     isAdmin: boolean("is_admin").notNull().default(false),
-    permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    permissions: text("permissions")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     fullName: text("full_name"),
     username: text("username"),
     avatarUrl: text("avatar_url"),

@@ -34,7 +34,10 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
   }
 
   async function published(table: ContentTable) {
-    const [row] = await t.db.select({ n: count() }).from(asNews(table)).where(eq(asNews(table).status, "published"));
+    const [row] = await t.db
+      .select({ n: count() })
+      .from(asNews(table))
+      .where(eq(asNews(table).status, "published"));
     return Number(row.n);
   }
 
@@ -58,7 +61,25 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
   it("has the categories of both spec documents, each named in Arabic and French", async () => {
     const rows = await t.db.select().from(categories);
     const bySlug = new Map(rows.map((c) => [c.slug, c]));
-    for (const slug of ["adrar", "brakna", "taganit", "trarza", "poetry", "prose", "folktales", "translations", "breaking", "culture", "politics", "literature", "opinion", "emirates", "sports", "economy", "general"]) {
+    for (const slug of [
+      "adrar",
+      "brakna",
+      "taganit",
+      "trarza",
+      "poetry",
+      "prose",
+      "folktales",
+      "translations",
+      "breaking",
+      "culture",
+      "politics",
+      "literature",
+      "opinion",
+      "emirates",
+      "sports",
+      "economy",
+      "general",
+    ]) {
       expect(bySlug.has(slug), slug).toBe(true);
     }
     for (const c of rows) {
@@ -66,7 +87,12 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
       expect(c.nameFr?.length).toBeGreaterThan(0);
     }
     const emirates = bySlug.get("emirates")!;
-    for (const [slug, year] of [["adrar", "1740"], ["brakna", "1600"], ["taganit", "1580"], ["trarza", "1640"]]) {
+    for (const [slug, year] of [
+      ["adrar", "1740"],
+      ["brakna", "1600"],
+      ["taganit", "1580"],
+      ["trarza", "1640"],
+    ]) {
       expect(bySlug.get(slug)!.parentId).toBe(emirates.id);
       expect(bySlug.get(slug)!.type).toBe("emirates");
       expect(bySlug.get(slug)!.description).toContain(year);
@@ -135,21 +161,38 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
     expect(covs.every((c) => c.eventLocation && c.eventDate && c.reporterName)).toBe(true);
 
     for (const type of MEDIA_TYPES) {
-      const items = await t.db.select().from(media).where(and(eq(media.mediaType, type), eq(media.status, "published")));
+      const items = await t.db
+        .select()
+        .from(media)
+        .where(and(eq(media.mediaType, type), eq(media.status, "published")));
       expect(items.length, type).toBe(12);
-      expect(items.some((m) => m.isFeatured), type).toBe(true);
+      expect(
+        items.some((m) => m.isFeatured),
+        type,
+      ).toBe(true);
       if (type === "audio" || type === "video") expect(items.every((m) => (m.durationSeconds ?? 0) > 0)).toBe(true);
       expect(items.every((m) => m.authorName && m.categoryId && m.thumbnailUrl)).toBe(true);
     }
   });
 
   it("includes drafts in several tables", async () => {
-    for (const [table, min] of [[news, 2], [articles, 2], [programs, 1], [podcasts, 1]] as const) {
-      const [row] = await t.db.select({ n: count() }).from(asNews(table)).where(eq(asNews(table).status, "draft"));
+    for (const [table, min] of [
+      [news, 2],
+      [articles, 2],
+      [programs, 1],
+      [podcasts, 1],
+    ] as const) {
+      const [row] = await t.db
+        .select({ n: count() })
+        .from(asNews(table))
+        .where(eq(asNews(table).status, "draft"));
       expect(Number(row.n)).toBeGreaterThanOrEqual(min);
     }
     // Drafts must not be featured anywhere public.
-    const featuredDrafts = await t.db.select().from(articles).where(and(eq(articles.status, "draft"), eq(articles.isFeatured, true)));
+    const featuredDrafts = await t.db
+      .select()
+      .from(articles)
+      .where(and(eq(articles.status, "draft"), eq(articles.isFeatured, true)));
     expect(featuredDrafts).toHaveLength(0);
   });
 
@@ -229,7 +272,11 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
       // The cross-reference table must point at the objects, or strict readers refuse the file.
       const xrefAt = Number(/startxref\n(\d+)\n/.exec(pdf)![1]);
       expect(pdf.slice(xrefAt, xrefAt + 4)).toBe("xref");
-      const entries = pdf.slice(xrefAt).split("\n").slice(3).filter((l) => / 00000 n $/.test(l));
+      const entries = pdf
+        .slice(xrefAt)
+        .split("\n")
+        .slice(3)
+        .filter((l) => / 00000 n $/.test(l));
       entries.forEach((line, i) => expect(pdf.slice(Number(line.slice(0, 10))).startsWith(`${i + 1} 0 obj`)).toBe(true));
       const length = Number(/\/Length (\d+) >>\nstream\n/.exec(pdf)![1]);
       const start = pdf.indexOf("stream\n") + "stream\n".length;
@@ -285,7 +332,7 @@ describe("demo seed without ffmpeg", () => {
     try {
       result = await seedDemoContent(t.db, { uploadsDir, log: (m) => logs.push(m) });
     } finally {
-      fs.rmSync(process.env.PATH!, { recursive: true, force: true });
+      fs.rmSync(process.env.PATH, { recursive: true, force: true });
       process.env.PATH = savedPath;
     }
     expect(result.inserted.media).toBe(48);

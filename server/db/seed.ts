@@ -26,13 +26,7 @@ import { COVERAGES } from "./seed-data/coverages.ts";
 import { MEDIA } from "./seed-data/media.ts";
 import type { ArticleSeed } from "./seed-data/types.ts";
 
-export const DEMO_ARTICLES: ArticleSeed[] = [
-  ...CULTURE_ARTICLES,
-  ...POLITICS_ARTICLES,
-  ...LITERATURE_ARTICLES,
-  ...EMIRATES_ARTICLES,
-  ...OPINION_ARTICLES,
-];
+export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
 
 export type SeedOptions = { uploadsDir: string; log?: (msg: string) => void };
 /** The database or an open transaction on it: the helpers below run inside the seed's one transaction. */
@@ -61,8 +55,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
 
   // One clock for the whole run: every date is "now minus a fixed offset", so relative order never changes.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
-  const at = (table: string, slug: string, hoursAgo?: number) =>
-    new Date(now - (hoursAgo ?? 3 + (hash32(`${table}:${slug}`) % SPREAD_HOURS)) * HOUR);
+  const at = (table: string, slug: string, hoursAgo?: number) => new Date(now - (hoursAgo ?? 3 + (hash32(`${table}:${slug}`) % SPREAD_HOURS)) * HOUR);
   const views = (table: string, slug: string, draft?: boolean) => (draft ? 0 : 120 + (hash32(`views:${table}:${slug}`) % 4800));
 
   const inserted: Record<string, number> = {};
@@ -225,9 +218,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
         ...rowState(m.slug, at("media", m.slug, m.hoursAgo), m.draft),
       };
     });
-    inserted.media = await insertCount(
-      tx.insert(media).values(mediaRows).onConflictDoNothing({ target: media.pageSlug }).returning({ id: media.id }),
-    );
+    inserted.media = await insertCount(tx.insert(media).values(mediaRows).onConflictDoNothing({ target: media.pageSlug }).returning({ id: media.id }));
 
     // The local video library lists these; status 4 (ready) only when there is a file to play, 5 (failed)
     // otherwise, so the back-office's Play button is never enabled for nothing.
@@ -244,9 +235,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
         dateUploaded: m.publishDate,
         updatedAt: m.publishDate,
       }));
-    inserted.videos = await insertCount(
-      tx.insert(videos).values(videoRows).onConflictDoNothing({ target: videos.guid }).returning({ guid: videos.guid }),
-    );
+    inserted.videos = await insertCount(tx.insert(videos).values(videoRows).onConflictDoNothing({ target: videos.guid }).returning({ guid: videos.guid }));
   });
 
   const total = Object.values(inserted).reduce((a, b) => a + b, 0);
@@ -257,7 +246,9 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   log(
     total === 0
       ? "demo content already present: nothing inserted"
-      : `demo content inserted: ${Object.entries(inserted).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+      : `demo content inserted: ${Object.entries(inserted)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`,
   );
   if (assets.written()) log(`demo assets written: ${assets.written()} files under ${opts.uploadsDir}/demo`);
   return { inserted };
@@ -292,14 +283,10 @@ async function seedCategories(db: Db): Promise<number> {
     return n;
   };
   const parents = CATEGORIES.filter((c) => !c.parent).map((c) => ({ ...categoryRow(c, sortOrder(undefined)), parentId: null }));
-  count += await insertCount(
-    db.insert(categories).values(parents).onConflictDoNothing({ target: categories.slug }).returning({ id: categories.id }),
-  );
+  count += await insertCount(db.insert(categories).values(parents).onConflictDoNothing({ target: categories.slug }).returning({ id: categories.id }));
   const ids = await categoryIds(db);
   const children = CATEGORIES.filter((c) => c.parent).map((c) => ({ ...categoryRow(c, sortOrder(c.parent)), parentId: ids(c.parent!) }));
-  count += await insertCount(
-    db.insert(categories).values(children).onConflictDoNothing({ target: categories.slug }).returning({ id: categories.id }),
-  );
+  count += await insertCount(db.insert(categories).values(children).onConflictDoNothing({ target: categories.slug }).returning({ id: categories.id }));
   return count;
 }
 
@@ -321,7 +308,12 @@ async function categoryIds(db: Db): Promise<(slug: string) => number> {
   const rows = await db
     .select({ id: categories.id, slug: categories.slug })
     .from(categories)
-    .where(inArray(categories.slug, CATEGORIES.map((c) => c.slug)));
+    .where(
+      inArray(
+        categories.slug,
+        CATEGORIES.map((c) => c.slug),
+      ),
+    );
   const map = new Map(rows.map((r) => [r.slug, r.id]));
   return (slug) => {
     const id = map.get(slug);

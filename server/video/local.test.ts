@@ -36,7 +36,17 @@ describe.each(testDatabaseKinds)("local video library on %s", (kind) => {
     library = createLocalVideoLibrary({ db: t.db, dataDir });
     // One uploaded (non-demo) video with its encoded files, one still encoding, one in a collection.
     await t.db.insert(videos).values([
-      { guid: UUID_A, title: "مقابلة مسجلة", description: "ملف حقيقي", status: 4, lengthSeconds: 75, views: 3, thumbnailFileName: "thumbnail.jpg", collection: "aayan", dateUploaded: new Date("2020-01-01T00:00:00Z") },
+      {
+        guid: UUID_A,
+        title: "مقابلة مسجلة",
+        description: "ملف حقيقي",
+        status: 4,
+        lengthSeconds: 75,
+        views: 3,
+        thumbnailFileName: "thumbnail.jpg",
+        collection: "aayan",
+        dateUploaded: new Date("2020-01-01T00:00:00Z"),
+      },
       { guid: UUID_B, title: "قيد الترميز", status: 2, lengthSeconds: 0, dateUploaded: new Date("2020-01-02T00:00:00Z") },
     ]);
     const dir = path.join(dataDir, "videos", UUID_A);
@@ -56,7 +66,18 @@ describe.each(testDatabaseKinds)("local video library on %s", (kind) => {
     expect(items.every((v, i) => i === 0 || Date.parse(items[i - 1].dateUploaded) >= Date.parse(v.dateUploaded))).toBe(true);
     for (const v of items) {
       expect(isVideoId(v.guid)).toBe(true);
-      expect(Object.keys(v).sort()).toEqual(["collection", "dateUploaded", "description", "guid", "isDemo", "length", "status", "thumbnailFileName", "title", "views"]);
+      expect(Object.keys(v).sort()).toEqual([
+        "collection",
+        "dateUploaded",
+        "description",
+        "guid",
+        "isDemo",
+        "length",
+        "status",
+        "thumbnailFileName",
+        "title",
+        "views",
+      ]);
       expect(typeof v.dateUploaded).toBe("string");
     }
     const demo = items.filter((v) => v.isDemo);
@@ -72,7 +93,15 @@ describe.each(testDatabaseKinds)("local video library on %s", (kind) => {
   });
 
   it("gets one video by id; a malformed or unknown id gives null", async () => {
-    expect(await library.get(UUID_A)).toMatchObject({ guid: UUID_A, title: "مقابلة مسجلة", length: 75, views: 3, status: 4, thumbnailFileName: "thumbnail.jpg", isDemo: false });
+    expect(await library.get(UUID_A)).toMatchObject({
+      guid: UUID_A,
+      title: "مقابلة مسجلة",
+      length: 75,
+      views: 3,
+      status: 4,
+      thumbnailFileName: "thumbnail.jpg",
+      isDemo: false,
+    });
     expect(await library.get(UUID_A.toUpperCase())).toMatchObject({ guid: UUID_A });
     expect(await library.get("99999999-2222-4333-8444-555555555555")).toBeNull();
     expect(await library.get("../../etc/passwd")).toBeNull();
@@ -201,7 +230,16 @@ describe("local video files", () => {
   });
 
   it("refuses anything that is not a file of a video: other paths, traversal, missing files, writes", async () => {
-    for (const p of ["/secret.txt", `/${guid}`, `/${guid}/`, "/not-a-guid/play_720p.mp4", `/${guid}/../secret.txt`, `/${guid}/%2e%2e/secret.txt`, `/${guid}/.hidden`, `/${guid}/missing.mp4`]) {
+    for (const p of [
+      "/secret.txt",
+      `/${guid}`,
+      `/${guid}/`,
+      "/not-a-guid/play_720p.mp4",
+      `/${guid}/../secret.txt`,
+      `/${guid}/%2e%2e/secret.txt`,
+      `/${guid}/.hidden`,
+      `/${guid}/missing.mp4`,
+    ]) {
       const res = await fetch(base + p);
       expect(res.status, p).toBe(404);
     }

@@ -16,14 +16,21 @@ export type Persona = PersonaSpec & { id: string; cookie: string };
 /** The `name=value` pairs of a response's Set-Cookie headers, ready for a Cookie header. */
 export function cookieHeaderOf(setCookies: string[]): string {
   return setCookies
-    .map((c) => c.split(";")[0]!.trim())
+    .map((c) => c.split(";")[0].trim())
     .filter((pair) => !pair.endsWith("="))
     .join("; ");
 }
 
 /** Creates the account (confirmed), signs it in through better-auth's API, then applies `emailVerified`. */
 export async function createPersona(auth: Auth, db: Database, spec: PersonaSpec): Promise<Persona> {
-  const { id } = await createAccount(auth, db, { email: spec.email, password: spec.password, name: spec.name, emailVerified: true, role: spec.role, permissions: spec.permissions ?? [] });
+  const { id } = await createAccount(auth, db, {
+    email: spec.email,
+    password: spec.password,
+    name: spec.name,
+    emailVerified: true,
+    role: spec.role,
+    permissions: spec.permissions ?? [],
+  });
   const { headers } = await auth.api.signInEmail({ body: { email: spec.email, password: spec.password }, returnHeaders: true });
   const cookie = cookieHeaderOf(headers.getSetCookie());
   if (!cookie) throw new Error(`no session cookie for ${spec.email}`);

@@ -17,7 +17,9 @@ export function parseMail(raw: string): { subject: string; text: string; links: 
   const subject = subjectLine
     .replace(/\r?\n[ \t]/g, "")
     .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_, enc, data) =>
-      enc.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : Buffer.from(decodeQuotedPrintable(data.replace(/_/g, " ")), "latin1").toString("utf8"),
+      enc.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : Buffer.from(decodeQuotedPrintable(data.replace(/_/g, " ")), "latin1").toString("utf8"),
     )
     .replace(/\s+/g, " ")
     .trim();

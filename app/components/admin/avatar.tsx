@@ -11,7 +11,17 @@ function hueOf(name: string) {
 export function Avatar({ name, initials, url, size = 36 }: { name: string; initials: string; url: string | null; size?: number }) {
   const [failed, setFailed] = useState(false);
   if (url && !failed) {
-    return <img src={url} alt="" width={size} height={size} className="shrink-0 rounded-full object-cover" onError={() => setFailed(true)} data-testid="avatar-image" />;
+    return (
+      <img
+        src={url}
+        alt=""
+        width={size}
+        height={size}
+        className="shrink-0 rounded-full object-cover"
+        onError={() => setFailed(true)}
+        data-testid="avatar-image"
+      />
+    );
   }
   return (
     <svg width={size} height={size} viewBox="0 0 40 40" aria-hidden="true" className="shrink-0" data-testid="avatar-initials">

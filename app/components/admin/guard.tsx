@@ -68,7 +68,17 @@ export function GuardScreen({ reason }: { reason: GuardReason }) {
   }
   return (
     <section role="alert" data-testid={`guard-${reason}`} className="mx-auto max-w-xl px-4 py-16 text-center">
-      <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" className="mx-auto text-desert-600" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round">
+      <svg
+        width="48"
+        height="48"
+        viewBox="0 0 24 24"
+        aria-hidden="true"
+        className="mx-auto text-desert-600"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.8}
+        strokeLinecap="round"
+      >
         <rect x="5" y="11" width="14" height="10" rx="2" />
         <path d="M8 11V8a4 4 0 0 1 8 0v3" />
       </svg>

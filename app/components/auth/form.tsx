@@ -7,7 +7,13 @@ import { validate } from "~/lib/schemas/auth.ts";
 import type { FieldErrors } from "~/lib/schemas/shared.ts";
 
 /** A labelled input with its message underneath, tied together for screen readers. */
-export function Field({ name, label, error, hint, ...input }: { name: string; label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  name,
+  label,
+  error,
+  hint,
+  ...input
+}: { name: string; label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const { t } = useTranslation();
   const id = `field-${name}`;
   const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;

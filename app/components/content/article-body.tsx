@@ -4,7 +4,10 @@
  */
 export function ArticleBody({ text, verse = false }: { text: string | null | undefined; verse?: boolean }) {
   if (!text) return null;
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return (
     <div className={`prose-article text-lg leading-loose ${verse ? "text-center" : ""}`} data-testid="article-body">
       {paragraphs.map((p, i) => (

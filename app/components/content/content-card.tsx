@@ -21,7 +21,20 @@ export type ContentCardProps = {
 };
 
 /** Cards do not prefetch on hover: a hover is not a read (the view counter) and prefetching spends readers' data. */
-export function ContentCard({ href, title, excerpt, imageUrl, date, category, author, eager, testId, layout = "vertical", titleNode, excerptNode }: ContentCardProps) {
+export function ContentCard({
+  href,
+  title,
+  excerpt,
+  imageUrl,
+  date,
+  category,
+  author,
+  eager,
+  testId,
+  layout = "vertical",
+  titleNode,
+  excerptNode,
+}: ContentCardProps) {
   const lang = useLanguage();
   const horizontal = layout === "horizontal";
   return (

@@ -40,19 +40,40 @@ type DetailLayoutProps = {
 };
 
 /** The common shape of every detail page: headline, facts, media, body, share, related items. */
-export function DetailLayout({ kicker, title, lead, date, facts = [], imageUrl, media, children, path, related, relatedPath, relatedTitle, testId, demo }: DetailLayoutProps) {
+export function DetailLayout({
+  kicker,
+  title,
+  lead,
+  date,
+  facts = [],
+  imageUrl,
+  media,
+  children,
+  path,
+  related,
+  relatedPath,
+  relatedTitle,
+  testId,
+  demo,
+}: DetailLayoutProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const shown = facts.filter((f) => f.value);
   return (
     <article className="mx-auto max-w-4xl px-4 py-8" data-testid={testId}>
       <nav aria-label="breadcrumb" className="mb-4 text-sm text-ink-soft">
-        <Link to="/" className="hover:underline">{t("detail.home")}</Link>
+        <Link to="/" className="hover:underline">
+          {t("detail.home")}
+        </Link>
         {kicker && (
           <>
-            <span aria-hidden="true" className="mx-2">›</span>
+            <span aria-hidden="true" className="mx-2">
+              ›
+            </span>
             {kicker.href ? (
-              <Link to={kicker.href} className="hover:underline" data-testid="detail-category">{kicker.label}</Link>
+              <Link to={kicker.href} className="hover:underline" data-testid="detail-category">
+                {kicker.label}
+              </Link>
             ) : (
               <span data-testid="detail-category">{kicker.label}</span>
             )}
@@ -64,13 +85,19 @@ export function DetailLayout({ kicker, title, lead, date, facts = [], imageUrl, 
           {t("common.demo")}
         </p>
       )}
-      <h1 className="text-3xl font-bold leading-tight sm:text-4xl" data-testid="detail-title">{title}</h1>
+      <h1 className="text-3xl font-bold leading-tight sm:text-4xl" data-testid="detail-title">
+        {title}
+      </h1>
       {lead && <p className="mt-4 text-xl leading-relaxed text-ink-soft">{lead}</p>}
       <div className="mt-5 flex flex-wrap items-center justify-between gap-4 border-y border-sand-200 py-3">
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-ink-soft">
           <div className="flex gap-1">
             <dt className="sr-only">{t("detail.airDate")}</dt>
-            <dd><time dateTime={isoDate(date)} data-testid="detail-date">{formatDate(date, lang)}</time></dd>
+            <dd>
+              <time dateTime={isoDate(date)} data-testid="detail-date">
+                {formatDate(date, lang)}
+              </time>
+            </dd>
           </div>
           {shown.map((f, i) => (
             <div key={i} className="flex gap-1" data-testid={f.testId}>
@@ -81,17 +108,18 @@ export function DetailLayout({ kicker, title, lead, date, facts = [], imageUrl, 
         </dl>
         <ShareButton title={title} text={lead ?? undefined} url={path} />
       </div>
-      {media ?? (imageUrl ? (
-        <img
-          src={imageUrl}
-          alt=""
-          width={1200}
-          height={675}
-          fetchPriority="high"
-          className="mt-6 aspect-video w-full rounded-xl object-cover"
-          onError={(e) => (e.currentTarget.style.display = "none")}
-        />
-      ) : null)}
+      {media ??
+        (imageUrl ? (
+          <img
+            src={imageUrl}
+            alt=""
+            width={1200}
+            height={675}
+            fetchPriority="high"
+            className="mt-6 aspect-video w-full rounded-xl object-cover"
+            onError={(e) => (e.currentTarget.style.display = "none")}
+          />
+        ) : null)}
       <div className="mt-6">{children}</div>
 
       {related.length > 0 && (

@@ -34,7 +34,9 @@ export function NotFound() {
   const text = useErrorText();
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="not-found">
-      <p className="text-7xl font-bold text-desert-600" aria-hidden="true">404</p>
+      <p className="text-7xl font-bold text-desert-600" aria-hidden="true">
+        404
+      </p>
       <h1 className="mt-4 text-3xl font-bold">{text("errors.notFoundTitle")}</h1>
       <p className="mt-3 text-lg text-ink-soft">{text("errors.notFoundText")}</p>
       <Link to="/" className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
@@ -60,7 +62,12 @@ export function GeneralError({ error }: { error: unknown }) {
       </p>
       <p className="mt-2 text-sm text-ink-soft">{text("errors.quoteNumber")}</p>
       <div className="mt-8 flex justify-center gap-3">
-        <button type="button" onClick={() => window.location.reload()} className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700" data-testid="reload-button">
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700"
+          data-testid="reload-button"
+        >
           {text("errors.reload")}
         </button>
         <a href="/" className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100" data-testid="home-button">

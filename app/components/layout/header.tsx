@@ -15,9 +15,7 @@ type HeaderProps = {
 };
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `whitespace-nowrap rounded-md px-3 py-2 text-[0.95rem] transition-colors ${
-    isActive ? "bg-desert-600 text-white font-bold" : "text-ink hover:bg-sand-100"
-  }`;
+  `whitespace-nowrap rounded-md px-3 py-2 text-[0.95rem] transition-colors ${isActive ? "bg-desert-600 text-white font-bold" : "text-ink hover:bg-sand-100"}`;
 
 /** The language toggle: FR while Arabic (or English) is shown, ع while French is shown. A plain form, so it works without JavaScript. */
 export function LanguageToggle({ lang }: { lang: Language }) {
@@ -71,7 +69,10 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
 
   return (
     <header className="sticky top-0 z-40 border-b border-sand-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85" data-testid="site-header">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         {t("nav.skipToContent")}
       </a>
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4">
@@ -119,7 +120,9 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
       {searchOpen && (
         <div id="site-search" className="border-t border-sand-200 bg-white">
           <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
-            <label htmlFor="site-search-q" className="sr-only">{t("nav.search")}</label>
+            <label htmlFor="site-search-q" className="sr-only">
+              {t("nav.search")}
+            </label>
             <input
               ref={searchInput}
               id="site-search-q"

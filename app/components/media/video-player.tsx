@@ -24,11 +24,7 @@ export type VideoPlayerProps = {
 
 type Attempt = { url: string; format: "hls" | "file" };
 type Plan = { attempts: Attempt[]; embed?: string; poster?: string; id?: string };
-type Phase =
-  | { name: "loading" }
-  | { name: "ready" }
-  | { name: "embed"; url: string; notice?: string }
-  | { name: "error"; message: string; id?: string };
+type Phase = { name: "loading" } | { name: "ready" } | { name: "embed"; url: string; notice?: string } | { name: "error"; message: string; id?: string };
 
 /** §9: keep 90 s behind the play head, low-latency mode on. No worker: the page's CSP allows no blob: workers. */
 const HLS_CONFIG = { backBufferLength: 90, lowLatencyMode: true, enableWorker: false } as const;
@@ -113,7 +109,7 @@ export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, 
     if (!plan || !video || !plan.attempts.length) return;
     if (index >= plan.attempts.length) {
       const allHls = plan.attempts.every((a) => a.format === "hls");
-      const message = allHls ? PLAYBACK_MESSAGES.hlsAllFailed : lastError.current ?? PLAYBACK_MESSAGES.noMoreUrls;
+      const message = allHls ? PLAYBACK_MESSAGES.hlsAllFailed : (lastError.current ?? PLAYBACK_MESSAGES.noMoreUrls);
       setPhase({ name: "error", message: message === PLAYBACK_MESSAGES.noMoreUrls ? message : `${message} — ${PLAYBACK_MESSAGES.noMoreUrls}`, id: plan.id });
       return;
     }

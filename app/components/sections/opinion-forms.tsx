@@ -89,7 +89,12 @@ export function NewsletterForm() {
               {t(result.formError === "RATE_LIMITED" ? "newsletter.rateLimited" : "newsletter.failed")}
             </p>
           )}
-          <button type="submit" disabled={busy} className="mt-3 w-full rounded-md bg-white px-4 py-2 font-bold text-palm-800 hover:bg-sand-100 disabled:opacity-70" data-testid="newsletter-submit">
+          <button
+            type="submit"
+            disabled={busy}
+            className="mt-3 w-full rounded-md bg-white px-4 py-2 font-bold text-palm-800 hover:bg-sand-100 disabled:opacity-70"
+            data-testid="newsletter-submit"
+          >
             {busy ? t("newsletter.sending") : t("newsletter.submit")}
           </button>
         </fetcher.Form>
@@ -115,7 +120,11 @@ export function ArticleProposalForm() {
       toast({ title: t("proposal.sentTitle"), description: t("proposal.sentText"), variant: "success", duration: 5000 });
     } else if (fetcher.state === "idle" && fetcher.data?.intent === "proposal" && !fetcher.data.ok && fetcher.data.formError) {
       const limited = fetcher.data.formError === "RATE_LIMITED";
-      toast({ title: t("errors.loadFailedTitle"), description: t(limited ? "proposal.rateLimited" : "proposal.failed"), variant: limited ? "warning" : "destructive" });
+      toast({
+        title: t("errors.loadFailedTitle"),
+        description: t(limited ? "proposal.rateLimited" : "proposal.failed"),
+        variant: limited ? "warning" : "destructive",
+      });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.state, fetcher.data]);
@@ -136,7 +145,14 @@ export function ArticleProposalForm() {
         <label htmlFor={`proposal-${name}`} className="block text-sm font-bold">
           {label}
         </label>
-        {input({ id: `proposal-${name}`, name, required: true, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy, className: inputClass })}
+        {input({
+          id: `proposal-${name}`,
+          name,
+          required: true,
+          "aria-invalid": error ? true : undefined,
+          "aria-describedby": describedBy,
+          className: inputClass,
+        })}
         {hint && (
           <p id={`proposal-${name}-hint`} className="mt-1 text-sm text-ink-soft">
             {hint}
@@ -163,17 +179,33 @@ export function ArticleProposalForm() {
           {t("proposal.sentTitle")} — {t("proposal.sentText")}
         </p>
       )}
-      <fetcher.Form ref={formRef} method="post" action="/opinion" noValidate onSubmit={onSubmit} className="mt-5 grid gap-4 sm:grid-cols-2" data-testid="proposal-form">
+      <fetcher.Form
+        ref={formRef}
+        method="post"
+        action="/opinion"
+        noValidate
+        onSubmit={onSubmit}
+        className="mt-5 grid gap-4 sm:grid-cols-2"
+        data-testid="proposal-form"
+      >
         <input type="hidden" name="intent" value="proposal" />
-        {field("name", t("proposal.name"), (p) => <input {...p} type="text" autoComplete="name" maxLength={PROPOSAL_LIMITS.name} />)}
-        {field("email", t("proposal.email"), (p) => <input {...p} type="email" inputMode="email" autoComplete="email" dir="ltr" maxLength={254} className={`${inputClass} text-start`} />)}
+        {field("name", t("proposal.name"), (p) => (
+          <input {...p} type="text" autoComplete="name" maxLength={PROPOSAL_LIMITS.name} />
+        ))}
+        {field("email", t("proposal.email"), (p) => (
+          <input {...p} type="email" inputMode="email" autoComplete="email" dir="ltr" maxLength={254} className={`${inputClass} text-start`} />
+        ))}
         <div className="sm:col-span-2">
-          {field("title", t("proposal.articleTitle"), (p) => <input {...p} type="text" maxLength={PROPOSAL_LIMITS.title} />)}
+          {field("title", t("proposal.articleTitle"), (p) => (
+            <input {...p} type="text" maxLength={PROPOSAL_LIMITS.title} />
+          ))}
         </div>
         {field(
           "summary",
           t("proposal.summary"),
-          (p) => <textarea {...p} rows={6} maxLength={PROPOSAL_LIMITS.summary} />,
+          (p) => (
+            <textarea {...p} rows={6} maxLength={PROPOSAL_LIMITS.summary} />
+          ),
           t("proposal.summaryHint", { min: PROPOSAL_LIMITS.summaryMin, max: PROPOSAL_LIMITS.summary }),
         )}
         {/* Spam trap: hidden from people and assistive technology, out of the tab order, never autofilled. */}
@@ -187,7 +219,12 @@ export function ArticleProposalForm() {
           </p>
         )}
         <div className="sm:col-span-2">
-          <button type="submit" disabled={busy} className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700 disabled:opacity-70" data-testid="proposal-submit">
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700 disabled:opacity-70"
+            data-testid="proposal-submit"
+          >
             {busy ? t("proposal.sending") : t("proposal.submit")}
           </button>
         </div>

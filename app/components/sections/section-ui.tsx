@@ -98,7 +98,11 @@ export function Pager({ page, hasMore, search }: { page: number; hasMore: boolea
   return (
     <nav aria-label={t("sectionPages.pagination")} className="mt-8 flex items-center justify-between gap-4" data-testid="pager">
       {page > 1 ? (
-        <Link to={hrefWith(search, { page: page === 2 ? null : String(page - 1) }, { keepPage: true })} rel="prev" className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100">
+        <Link
+          to={hrefWith(search, { page: page === 2 ? null : String(page - 1) }, { keepPage: true })}
+          rel="prev"
+          className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100"
+        >
           {t("sectionPages.newer")}
         </Link>
       ) : (
@@ -106,7 +110,12 @@ export function Pager({ page, hasMore, search }: { page: number; hasMore: boolea
       )}
       <span className="text-sm text-ink-soft">{t("sectionPages.pageN", { page })}</span>
       {hasMore ? (
-        <Link to={hrefWith(search, { page: String(page + 1) }, { keepPage: true })} rel="next" className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100" data-testid="pager-older">
+        <Link
+          to={hrefWith(search, { page: String(page + 1) }, { keepPage: true })}
+          rel="next"
+          className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100"
+          data-testid="pager-older"
+        >
           {t("sectionPages.older")}
         </Link>
       ) : (

@@ -46,10 +46,12 @@ export const SignUpSchema = z.object({
 export const ForgotPasswordSchema = z.object({ email: email() });
 
 export const NewPasswordSchema = z
-  .object({ token: z.pipe(raw, z.string().check(z.minLength(1, "auth.linkInvalid"), z.maxLength(512, "auth.linkInvalid"))), password: newPassword(), confirm: raw })
-  .check(
-    z.refine((v) => v.password === v.confirm, { message: "auth.passwordsDiffer", path: ["confirm"] }),
-  );
+  .object({
+    token: z.pipe(raw, z.string().check(z.minLength(1, "auth.linkInvalid"), z.maxLength(512, "auth.linkInvalid"))),
+    password: newPassword(),
+    confirm: raw,
+  })
+  .check(z.refine((v) => v.password === v.confirm, { message: "auth.passwordsDiffer", path: ["confirm"] }));
 
 export const SetupSchema = z.object({
   token: z.pipe(raw, z.string().check(z.minLength(1, "auth.linkInvalid"), z.maxLength(512, "auth.linkInvalid"))),
@@ -59,7 +61,9 @@ export const SetupSchema = z.object({
 });
 
 /** A checkbox group arrives as several values of one name. */
-const list = z.transform((value: unknown) => (Array.isArray(value) ? value : value == null || value === "" ? [] : [value]).filter((v): v is string => typeof v === "string"));
+const list = z.transform((value: unknown) =>
+  (Array.isArray(value) ? value : value == null || value === "" ? [] : [value]).filter((v): v is string => typeof v === "string"),
+);
 
 /** Roles and permissions are checked against server/auth/permissions.ts by the server, which owns their names. */
 export const InviteSchema = z.object({

@@ -67,11 +67,13 @@ export function TextSchema({ max, multiline = false, ...m }: FieldMessages & { m
 export function EmailSchema(m: FieldMessages = {}) {
   return z.pipe(
     sanitized({ lowercase: true }),
-    z.string().check(
-      z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
-      z.maxLength(EMAIL_MAX, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
-      z.regex(EMAIL_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidEmail),
-    ),
+    z
+      .string()
+      .check(
+        z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
+        z.maxLength(EMAIL_MAX, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
+        z.regex(EMAIL_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidEmail),
+      ),
   );
 }
 
@@ -79,11 +81,13 @@ export function EmailSchema(m: FieldMessages = {}) {
 export function PhoneSchema(m: FieldMessages = {}) {
   return z.pipe(
     sanitized(),
-    z.string().check(
-      z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
-      z.maxLength(32, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
-      z.regex(PHONE_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidPhone),
-    ),
+    z
+      .string()
+      .check(
+        z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
+        z.maxLength(32, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
+        z.regex(PHONE_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidPhone),
+      ),
   );
 }
 
@@ -91,11 +95,13 @@ export function PhoneSchema(m: FieldMessages = {}) {
 export function UrlSchema(m: FieldMessages = {}) {
   return z.pipe(
     sanitized(),
-    z.string().check(
-      z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
-      z.maxLength(2048, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
-      z.regex(URL_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidUrl),
-    ),
+    z
+      .string()
+      .check(
+        z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
+        z.maxLength(2048, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
+        z.regex(URL_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidUrl),
+      ),
   );
 }
 
@@ -103,11 +109,13 @@ export function UrlSchema(m: FieldMessages = {}) {
 export function SlugSchema(m: FieldMessages = {}) {
   return z.pipe(
     sanitized(),
-    z.string().check(
-      z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
-      z.maxLength(200, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
-      z.regex(SLUG_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidSlug),
-    ),
+    z
+      .string()
+      .check(
+        z.minLength(1, m.required ?? DEFAULT_MESSAGES.required),
+        z.maxLength(200, m.tooLong ?? DEFAULT_MESSAGES.tooLong),
+        z.regex(SLUG_PATTERN, m.invalid ?? DEFAULT_MESSAGES.invalidSlug),
+      ),
   );
 }
 

@@ -13,7 +13,16 @@ import { getConfig } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { logger } from "../../../server/logger.ts";
 import { getAuth } from "../../../server/auth/auth.ts";
-import { createAccount, createInvitationToken, findAccountByEmail, findAccountById, listAccounts, setAccess, setDisabled, type AccountRow } from "../../../server/auth/accounts.ts";
+import {
+  createAccount,
+  createInvitationToken,
+  findAccountByEmail,
+  findAccountById,
+  listAccounts,
+  setAccess,
+  setDisabled,
+  type AccountRow,
+} from "../../../server/auth/accounts.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "../../../server/auth/display.ts";
 import { sendAccountMail } from "../../../server/auth/emails.ts";
 import { canGrant, canManageUser, isAdmin, isPermission, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "../../../server/auth/permissions.ts";
@@ -37,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       name,
       initials: initialsOf(name),
       avatarUrl: safeAvatarUrl(row.avatarUrl),
-      role: (row.isAdmin ? "admin" : isRole(row.role) ? row.role : "reader") as Role,
+      role: row.isAdmin ? "admin" : isRole(row.role) ? row.role : "reader",
       permissions: row.permissions.filter(isPermission),
       emailVerified: row.emailVerified,
       disabled: row.disabled,
@@ -67,7 +76,7 @@ const answer = (intent: Intent, status: number, message: string, extra: Partial<
 function grantsFrom(role: string, permissions: string[]): { role: Role; permissions: Permission[] } | null {
   if (!isRole(role) || !permissions.every(isPermission)) return null;
   // A reader holds no back-office permission; an admin holds all of them by role.
-  return { role, permissions: role === "editor" ? (permissions as Permission[]) : [] };
+  return { role, permissions: role === "editor" ? permissions : [] };
 }
 
 async function sendInvitation(request: Request, userId: string, email: string, inviter: string) {
@@ -90,7 +99,12 @@ export async function action({ request }: Route.ActionArgs) {
     if (!grants || grants.role === "reader") return answer(intent, 400, "staff.invalidPermission");
     if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant");
     if (await findAccountByEmail(db, parsed.data.email)) return answer(intent, 409, "auth.alreadyRegistered", { errors: { email: "auth.alreadyRegistered" } });
-    const { id } = await createAccount(await getAuth(), db, { email: parsed.data.email, name: parsed.data.fullName || undefined, emailVerified: false, ...grants });
+    const { id } = await createAccount(await getAuth(), db, {
+      email: parsed.data.email,
+      name: parsed.data.fullName || undefined,
+      emailVerified: false,
+      ...grants,
+    });
     try {
       await sendInvitation(request, id, parsed.data.email, me.name);
     } catch (error) {
@@ -140,7 +154,17 @@ const permissionKey = (p: string) => `staff.permission.${p.replace(".", "_")}`;
 
 type Loaded = Route.ComponentProps["loaderData"];
 
-function PermissionBoxes({ permissions, checked, disabled, idPrefix }: { permissions: Loaded["permissions"]; checked: readonly string[]; disabled?: boolean; idPrefix: string }) {
+function PermissionBoxes({
+  permissions,
+  checked,
+  disabled,
+  idPrefix,
+}: {
+  permissions: Loaded["permissions"];
+  checked: readonly string[];
+  disabled?: boolean;
+  idPrefix: string;
+}) {
   const { t } = useTranslation();
   return (
     <fieldset className="space-y-1" disabled={disabled}>
@@ -148,7 +172,14 @@ function PermissionBoxes({ permissions, checked, disabled, idPrefix }: { permiss
       <div className="grid gap-1 sm:grid-cols-2">
         {permissions.map((p) => (
           <label key={p.name} className="flex items-center gap-2 text-sm" htmlFor={`${idPrefix}-${p.name}`}>
-            <input id={`${idPrefix}-${p.name}`} type="checkbox" name="permissions" value={p.name} defaultChecked={checked.includes(p.name)} disabled={!p.grantable} />
+            <input
+              id={`${idPrefix}-${p.name}`}
+              type="checkbox"
+              name="permissions"
+              value={p.name}
+              defaultChecked={checked.includes(p.name)}
+              disabled={!p.grantable}
+            />
             <span>{t(permissionKey(p.name))}</span>
           </label>
         ))}
@@ -181,8 +212,11 @@ const secondary = "rounded-md border border-sand-300 px-4 py-2 text-sm font-bold
 export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const result = actionData as ActionData | undefined;
-  useAnswerToast(result ? { title: result.ok ? "staff.doneTitle" : "staff.failedTitle", message: result.message, variant: result.ok ? "success" : "destructive" } : null, result?.at);
+  const result = actionData;
+  useAnswerToast(
+    result ? { title: result.ok ? "staff.doneTitle" : "staff.failedTitle", message: result.message, variant: result.ok ? "success" : "destructive" } : null,
+    result?.at,
+  );
   const inviteErrors = result?.intent === "invite" ? result.errors : undefined;
 
   return (
@@ -193,7 +227,12 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
       </div>
 
       {result && (
-        <p role={result.ok ? "status" : "alert"} data-testid="users-result" data-ok={result.ok} className={`rounded-md border px-4 py-2 text-sm ${result.ok ? "border-palm-600 bg-emerald-50" : "border-red-600 bg-red-50 text-red-900"}`}>
+        <p
+          role={result.ok ? "status" : "alert"}
+          data-testid="users-result"
+          data-ok={result.ok}
+          className={`rounded-md border px-4 py-2 text-sm ${result.ok ? "border-palm-600 bg-emerald-50" : "border-red-600 bg-red-50 text-red-900"}`}
+        >
           {t(result.message)}
         </p>
       )}
@@ -206,7 +245,16 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
             <label htmlFor="invite-email" className="block text-sm font-bold">
               {t("auth.email")}
             </label>
-            <input id="invite-email" name="email" type="email" required maxLength={254} dir="ltr" className="h-11 w-full rounded-md border border-sand-300 px-3" aria-invalid={inviteErrors?.email ? true : undefined} />
+            <input
+              id="invite-email"
+              name="email"
+              type="email"
+              required
+              maxLength={254}
+              dir="ltr"
+              className="h-11 w-full rounded-md border border-sand-300 px-3"
+              aria-invalid={inviteErrors?.email ? true : undefined}
+            />
             {inviteErrors?.email && <p className="text-sm text-red-700">{t(inviteErrors.email)}</p>}
           </div>
           <div className="space-y-1">
@@ -238,7 +286,10 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                 </p>
               </div>
               <span className="rounded-full bg-sand-100 px-3 py-1 text-xs font-bold">{t(`staff.roles.${a.role}`)}</span>
-              <span className={`rounded-full px-3 py-1 text-xs font-bold ${a.disabled ? "bg-red-100 text-red-900" : a.emailVerified ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`} data-testid="account-status">
+              <span
+                className={`rounded-full px-3 py-1 text-xs font-bold ${a.disabled ? "bg-red-100 text-red-900" : a.emailVerified ? "bg-emerald-100 text-emerald-900" : "bg-amber-100 text-amber-900"}`}
+                data-testid="account-status"
+              >
                 {t(a.disabled ? "staff.disabled" : a.emailVerified ? "staff.active" : "staff.pending")}
               </span>
               <span className="text-xs text-ink-soft">{formatDate(a.createdAt, lang, "short")}</span>
@@ -269,7 +320,11 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                   <Form method="post">
                     <input type="hidden" name="intent" value={a.disabled ? "enable" : "disable"} />
                     <input type="hidden" name="userId" value={a.id} />
-                    <button type="submit" className={a.disabled ? secondary : `${secondary} text-red-700`} data-testid={a.disabled ? "enable-account" : "disable-account"}>
+                    <button
+                      type="submit"
+                      className={a.disabled ? secondary : `${secondary} text-red-700`}
+                      data-testid={a.disabled ? "enable-account" : "disable-account"}
+                    >
                       {t(a.disabled ? "staff.enable" : "staff.disable")}
                     </button>
                   </Form>

@@ -8,9 +8,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/literature-types", async () => {
     readQuery(request, []);
     const chips = await listSectionChips(await getDb(), "literature");
-    const types = chips
-      .filter((c) => (LITERATURE_TYPES as readonly string[]).includes(c.slug))
-      .map((c) => ({ type: c.slug, name: c.name, nameFr: c.nameFr }));
+    const types = chips.filter((c) => (LITERATURE_TYPES as readonly string[]).includes(c.slug)).map((c) => ({ type: c.slug, name: c.name, nameFr: c.nameFr }));
     return apiJson({ types });
   });
 }

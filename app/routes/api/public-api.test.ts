@@ -28,7 +28,10 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
   /** Slugs of a section's parent and children. */
   const sectionSlugs = async (section: string) => {
     const [parent] = await t.db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section));
-    const rows = await t.db.select({ slug: categories.slug }).from(categories).where(or(eq(categories.id, parent.id), eq(categories.parentId, parent.id)));
+    const rows = await t.db
+      .select({ slug: categories.slug })
+      .from(categories)
+      .where(or(eq(categories.id, parent.id), eq(categories.parentId, parent.id)));
     return new Set(rows.map((r) => r.slug));
   };
   const drafts = async () => (await t.db.select({ slug: articles.pageSlug }).from(articles).where(eq(articles.status, "draft"))).map((r) => r.slug);
@@ -38,12 +41,24 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     setDatabaseHandle(t);
     await seedDemoContent(t.db, { uploadsDir });
     const ids = Object.fromEntries(
-      (await t.db.select({ id: categories.id, slug: categories.slug }).from(categories).where(inArray(categories.slug, ["poetry", "music"]))).map((c) => [c.slug, c.id]),
+      (
+        await t.db
+          .select({ id: categories.id, slug: categories.slug })
+          .from(categories)
+          .where(inArray(categories.slug, ["poetry", "music"]))
+      ).map((c) => [c.slug, c.id]),
     );
     // A literature draft and a culture article scheduled for tomorrow: neither may appear.
     await t.db.insert(articles).values([
       { title: "مسودة قصيدة", content: "بيت\nبيت", categoryId: ids.poetry, status: "draft", pageSlug: "api-test-poem-draft" },
-      { title: "مقال مجدول", content: "نص", categoryId: ids.music, status: "published", pageSlug: "api-test-scheduled", publishDate: new Date(Date.now() + 86_400_000) },
+      {
+        title: "مقال مجدول",
+        content: "نص",
+        categoryId: ids.music,
+        status: "published",
+        pageSlug: "api-test-scheduled",
+        publishDate: new Date(Date.now() + 86_400_000),
+      },
     ]);
   });
   afterAll(async () => {
@@ -68,7 +83,22 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
       const hidden = [...(await drafts()), "api-test-scheduled"];
       for (const a of list) expect(hidden).not.toContain(a.slug);
       expect(Object.keys(list[0]).sort()).toEqual(
-        ["author", "category", "excerpt", "excerptFr", "featured", "id", "imageUrl", "publishDate", "readTime", "slug", "title", "titleFr", "url", "views"].sort(),
+        [
+          "author",
+          "category",
+          "excerpt",
+          "excerptFr",
+          "featured",
+          "id",
+          "imageUrl",
+          "publishDate",
+          "readTime",
+          "slug",
+          "title",
+          "titleFr",
+          "url",
+          "views",
+        ].sort(),
       );
       expect(list[0].url).toBe(`/articles/${list[0].slug}`);
     });

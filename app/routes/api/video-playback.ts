@@ -10,7 +10,10 @@ import { getVideoLibrary } from "../../../server/video/index.ts";
 export async function loader({ params }: Route.LoaderArgs) {
   const guid = params.guid;
   if (!isVideoId(guid)) {
-    return data({ error: "Invalid video id: expected a 36-character UUID (8-4-4-4-12 hexadecimal digits)" }, { status: 400, headers: { "Cache-Control": "no-store" } });
+    return data(
+      { error: "Invalid video id: expected a 36-character UUID (8-4-4-4-12 hexadecimal digits)" },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
   }
   const playback = await getVideoLibrary().playback(guid);
   if (!playback) return data({ error: "Video not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });

@@ -106,7 +106,11 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
   const toggleHref = `/auth${toggle.size ? `?${toggle}` : ""}`;
 
   return (
-    <AuthCard title={t(signingUp ? "auth.signUp" : "auth.signIn")} intro={t(signingUp ? "auth.signUpIntro" : "auth.signInIntro")} testId={`auth-${signingUp ? "sign-up" : "sign-in"}`}>
+    <AuthCard
+      title={t(signingUp ? "auth.signUp" : "auth.signIn")}
+      intro={t(signingUp ? "auth.signUpIntro" : "auth.signInIntro")}
+      testId={`auth-${signingUp ? "sign-up" : "sign-in"}`}
+    >
       {loaderData.expired && !answer && (
         <Notice tone="info" testId="notice-expired">
           {t("auth.sessionExpired")}
@@ -127,8 +131,20 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
       <Form method="post" replace noValidate onSubmit={check.onSubmit} onChange={check.onChange} className="space-y-4" data-testid="auth-form">
         <input type="hidden" name="mode" value={mode} />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        {signingUp && <Field name="fullName" label={t("auth.fullName")} autoComplete="name" maxLength={100} error={check.errors.fullName} hint={t("auth.optional")} />}
-        <Field name="email" label={t("auth.email")} type="email" autoComplete="email" dir="ltr" required maxLength={254} defaultValue={answer?.email ?? ""} error={check.errors.email} />
+        {signingUp && (
+          <Field name="fullName" label={t("auth.fullName")} autoComplete="name" maxLength={100} error={check.errors.fullName} hint={t("auth.optional")} />
+        )}
+        <Field
+          name="email"
+          label={t("auth.email")}
+          type="email"
+          autoComplete="email"
+          dir="ltr"
+          required
+          maxLength={254}
+          defaultValue={answer?.email ?? ""}
+          error={check.errors.email}
+        />
         <Field
           name="password"
           label={t("auth.password")}

@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 
 export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const answer = actionData as ActionData | undefined;
+  const answer = actionData;
   const check = useFormCheck(ForgotPasswordSchema, (f) => formValues(new FormData(f), ["email"]), answer?.errors);
   const failure = answer?.error ? authErrorText(answer.error, "other") : null;
   useAnswerToast(failure, answer?.at);

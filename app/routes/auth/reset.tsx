@@ -43,7 +43,7 @@ export const meta: Route.MetaFunction = ({ matches, data: d }) => authMeta(match
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const answer = actionData as ActionData | undefined;
+  const answer = actionData;
   const check = useFormCheck(NewPasswordSchema, (f) => formValues(new FormData(f), ["token", "password", "confirm"]), answer?.errors);
   const failure = answer?.error ? authErrorText(answer.error, "other") : null;
   useAnswerToast(failure, answer?.at);
@@ -71,8 +71,27 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
       <Form method="post" noValidate onSubmit={check.onSubmit} onChange={check.onChange} className="space-y-4">
         <input type="hidden" name="token" value={loaderData.token} />
         {loaderData.invite && <input type="hidden" name="invite" value="1" />}
-        <Field name="password" label={t("auth.newPassword")} type="password" dir="ltr" autoComplete="new-password" required maxLength={128} error={check.errors.password} hint={t("auth.passwordRules")} />
-        <Field name="confirm" label={t("auth.confirmPassword")} type="password" dir="ltr" autoComplete="new-password" required maxLength={128} error={check.errors.confirm} />
+        <Field
+          name="password"
+          label={t("auth.newPassword")}
+          type="password"
+          dir="ltr"
+          autoComplete="new-password"
+          required
+          maxLength={128}
+          error={check.errors.password}
+          hint={t("auth.passwordRules")}
+        />
+        <Field
+          name="confirm"
+          label={t("auth.confirmPassword")}
+          type="password"
+          dir="ltr"
+          autoComplete="new-password"
+          required
+          maxLength={128}
+          error={check.errors.confirm}
+        />
         <SubmitButton pendingLabel={t("auth.submitting")} testId="reset-submit">
           {t("auth.savePassword")}
         </SubmitButton>

@@ -48,7 +48,7 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 
 export default function SetupPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const answer = actionData as ActionData | undefined;
+  const answer = actionData;
   const check = useFormCheck(SetupSchema, (f) => formValues(new FormData(f), FIELDS), answer?.errors);
   const failure = answer?.error ? authErrorText(answer.error, "signUp") : null;
   useAnswerToast(failure, answer?.at);
@@ -72,7 +72,17 @@ export default function SetupPage({ loaderData, actionData }: Route.ComponentPro
         <input type="hidden" name="token" value={loaderData.token} />
         <Field name="fullName" label={t("auth.fullName")} autoComplete="name" required maxLength={100} error={check.errors.fullName} />
         <Field name="email" label={t("auth.email")} type="email" autoComplete="email" dir="ltr" required maxLength={254} error={check.errors.email} />
-        <Field name="password" label={t("auth.password")} type="password" dir="ltr" autoComplete="new-password" required maxLength={128} error={check.errors.password} hint={t("auth.passwordRules")} />
+        <Field
+          name="password"
+          label={t("auth.password")}
+          type="password"
+          dir="ltr"
+          autoComplete="new-password"
+          required
+          maxLength={128}
+          error={check.errors.password}
+          hint={t("auth.passwordRules")}
+        />
         <SubmitButton pendingLabel={t("auth.submitting")} testId="setup-submit">
           {t("auth.setupCreate")}
         </SubmitButton>

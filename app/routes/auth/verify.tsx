@@ -9,7 +9,13 @@ import { verifyEmail } from "../../../server/auth/flows.ts";
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const result = token && token.length <= 2048 ? await verifyEmail(request, token) : ({ ok: false, code: "INVALID_TOKEN" } as const);
-  const outcome: "verified" | "busy" | "unavailable" | "invalid" = result.ok ? "verified" : result.code === "TOO_MANY_REQUESTS" ? "busy" : result.code === "SERVICE_UNAVAILABLE" ? "unavailable" : "invalid";
+  const outcome: "verified" | "busy" | "unavailable" | "invalid" = result.ok
+    ? "verified"
+    : result.code === "TOO_MANY_REQUESTS"
+      ? "busy"
+      : result.code === "SERVICE_UNAVAILABLE"
+        ? "unavailable"
+        : "invalid";
   const status = { verified: 200, busy: 429, unavailable: 503, invalid: 400 }[outcome];
   return data({ outcome }, { status, headers: { "Cache-Control": "no-store" } });
 }
@@ -28,7 +34,12 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { outcome } = loaderData;
-  const texts: Record<typeof outcome, string> = { verified: "auth.verified", busy: "auth.tooManyRequests", unavailable: "auth.serviceUnavailable", invalid: "auth.verifyFailed" };
+  const texts: Record<typeof outcome, string> = {
+    verified: "auth.verified",
+    busy: "auth.tooManyRequests",
+    unavailable: "auth.serviceUnavailable",
+    invalid: "auth.verifyFailed",
+  };
   const text = texts[outcome];
   return (
     <AuthCard title={t("auth.verifyTitle")} testId="auth-verify">

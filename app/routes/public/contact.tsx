@@ -54,7 +54,12 @@ export async function action({ request }: Route.ActionArgs) {
 
   const parsed = ContactSchema.safeParse(contactFormValues(form));
   if (!parsed.success) {
-    const result: ContactResult = { status: "invalid", fieldErrors: fieldErrorsOf<ContactField>(parsed.error), missing: hasMissingField(parsed.error), values: echo(form) };
+    const result: ContactResult = {
+      status: "invalid",
+      fieldErrors: fieldErrorsOf<ContactField>(parsed.error),
+      missing: hasMissingField(parsed.error),
+      values: echo(form),
+    };
     return data(result, { status: 400 });
   }
 
@@ -117,7 +122,11 @@ function feedbackFor(result: ContactResult, t: (key: string, options?: Record<st
     case "too-large":
       return { variant: "destructive", title: t("contact.failureTitle"), description: t("contact.tooLarge") };
     case "rate-limited":
-      return { variant: "warning", title: t("contact.rateLimitedTitle"), description: t("contact.rateLimited", { minutes: Math.ceil(result.retryAfterSeconds / 60) }) };
+      return {
+        variant: "warning",
+        title: t("contact.rateLimitedTitle"),
+        description: t("contact.rateLimited", { minutes: Math.ceil(result.retryAfterSeconds / 60) }),
+      };
     case "failed":
     case "bad-request":
       return { variant: "destructive", title: t("contact.failureTitle"), description: t("contact.failureText") };
@@ -173,13 +182,13 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   useEffect(() => setEnhanced(true), []);
 
   // A plain POST (JavaScript off) renders the page again with the action's answer.
-  const pageResult = actionData as ContactResult | undefined;
+  const pageResult = actionData;
   const [errors, setErrors] = useState<FieldErrors<ContactField>>(pageResult?.status === "invalid" ? pageResult.fieldErrors : {});
   const values = pageResult && "values" in pageResult ? pageResult.values : undefined;
   const sending = fetcher.state !== "idle";
 
   useEffect(() => {
-    const result = fetcher.data as ContactResult | undefined;
+    const result = fetcher.data;
     if (fetcher.state !== "idle" || !result) return;
     toast(feedbackFor(result, t));
     if (result.status === "sent") {

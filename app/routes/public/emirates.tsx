@@ -28,7 +28,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const scope = emirate ? chips.filter((c) => c.slug === emirate) : chips;
   const [articles, videos] = await Promise.all([
     listSectionArticles(db, "emirates", { category: emirate }, { limit: ARTICLE_LIMIT }),
-    listVideosOfCategories(db, scope.map((c) => c.id), VIDEO_LIMIT),
+    listVideosOfCategories(
+      db,
+      scope.map((c) => c.id),
+      VIDEO_LIMIT,
+    ),
   ]);
   return {
     title: translate(lang, "emirates.title"),

@@ -44,7 +44,9 @@ async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
   // Literature falls back to two built-in samples, marked as demo content, when there is nothing to show.
   const literatureItems = literature?.length
     ? literature.map((a) => ({ ...a, sample: false }))
-    : literatureSamples({}, 2).slice(0, LIMITS.literature).map((a) => ({ ...a, sample: true }));
+    : literatureSamples({}, 2)
+        .slice(0, LIMITS.literature)
+        .map((a) => ({ ...a, sample: true }));
   return { featured, shows, latest, culture, literature: literatureItems };
 }
 
@@ -188,18 +190,30 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <h2 className="text-2xl font-bold">{t("home.contributeTitle")}</h2>
             <p className="mt-3 text-sand-100">{t("home.contributeText")}</p>
             <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/contact" className="rounded-md bg-white px-5 py-2.5 font-bold text-palm-800 hover:bg-sand-100">{t("home.contactUs")}</Link>
-              <Link to="/admin" className="rounded-md border-2 border-white px-5 py-2.5 font-bold hover:bg-white/10">{t("home.adminPanel")}</Link>
+              <Link to="/contact" className="rounded-md bg-white px-5 py-2.5 font-bold text-palm-800 hover:bg-sand-100">
+                {t("home.contactUs")}
+              </Link>
+              <Link to="/admin" className="rounded-md border-2 border-white px-5 py-2.5 font-bold hover:bg-white/10">
+                {t("home.adminPanel")}
+              </Link>
             </div>
           </div>
           <div className="rounded-2xl bg-sand-100 p-8" data-testid="home-join">
             <h2 className="text-2xl font-bold">{t("home.joinTitle")}</h2>
             <p className="mt-3 text-ink-soft">{t("home.joinText")}</p>
             <div className="mt-6 flex flex-wrap gap-3">
-              <Link to="/contact" className="rounded-md bg-desert-600 px-5 py-2.5 font-bold text-white hover:bg-desert-700">{t("home.contactUs")}</Link>
-              <Link to="/opinion#write-article" className="rounded-md border-2 border-desert-600 px-5 py-2.5 font-bold text-desert-700 hover:bg-white">{t("home.shareArticle")}</Link>
-              <Link to="/literature" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">{t("home.exploreLiterature")}</Link>
-              <Link to="/opinion" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">{t("home.exploreOpinion")}</Link>
+              <Link to="/contact" className="rounded-md bg-desert-600 px-5 py-2.5 font-bold text-white hover:bg-desert-700">
+                {t("home.contactUs")}
+              </Link>
+              <Link to="/opinion#write-article" className="rounded-md border-2 border-desert-600 px-5 py-2.5 font-bold text-desert-700 hover:bg-white">
+                {t("home.shareArticle")}
+              </Link>
+              <Link to="/literature" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
+                {t("home.exploreLiterature")}
+              </Link>
+              <Link to="/opinion" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
+                {t("home.exploreOpinion")}
+              </Link>
             </div>
           </div>
         </div>

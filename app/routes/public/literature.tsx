@@ -58,7 +58,16 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
       data-type={item.categorySlug ?? ""}
     >
       {item.imageUrl && !item.isPoetry ? (
-        <img src={item.imageUrl} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" onError={(e) => (e.currentTarget.style.display = "none")} className="aspect-video w-full object-cover" />
+        <img
+          src={item.imageUrl}
+          alt=""
+          width={640}
+          height={360}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+          onError={(e) => (e.currentTarget.style.display = "none")}
+          className="aspect-video w-full object-cover"
+        />
       ) : null}
       <div className="flex flex-1 flex-col p-5">
         <p className="mb-1 flex flex-wrap items-center gap-2 text-sm font-bold text-desert-700">
@@ -79,7 +88,12 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
           )}
         </h3>
         {item.isPoetry && verses.length > 0 ? (
-          <div lang={versesLang} dir={versesLang === "ar" ? "rtl" : "ltr"} className="mt-3 border-s-4 border-sand-300 ps-4 text-lg leading-loose text-ink" data-testid="verse-preview">
+          <div
+            lang={versesLang}
+            dir={versesLang === "ar" ? "rtl" : "ltr"}
+            className="mt-3 border-s-4 border-sand-300 ps-4 text-lg leading-loose text-ink"
+            data-testid="verse-preview"
+          >
             {verses.map((line, i) => (
               <p key={i} data-testid="verse-line">
                 {line}

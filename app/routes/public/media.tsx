@@ -10,7 +10,15 @@ import { languageOfRequest, type Language } from "~/lib/language.ts";
 import { localized } from "~/lib/localized.ts";
 import { isVideoId } from "~/lib/video-source.ts";
 import { getDb } from "../../../server/db/client.ts";
-import { filterOfMediaType, MEDIA_DESCRIPTION_MAX, MEDIA_FILTERS, mediaTypeOfFilter, OPENED_TOAST_MS, type MediaFilter, type MediaType } from "~/lib/media-library.ts";
+import {
+  filterOfMediaType,
+  MEDIA_DESCRIPTION_MAX,
+  MEDIA_FILTERS,
+  mediaTypeOfFilter,
+  OPENED_TOAST_MS,
+  type MediaFilter,
+  type MediaType,
+} from "~/lib/media-library.ts";
 import { loadMediaPage, type MediaCard } from "../../../server/content/media.ts";
 import { translate } from "../../../server/i18n.server.ts";
 
@@ -114,8 +122,7 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
   const category = localized(lang, item.categoryName, item.categoryNameFr) || t("common.general");
   const showDuration = (item.mediaType === "video" || item.mediaType === "audio") && item.durationSeconds;
 
-  const noFile = () =>
-    toast({ title: t("mediaLibrary.noFileTitle"), description: t("mediaLibrary.noFile", { title }), variant: "warning" });
+  const noFile = () => toast({ title: t("mediaLibrary.noFileTitle"), description: t("mediaLibrary.noFile", { title }), variant: "warning" });
 
   const linkClass = "after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline";
   let action;

@@ -17,10 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...result, title: translate(lang, "newsList.title"), intro: translate(lang, "newsList.intro") };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.title },
-  { name: "description", content: data?.intro },
-];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
 
 /** Spec §2: load when a bottom sentinel comes within 200 px; load again while the page is shorter than the window + 100 px. */
 const SENTINEL_MARGIN_PX = 200;
@@ -109,7 +106,14 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
           <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-center text-red-900" data-testid="news-error">
             <p className="font-bold">{t("newsList.failedTitle")}</p>
             <p className="text-sm">{error}</p>
-            <button type="button" className="mt-2 font-bold underline" onClick={() => { setState("idle"); setError(null); }}>
+            <button
+              type="button"
+              className="mt-2 font-bold underline"
+              onClick={() => {
+                setState("idle");
+                setError(null);
+              }}
+            >
               {t("newsList.retry")}
             </button>
           </div>
@@ -128,7 +132,11 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
             {t("newsList.loadMore")}
           </Link>
         )}
-        {!hasMore && items.length > 0 && <p className="text-sm text-ink-soft" data-testid="news-end">{t("newsList.end")}</p>}
+        {!hasMore && items.length > 0 && (
+          <p className="text-sm text-ink-soft" data-testid="news-end">
+            {t("newsList.end")}
+          </p>
+        )}
       </div>
     </div>
   );

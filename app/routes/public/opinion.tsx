@@ -39,7 +39,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const mostRead = await cached("opinion:most-read", ["articles"], () => listMostRead(db, "opinion", MOST_READ));
   const { featured, list } = await cached(`opinion:${category ?? ""}:${page}`, ["articles", "categories"], async () => {
     const featured =
-      (await listSectionArticles(db, "opinion", { category, featured: true }, { limit: 1 }))[0] ?? (await listSectionArticles(db, "opinion", { category }, { limit: 1 }))[0] ?? null;
+      (await listSectionArticles(db, "opinion", { category, featured: true }, { limit: 1 }))[0] ??
+      (await listSectionArticles(db, "opinion", { category }, { limit: 1 }))[0] ??
+      null;
     const list = await pageOfSectionArticles(db, "opinion", { category, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
     return { featured, list };
   });
@@ -64,7 +66,10 @@ export async function action({ request }: Route.ActionArgs) {
     form = await readFormData(request, MAX_BODY_BYTES);
   } catch (error) {
     if (!(error instanceof RequestBodyError)) throw error;
-    return data<OpinionActionData>({ intent: null, ok: false, formError: error.code === "BODY_TOO_LARGE" ? "TOO_LARGE" : "BAD_REQUEST" }, { status: error.status });
+    return data<OpinionActionData>(
+      { intent: null, ok: false, formError: error.code === "BODY_TOO_LARGE" ? "TOO_LARGE" : "BAD_REQUEST" },
+      { status: error.status },
+    );
   }
   const intent = form.get("intent");
   const rateLimited = (limiter: typeof newsletterRateLimiter, key: string) => {
@@ -194,7 +199,8 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
                       {title(a)}
                     </Link>
                     <p className="text-sm text-ink-soft">
-                      {localized(lang, a.authorName, a.authorNameFr)} · {t("sectionPages.views", { formatted: a.viewCount.toLocaleString(lang === "ar" ? "ar-SA-u-nu-latn" : lang) })}
+                      {localized(lang, a.authorName, a.authorNameFr)} ·{" "}
+                      {t("sectionPages.views", { formatted: a.viewCount.toLocaleString(lang === "ar" ? "ar-SA-u-nu-latn" : lang) })}
                     </p>
                   </div>
                 </li>

@@ -51,22 +51,26 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [section, trending, regions] = await cached(`politics:side:${typeParam ?? ""}`, ["articles", "categories"], () =>
     Promise.all([findSection(db, "politics"), listTrending(db, "politics", TRENDING), countByRegion(db, "politics", { contentType })]),
   );
-  const { featured, list, timeline } = await cached(`politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`, ["articles", "categories"], async () => {
-    if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
-    // The item flagged featured; failing that the newest, so every filter opens on a lead story.
-    const featured: SectionCard | null =
-      (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
-      (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
-      null;
-    const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
-    return { featured, list, timeline: null };
-  });
+  const { featured, list, timeline } = await cached(
+    `politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`,
+    ["articles", "categories"],
+    async () => {
+      if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
+      // The item flagged featured; failing that the newest, so every filter opens on a lead story.
+      const featured: SectionCard | null =
+        (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
+        (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
+        null;
+      const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
+      return { featured, list, timeline: null };
+    },
+  );
   return {
     title: translate(lang, "politicsPage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "politicsPage.intro"),
     type: (typeParam as TypeParam | null) ?? null,
     region: region ?? null,
-    view: viewParam as "list" | "timeline",
+    view: viewParam,
     featured: page === 1 ? featured : null,
     list,
     timeline,
@@ -137,7 +141,11 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="politics-intro">
         <FilterChips label={t("politicsPage.contentType")} chips={typeChips} testId="politics-type" />
         <FilterChips label={t("politicsPage.region")} chips={regionChips} testId="politics-region" />
-        <nav aria-label={t("politicsPage.viewLabel")} className="mt-4 inline-flex overflow-hidden rounded-md border border-sand-300 bg-white" data-testid="politics-view">
+        <nav
+          aria-label={t("politicsPage.viewLabel")}
+          className="mt-4 inline-flex overflow-hidden rounded-md border border-sand-300 bg-white"
+          data-testid="politics-view"
+        >
           {(["list", "timeline"] as const).map((v) => (
             <Link
               key={v}
@@ -175,7 +183,14 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                           </h4>
                           <ol className="space-y-3">
                             {m.items.map((a) => (
-                              <li key={a.id} className="relative rounded-lg border border-sand-200 bg-white p-4" data-testid="timeline-item" data-date={isoDate(a.publishDate)} data-type={a.contentType} data-region={a.region ?? ""}>
+                              <li
+                                key={a.id}
+                                className="relative rounded-lg border border-sand-200 bg-white p-4"
+                                data-testid="timeline-item"
+                                data-date={isoDate(a.publishDate)}
+                                data-type={a.contentType}
+                                data-region={a.region ?? ""}
+                              >
                                 <time dateTime={isoDate(a.publishDate)} className="text-sm text-ink-soft">
                                   {formatDate(a.publishDate, lang)}
                                 </time>
@@ -220,7 +235,9 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                       excerpt={excerpt(localized(lang, featured.excerpt, featured.excerptFr), EXCERPT)}
                       imageUrl={featured.imageUrl}
                       date={featured.publishDate}
-                      category={[featured.contentType === "video" ? t("sectionPages.video") : null, regionLabel(featured.region)].filter(Boolean).join(" · ") || null}
+                      category={
+                        [featured.contentType === "video" ? t("sectionPages.video") : null, regionLabel(featured.region)].filter(Boolean).join(" · ") || null
+                      }
                       author={localized(lang, featured.authorName, featured.authorNameFr)}
                       overlay={playOverlay(featured)}
                     />
@@ -295,7 +312,13 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
         </aside>
       </div>
 
-      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.source ?? ""} title={playing?.title ?? ""} poster={playing?.poster} />
+      <VideoModal
+        open={playing !== null}
+        onClose={() => setPlaying(null)}
+        source={playing?.source ?? ""}
+        title={playing?.title ?? ""}
+        poster={playing?.poster}
+      />
     </>
   );
 }

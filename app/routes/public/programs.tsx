@@ -22,7 +22,16 @@ async function settle<T>(what: string, query: Promise<T[]>): Promise<{ items: T[
 
 export async function loader({ request }: Route.LoaderArgs) {
   const db = await getDb();
-  const [programs, podcasts] = await Promise.all([settle("programs", cached("programs:list", ["programs"], () => listPublishedPrograms(db))), settle("podcasts", cached("podcasts:list", ["podcasts"], () => listPublishedPodcasts(db)))]);
+  const [programs, podcasts] = await Promise.all([
+    settle(
+      "programs",
+      cached("programs:list", ["programs"], () => listPublishedPrograms(db)),
+    ),
+    settle(
+      "podcasts",
+      cached("podcasts:list", ["podcasts"], () => listPublishedPodcasts(db)),
+    ),
+  ]);
   const lang = languageOfRequest(request);
   return { programs, podcasts, title: translate(lang, "programsPage.title"), intro: translate(lang, "programsPage.intro") };
 }
@@ -41,11 +50,17 @@ export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
       </header>
 
       <section aria-labelledby="programs-heading" className="mb-12" data-testid="programs-section">
-        <h2 id="programs-heading" className="mb-5 border-s-4 border-desert-600 ps-3 text-2xl font-bold">{t("programsPage.programs")}</h2>
+        <h2 id="programs-heading" className="mb-5 border-s-4 border-desert-600 ps-3 text-2xl font-bold">
+          {t("programsPage.programs")}
+        </h2>
         {programs.error ? (
-          <p className="text-red-700" role="alert">{t("programsPage.loadError", { message: programs.error })}</p>
+          <p className="text-red-700" role="alert">
+            {t("programsPage.loadError", { message: programs.error })}
+          </p>
         ) : programs.items.length === 0 ? (
-          <p className="text-ink-soft" data-testid="programs-empty">{t("programsPage.noPrograms")}</p>
+          <p className="text-ink-soft" data-testid="programs-empty">
+            {t("programsPage.noPrograms")}
+          </p>
         ) : (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {programs.items.map((p, i) => (
@@ -56,7 +71,9 @@ export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
                 excerpt={excerpt(p.description, 100)}
                 imageUrl={p.imageUrl}
                 date={p.publishDate}
-                category={[t(`programTypes.${p.programType}`), p.episodeNumber ? t("detail.episode", { n: p.episodeNumber }) : null].filter(Boolean).join(" · ")}
+                category={[t(`programTypes.${p.programType}`), p.episodeNumber ? t("detail.episode", { n: p.episodeNumber }) : null]
+                  .filter(Boolean)
+                  .join(" · ")}
                 eager={i < 4}
                 testId="program-card"
               />
@@ -66,11 +83,17 @@ export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="podcasts-heading" data-testid="podcasts-section">
-        <h2 id="podcasts-heading" className="mb-5 border-s-4 border-palm-600 ps-3 text-2xl font-bold">{t("programsPage.podcasts")}</h2>
+        <h2 id="podcasts-heading" className="mb-5 border-s-4 border-palm-600 ps-3 text-2xl font-bold">
+          {t("programsPage.podcasts")}
+        </h2>
         {podcasts.error ? (
-          <p className="text-red-700" role="alert">{t("programsPage.loadError", { message: podcasts.error })}</p>
+          <p className="text-red-700" role="alert">
+            {t("programsPage.loadError", { message: podcasts.error })}
+          </p>
         ) : podcasts.items.length === 0 ? (
-          <p className="text-ink-soft" data-testid="podcasts-empty">{t("programsPage.noPodcasts")}</p>
+          <p className="text-ink-soft" data-testid="podcasts-empty">
+            {t("programsPage.noPodcasts")}
+          </p>
         ) : (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
             {podcasts.items.map((p) => (

@@ -35,7 +35,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   } catch (error) {
     if (!(error instanceof SearchInputError)) throw error;
     return data(
-      { state: "invalid" as const, query: shown, filter: null, results: [], code: error.code, message: translate(lang, SEARCH_ERROR_KEYS[error.code]), title: translate(lang, "search.errorTitle") },
+      {
+        state: "invalid" as const,
+        query: shown,
+        filter: null,
+        results: [],
+        code: error.code,
+        message: translate(lang, SEARCH_ERROR_KEYS[error.code]),
+        title: translate(lang, "search.errorTitle"),
+      },
       { status: 400 },
     );
   }

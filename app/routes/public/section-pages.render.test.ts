@@ -62,13 +62,25 @@ function excerptsIn(html: string, testId: string): string[] {
   const doc = html.split(`data-testid="${testId}"`).slice(1);
   return doc.map((chunk) => {
     const m = /<\/h3><p[^>]*>([\s\S]*?)<\/p>/.exec(chunk);
-    return m ? m[1].replace(/<[^>]+>/g, "").replace(/&#x27;/g, "'").replace(/&amp;/g, "&") : "";
+    return m
+      ? m[1]
+          .replace(/<[^>]+>/g, "")
+          .replace(/&#x27;/g, "'")
+          .replace(/&amp;/g, "&")
+      : "";
   });
 }
 
 describe("section pages rendered with long texts", () => {
   it("culture cuts excerpts at 120 characters, in Arabic and French", () => {
-    const data = { title: "t", intro: "i", chips: [], category: null, featured: [card(1, { isFeatured: true })], grid: { items: [card(2), card(3)], hasMore: false, page: 1 } };
+    const data = {
+      title: "t",
+      intro: "i",
+      chips: [],
+      category: null,
+      featured: [card(1, { isFeatured: true })],
+      grid: { items: [card(2), card(3)], hasMore: false, page: 1 },
+    };
     const ar = excerptsIn(render(CulturePage as never, data), "culture-card");
     expect(ar).toHaveLength(3);
     for (const text of ar) expect(text).toBe(excerpt(LONG, 120));
@@ -110,14 +122,25 @@ describe("section pages rendered with long texts", () => {
     const fr = render(PoliticsPage as never, data, { lang: "fr" });
     expect(fr).toContain("mars 2026");
     expect(fr).toContain("décembre 2025");
-    expect([...fr.matchAll(/data-testid="timeline-item"[^>]*data-date="([^"]+)"/g)].map((m) => m[1])).toEqual([a, b, c].map((x) => x.publishDate.toISOString()));
+    expect([...fr.matchAll(/data-testid="timeline-item"[^>]*data-date="([^"]+)"/g)].map((m) => m[1])).toEqual(
+      [a, b, c].map((x) => x.publishDate.toISOString()),
+    );
     expect(fr.match(/data-testid="play-video"/g)).toHaveLength(1);
     const ar = render(PoliticsPage as never, data, { lang: "ar" });
     expect(ar).toContain("مارس 2026");
   });
 
   it("opinion cuts at 150", () => {
-    const data = { title: "t", intro: "i", disclaimer: null, chips: [], category: null, featured: card(1), list: { items: [card(2), card(3)], hasMore: false, page: 1 }, mostRead: [card(3), card(2), card(1)] };
+    const data = {
+      title: "t",
+      intro: "i",
+      disclaimer: null,
+      chips: [],
+      category: null,
+      featured: card(1),
+      list: { items: [card(2), card(3)], hasMore: false, page: 1 },
+      mostRead: [card(3), card(2), card(1)],
+    };
     const texts = excerptsIn(render(OpinionPage as never, data), "opinion-item");
     expect(texts).toHaveLength(3);
     for (const text of texts) {
@@ -129,17 +152,50 @@ describe("section pages rendered with long texts", () => {
 
   it("literature cuts prose at 120 and previews verses: 4 featured, 2 listed; samples are demo and unlinked", () => {
     const verses = ["بيت أول", "بيت ثان", "بيت ثالث", "بيت رابع"];
-    const poem = (id: number, n: number): LiteratureItem => ({ ...card(id, { categorySlug: "poetry", categoryName: "الشعر" }), isPoetry: true, verses: verses.slice(0, n), versesFr: [] });
+    const poem = (id: number, n: number): LiteratureItem => ({
+      ...card(id, { categorySlug: "poetry", categoryName: "الشعر" }),
+      isPoetry: true,
+      verses: verses.slice(0, n),
+      versesFr: [],
+    });
     const prose = (id: number): LiteratureItem => ({ ...card(id, { categorySlug: "prose" }), isPoetry: false, verses: [], versesFr: [] });
-    const html = render(LiteraturePage as never, { title: "t", intro: "i", type: null, featured: [poem(1, 4), prose(2)], items: [poem(1, 2), prose(2)], hasMore: false, page: 1, fallback: false });
+    const html = render(LiteraturePage as never, {
+      title: "t",
+      intro: "i",
+      type: null,
+      featured: [poem(1, 4), prose(2)],
+      items: [poem(1, 2), prose(2)],
+      hasMore: false,
+      page: 1,
+      fallback: false,
+    });
     const featuredPoem = html.split('data-testid="literature-featured-item"')[1];
-    expect(featuredPoem.split('data-testid="verse-preview"')[1].split("</div>")[0].match(/data-testid="verse-line"/g)).toHaveLength(4);
+    expect(
+      featuredPoem
+        .split('data-testid="verse-preview"')[1]
+        .split("</div>")[0]
+        .match(/data-testid="verse-line"/g),
+    ).toHaveLength(4);
     const listedPoem = html.split('data-testid="literature-item"')[1];
-    expect(listedPoem.split('data-testid="verse-preview"')[1].split("</div>")[0].match(/data-testid="verse-line"/g)).toHaveLength(2);
+    expect(
+      listedPoem
+        .split('data-testid="verse-preview"')[1]
+        .split("</div>")[0]
+        .match(/data-testid="verse-line"/g),
+    ).toHaveLength(2);
     const proseExcerpts = [...html.matchAll(/data-testid="literature-excerpt"[^>]*>([^<]*)</g)].map((m) => m[1]);
     expect(proseExcerpts).toEqual([excerpt(LONG, 120), excerpt(LONG, 120)]);
 
-    const fallback = render(LiteraturePage as never, { title: "t", intro: "i", type: null, featured: literatureSamples({ featured: true }, 4), items: literatureSamples({}, 2), hasMore: false, page: 1, fallback: true });
+    const fallback = render(LiteraturePage as never, {
+      title: "t",
+      intro: "i",
+      type: null,
+      featured: literatureSamples({ featured: true }, 4),
+      items: literatureSamples({}, 2),
+      hasMore: false,
+      page: 1,
+      fallback: true,
+    });
     expect(fallback).toContain('data-testid="literature-fallback"');
     expect(fallback.match(/data-testid="demo-badge"/g)!.length).toBe(literatureSamples({ featured: true }, 4).length + literatureSamples({}, 2).length);
     expect(fallback).not.toContain('href="/articles/"');

@@ -43,7 +43,11 @@ const unwrap = <T>(result: unknown) => {
 };
 
 function post(fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return opinionAction({ request: new Request("http://localhost/opinion", { method: "POST", body: new URLSearchParams(fields), headers }), params: {}, context: { nonce: "" } } as never);
+  return opinionAction({
+    request: new Request("http://localhost/opinion", { method: "POST", body: new URLSearchParams(fields), headers }),
+    params: {},
+    context: { nonce: "" },
+  } as never);
 }
 
 describe("section pages (loaders and action)", () => {
@@ -131,7 +135,10 @@ describe("section pages (loaders and action)", () => {
         const d = await call(politicsLoader, `/politics?region=${region}`);
         const items = [d.featured!, ...d.list!.items];
         expect(items.length, region).toBeGreaterThan(0);
-        expect(items.every((i) => i.region === region), region).toBe(true);
+        expect(
+          items.every((i) => i.region === region),
+          region,
+        ).toBe(true);
       }
       const both = await call(politicsLoader, "/politics?region=mali&type=videos");
       expect([both.featured!, ...both.list!.items].every((i) => i.region === "mali" && i.contentType === "video")).toBe(true);
@@ -167,7 +174,10 @@ describe("section pages (loaders and action)", () => {
         const d = await call(literatureLoader, `/literature?type=${type}`);
         expect(d.type).toBe(type);
         expect(d.items.length, type).toBeGreaterThan(0);
-        expect([...d.featured, ...d.items].every((i) => i.categorySlug === type), type).toBe(true);
+        expect(
+          [...d.featured, ...d.items].every((i) => i.categorySlug === type),
+          type,
+        ).toBe(true);
       }
       const poetry = await call(literatureLoader, "/literature?type=poetry");
       expect(poetry.featured.every((p) => p.verses.length === 4)).toBe(true);
@@ -176,7 +186,17 @@ describe("section pages (loaders and action)", () => {
     });
 
     it("falls back to the samples, marked as demo, when the database is down", async () => {
-      const down = { ...t, db: new Proxy({}, { get: () => () => { throw new Error("database unreachable"); } }) } as unknown as DatabaseHandle;
+      const down = {
+        ...t,
+        db: new Proxy(
+          {},
+          {
+            get: () => () => {
+              throw new Error("database unreachable");
+            },
+          },
+        ),
+      } as unknown as DatabaseHandle;
       setDatabaseHandle(down);
       try {
         const d = await call(literatureLoader, "/literature?type=poetry");
@@ -235,7 +255,10 @@ describe("section pages (loaders and action)", () => {
     });
 
     it("newsletter confirm: a made-up token gets the 400 page", async () => {
-      expect(unwrap<{ status: string }>(await call(confirmLoader, "/newsletter/confirm?token=" + "x".repeat(43)))).toMatchObject({ status: 400, body: { status: "invalid" } });
+      expect(unwrap<{ status: string }>(await call(confirmLoader, "/newsletter/confirm?token=" + "x".repeat(43)))).toMatchObject({
+        status: 400,
+        body: { status: "invalid" },
+      });
       expect(unwrap<{ status: string }>(await call(confirmLoader, "/newsletter/confirm"))).toMatchObject({ status: 400, body: { status: "invalid" } });
     });
 
@@ -264,18 +287,29 @@ describe("section pages (loaders and action)", () => {
 
     it("write-article box: missing or too-short fields give 400 with field messages and store nothing", async () => {
       const before = (await t.db.select().from(contacts)).length;
-      const res = unwrap<{ ok: boolean; errors: Record<string, string> }>(await post({ intent: "proposal", name: "", email: "x@", title: "عنوان", summary: "قصير" }));
+      const res = unwrap<{ ok: boolean; errors: Record<string, string> }>(
+        await post({ intent: "proposal", name: "", email: "x@", title: "عنوان", summary: "قصير" }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual({ name: "proposal.errors.required", email: "proposal.errors.email", summary: "proposal.errors.summaryTooShort" });
-      const long = unwrap<{ errors: Record<string, string> }>(await post({ intent: "proposal", name: "n", email: "a@b.co", title: "t".repeat(201), summary: "s".repeat(40) }));
+      const long = unwrap<{ errors: Record<string, string> }>(
+        await post({ intent: "proposal", name: "n", email: "a@b.co", title: "t".repeat(201), summary: "s".repeat(40) }),
+      );
       expect(long.body.errors).toEqual({ title: "proposal.errors.titleTooLong" });
       expect((await t.db.select().from(contacts)).length).toBe(before);
-      expect(await t.db.select().from(contacts).where(and(eq(contacts.kind, "article_proposal"), eq(contacts.name, "n")))).toEqual([]);
+      expect(
+        await t.db
+          .select()
+          .from(contacts)
+          .where(and(eq(contacts.kind, "article_proposal"), eq(contacts.name, "n"))),
+      ).toEqual([]);
     });
 
     it("write-article box: a filled honeypot gets the same answer and stores nothing", async () => {
       const before = (await t.db.select().from(contacts)).length;
-      const res = unwrap(await post({ intent: "proposal", name: "Bot", email: "bot@spam.test", title: "Buy", summary: "x".repeat(60), website: "http://spam.test" }));
+      const res = unwrap(
+        await post({ intent: "proposal", name: "Bot", email: "bot@spam.test", title: "Buy", summary: "x".repeat(60), website: "http://spam.test" }),
+      );
       expect(res).toEqual({ status: 200, body: { intent: "proposal", ok: true } });
       expect((await t.db.select().from(contacts)).length).toBe(before);
     });
@@ -283,7 +317,10 @@ describe("section pages (loaders and action)", () => {
     it("limits sign-ups per client address with 429 and Retry-After", async () => {
       const from = { [CLIENT_IP_HEADER]: "203.0.113.99" };
       for (let i = 0; i < 5; i++) expect(unwrap(await post({ intent: "newsletter", email: "reader@sahara.test" }, from)).status).toBe(200);
-      const limited = (await post({ intent: "newsletter", email: "reader@sahara.test" }, from)) as { data: unknown; init: { status: number; headers: Record<string, string> } };
+      const limited = (await post({ intent: "newsletter", email: "reader@sahara.test" }, from)) as {
+        data: unknown;
+        init: { status: number; headers: Record<string, string> };
+      };
       expect(limited.init.status).toBe(429);
       expect(limited.data).toEqual({ intent: "newsletter", ok: false, formError: "RATE_LIMITED" });
       expect(Number(limited.init.headers["Retry-After"])).toBeGreaterThan(0);

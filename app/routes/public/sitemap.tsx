@@ -23,7 +23,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const translations = root?.translations as { footer?: { sitemap?: string } } | undefined;
   const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = translations?.footer?.sitemap ?? "";
-  return [{ title: siteName ? `${title} | ${siteName}` : title }, { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", "/sitemap") }];
+  return [
+    { title: siteName ? `${title} | ${siteName}` : title },
+    { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", "/sitemap") },
+  ];
 };
 
 type Item = { id: number; href: string; title: string; date: Date | string };
@@ -109,7 +112,12 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
         <LatestList
           title={t("sitemapPage.latestArticles")}
           testId="sitemap-articles"
-          items={loaderData.articles.map((a) => ({ id: a.id, href: `/articles/${a.pageSlug}`, title: localized(lang, a.title, a.titleFr), date: a.publishDate }))}
+          items={loaderData.articles.map((a) => ({
+            id: a.id,
+            href: `/articles/${a.pageSlug}`,
+            title: localized(lang, a.title, a.titleFr),
+            date: a.publishDate,
+          }))}
         />
       </div>
     </div>

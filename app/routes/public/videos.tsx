@@ -24,7 +24,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const sort = toVideoSort(url.searchParams.get("sort"));
   const page = await loadVideoLibraryPage(getVideoLibrary());
   return data(
-    { ...page, q, sort: sort ?? DEFAULT_VIDEO_SORT, unknownSort: sort === null, title: translate(lang, "videos.title"), intro: translate(lang, "videos.intro") },
+    {
+      ...page,
+      q,
+      sort: sort ?? DEFAULT_VIDEO_SORT,
+      unknownSort: sort === null,
+      title: translate(lang, "videos.title"),
+      intro: translate(lang, "videos.intro"),
+    },
     // An unknown sort is the reader's mistake: say so (400) but still show the library.
     { status: sort === null ? 400 : 200 },
   );
@@ -36,7 +43,12 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
 
-const SORT_LABEL: Record<VideoSort, string> = { newest: "videos.sortNewest", views: "videos.sortViews", duration: "videos.sortDuration", title: "videos.sortTitle" };
+const SORT_LABEL: Record<VideoSort, string> = {
+  newest: "videos.sortNewest",
+  views: "videos.sortViews",
+  duration: "videos.sortDuration",
+  title: "videos.sortTitle",
+};
 
 export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
@@ -175,7 +187,13 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.guid ?? ""} title={playing?.title} poster={playing?.playback.thumbnail} />
+      <VideoModal
+        open={playing !== null}
+        onClose={() => setPlaying(null)}
+        source={playing?.guid ?? ""}
+        title={playing?.title}
+        poster={playing?.playback.thumbnail}
+      />
     </>
   );
 }
@@ -186,11 +204,20 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
   // Without JavaScript the tile links to the file itself, which the browser plays on its own.
   const href = video.playback.mp4 ?? video.playback.hls ?? video.playback.embed ?? "#";
   return (
-    <article className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md" data-testid="video-card" data-guid={video.guid}>
+    <article
+      className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md"
+      data-testid="video-card"
+      data-guid={video.guid}
+    >
       <div className="relative aspect-video bg-sand-200">
         <Thumbnail src={video.playback.thumbnail} eager={eager} />
         <PlayBadge />
-        <span className="absolute bottom-2 end-2 rounded bg-black/75 px-1.5 py-0.5 text-sm font-bold text-white" dir="ltr" aria-label={t("videos.duration", { duration })} data-testid="video-duration">
+        <span
+          className="absolute bottom-2 end-2 rounded bg-black/75 px-1.5 py-0.5 text-sm font-bold text-white"
+          dir="ltr"
+          aria-label={t("videos.duration", { duration })}
+          data-testid="video-duration"
+        >
           {duration}
         </span>
       </div>

@@ -16,7 +16,12 @@ type Smtp = Awaited<ReturnType<typeof startSmtpReceiver>>;
 async function contentViolations(page: Page) {
   const all = await seriousA11yViolations(page);
   const inMain = await Promise.all(
-    all.map((v) => page.evaluate((selectors) => selectors.some((s) => document.querySelector(s)?.closest("#main")), v.nodes.map((n) => n.target.at(-1)!))),
+    all.map((v) =>
+      page.evaluate(
+        (selectors) => selectors.some((s) => document.querySelector(s)?.closest("#main")),
+        v.nodes.map((n) => n.target.at(-1)!),
+      ),
+    ),
   );
   return all.filter((_, i) => inMain[i]);
 }

@@ -36,17 +36,17 @@ describe("credentials stay out of logs and pages", () => {
     const base = server.url;
     const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
-    await post(base, "/auth", { mode: "signUp", email, password: passwords[0]! }, { ip: "10.4.0.1" });
+    await post(base, "/auth", { mode: "signUp", email, password: passwords[0] }, { ip: "10.4.0.1" });
     const verifyMail = await smtp.waitFor(email);
     const verifyLink = verifyMail.links.find((l) => l.includes("/auth/verify?"))!;
     linkTokens.push(tokenOf(verifyLink));
     await get(base, new URL(verifyLink).pathname + new URL(verifyLink).search);
 
-    const first = await post(base, "/auth", { mode: "signIn", email, password: passwords[0]! }, { ip: "10.4.0.2" });
+    const first = await post(base, "/auth", { mode: "signIn", email, password: passwords[0] }, { ip: "10.4.0.2" });
     sessionCookies.push(cookiesFrom(first));
     pages.push(await (await get(base, "/", { cookie: sessionCookies[0] })).text());
     pages.push(await (await get(base, "/admin", { cookie: sessionCookies[0] })).text());
-    pages.push(await (await post(base, "/auth", { mode: "signIn", email, password: passwords[1]! }, { ip: "10.4.0.3" })).text());
+    pages.push(await (await post(base, "/auth", { mode: "signIn", email, password: passwords[1] }, { ip: "10.4.0.3" })).text());
 
     await post(base, "/auth/forgot", { email }, { ip: "10.4.0.4" });
     const started = Date.now();
@@ -57,9 +57,9 @@ describe("credentials stay out of logs and pages", () => {
     }
     linkTokens.push(tokenOf(resetLink!));
     pages.push(await (await get(base, new URL(resetLink!).pathname + new URL(resetLink!).search)).text());
-    await post(base, "/auth/reset", { token: tokenOf(resetLink!), password: passwords[2]!, confirm: passwords[2]! }, { ip: "10.4.0.5" });
+    await post(base, "/auth/reset", { token: tokenOf(resetLink!), password: passwords[2], confirm: passwords[2] }, { ip: "10.4.0.5" });
 
-    const second = await post(base, "/auth", { mode: "signIn", email, password: passwords[2]! }, { ip: "10.4.0.6" });
+    const second = await post(base, "/auth", { mode: "signIn", email, password: passwords[2] }, { ip: "10.4.0.6" });
     sessionCookies.push(cookiesFrom(second));
     await post(base, "/auth/sign-out", { mode: "redirect" }, { cookie: sessionCookies[1] });
 
@@ -82,7 +82,7 @@ describe("credentials stay out of logs and pages", () => {
   const secrets = () => {
     const tokens = sessionCookies.flatMap((c) => {
       const value = c.split("=").slice(1).join("=");
-      return [value, decodeURIComponent(value), decodeURIComponent(value).split(".")[0]!];
+      return [value, decodeURIComponent(value), decodeURIComponent(value).split(".")[0]];
     });
     return { passwords, hashes, "session tokens": tokens, "link tokens": linkTokens, secret: [E2E_SECRET] };
   };

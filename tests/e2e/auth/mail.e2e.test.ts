@@ -119,14 +119,24 @@ describe("account e-mails (SMTP)", () => {
   it("invites a member of staff by e-mail; the link sets a password; disabling the account ends its session and refuses sign-in", async () => {
     const admin = server.personas.admin.cookie;
     const email = "reporter@mail.test";
-    const invite = await post(base, "/admin/users", { intent: "invite", email, fullName: "مراسل", role: "editor", permissions: ["content.write", "contacts.manage"] }, { cookie: admin });
+    const invite = await post(
+      base,
+      "/admin/users",
+      { intent: "invite", email, fullName: "مراسل", role: "editor", permissions: ["content.write", "contacts.manage"] },
+      { cookie: admin },
+    );
     expect(invite.status).toBe(200);
     const mail = await smtp.waitFor(email);
     expect(mail.text).toContain("رئيس التحرير");
     const link = linkIn(mail, "/auth/reset");
     expect(link.searchParams.get("invite")).toBe("1");
 
-    const accept = await post(base, "/auth/reset", { token: link.searchParams.get("token")!, password: "Rep0rterPass", confirm: "Rep0rterPass", invite: "1" }, { ip: "10.1.0.8" });
+    const accept = await post(
+      base,
+      "/auth/reset",
+      { token: link.searchParams.get("token")!, password: "Rep0rterPass", confirm: "Rep0rterPass", invite: "1" },
+      { ip: "10.1.0.8" },
+    );
     expect(accept.status).toBe(302);
     expect(accept.headers.get("location")).toBe("/auth?notice=invited");
 

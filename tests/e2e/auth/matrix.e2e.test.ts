@@ -23,7 +23,8 @@ function flatten(entries: RouteEntry[], parent = ""): { path: string; file: stri
   });
 }
 
-const exported = (source: string, name: string) => new RegExp(`export\\s+(async\\s+)?(function|const|let)\\s+${name}\\b|export\\s*\\{[^}]*\\b${name}\\b`).test(source);
+const exported = (source: string, name: string) =>
+  new RegExp(`export\\s+(async\\s+)?(function|const|let)\\s+${name}\\b|export\\s*\\{[^}]*\\b${name}\\b`).test(source);
 
 const isAdminPath = (p: string) => p === "/admin" || p.startsWith("/admin/") || p.startsWith("/api/admin/");
 
@@ -43,8 +44,12 @@ type Expected = { kind: "redirect"; location: string } | { kind: "denied"; statu
 
 function expected(persona: PersonaName, access: Access, url: string, mode: "page" | "action"): Expected {
   const origin = encodeURIComponent(url);
-  if (persona === "anonymous") return mode === "page" ? { kind: "redirect", location: `/auth?redirectTo=${origin}` } : { kind: "denied", status: 401, reason: "unauthenticated" };
-  if (persona === "expired") return mode === "page" ? { kind: "redirect", location: `/auth?expired=1&redirectTo=${origin}` } : { kind: "denied", status: 401, reason: "unauthenticated" };
+  if (persona === "anonymous")
+    return mode === "page" ? { kind: "redirect", location: `/auth?redirectTo=${origin}` } : { kind: "denied", status: 401, reason: "unauthenticated" };
+  if (persona === "expired")
+    return mode === "page"
+      ? { kind: "redirect", location: `/auth?expired=1&redirectTo=${origin}` }
+      : { kind: "denied", status: 401, reason: "unauthenticated" };
   if (persona === "reader") return { kind: "denied", status: 403, reason: "access-denied" };
   if (persona === "unconfirmedAdmin") return { kind: "denied", status: 403, reason: "confirm-email" };
   if (persona === "staffWithoutPermission") {
@@ -135,7 +140,12 @@ describe("the authorisation matrix of the back-office", () => {
 
     it("refuses the admin's own cookie on a post from another site, or with no origin at all", async () => {
       const base = { "content-type": "application/x-www-form-urlencoded", cookie: cookies.admin! };
-      const foreign = await fetch(server.url + dataUrl(), { method: "POST", headers: { ...base, origin: "https://evil.example" }, body: "", redirect: "manual" });
+      const foreign = await fetch(server.url + dataUrl(), {
+        method: "POST",
+        headers: { ...base, origin: "https://evil.example" },
+        body: "",
+        redirect: "manual",
+      });
       expect([400, 403]).toContain(foreign.status);
       const none = await fetch(server.url + dataUrl(), { method: "POST", headers: base, body: "", redirect: "manual" });
       expect(none.status).toBe(403);

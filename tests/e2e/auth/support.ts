@@ -54,7 +54,12 @@ export function browserCookies(persona: Persona, url: string) {
 }
 
 /** A form post as a browser sends it (same-origin Origin header), without following redirects. */
-export function post(base: string, pathname: string, fields: Record<string, string | string[]>, { cookie, ip, origin = base }: { cookie?: string; ip?: string; origin?: string | null } = {}) {
+export function post(
+  base: string,
+  pathname: string,
+  fields: Record<string, string | string[]>,
+  { cookie, ip, origin = base }: { cookie?: string; ip?: string; origin?: string | null } = {},
+) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(fields)) for (const value of Array.isArray(v) ? v : [v]) body.append(k, value);
   const headers: Record<string, string> = {};
@@ -73,7 +78,7 @@ export function get(base: string, pathname: string, { cookie }: { cookie?: strin
 export function cookiesFrom(res: Response): string {
   return res.headers
     .getSetCookie()
-    .map((c) => c.split(";")[0]!)
+    .map((c) => c.split(";")[0])
     .filter((c) => !c.endsWith("="))
     .join("; ");
 }

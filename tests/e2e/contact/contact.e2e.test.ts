@@ -112,7 +112,20 @@ describe("the contact page over HTTP", () => {
     expect(refused.html).not.toContain(PAYLOAD);
     expect(refused.html).not.toMatch(/<img src=x onerror/);
     expect(refused.html).not.toMatch(/<script>window\.__pwned/);
-    const pages = ["/", "/news", "/contact", "/sitemap", "/privacy", "/terms", "/programs", "/rss.xml", "/sitemap.xml", "/api/articles", "/api/literature", "/api/categories"];
+    const pages = [
+      "/",
+      "/news",
+      "/contact",
+      "/sitemap",
+      "/privacy",
+      "/terms",
+      "/programs",
+      "/rss.xml",
+      "/sitemap.xml",
+      "/api/articles",
+      "/api/literature",
+      "/api/categories",
+    ];
     for (const path of pages) {
       const body = await (await fetch(base + path)).text();
       expect(body, path).not.toContain("__pwned");

@@ -72,7 +72,11 @@ describe("the document as the server renders it", () => {
   it("refuses a language that is not supported", async () => {
     const res = await fetch(base + "/language", { method: "POST", body: new URLSearchParams({ lang: "<script>", redirectTo: "/" }), redirect: "manual" });
     expect(res.status).toBe(400);
-    const open = await fetch(base + "/language", { method: "POST", body: new URLSearchParams({ lang: "fr", redirectTo: "//evil.example" }), redirect: "manual" });
+    const open = await fetch(base + "/language", {
+      method: "POST",
+      body: new URLSearchParams({ lang: "fr", redirectTo: "//evil.example" }),
+      redirect: "manual",
+    });
     expect(open.status).toBe(302);
     expect(open.headers.get("location")).toBe("/");
   });

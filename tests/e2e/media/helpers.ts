@@ -4,7 +4,8 @@ import { expect } from "vitest";
 import { seriousA11yViolations, type AxeViolation } from "../support/a11y.ts";
 
 export const SAMPLE_VIDEO = "/uploads/demo/video/sample.mp4";
-export const SAMPLE_MISSING = "the seeded sample video is missing (ffmpeg was not available when the e2e server seeded its data), so playback cannot be checked";
+export const SAMPLE_MISSING =
+  "the seeded sample video is missing (ffmpeg was not available when the e2e server seeded its data), so playback cannot be checked";
 
 /** Whether the e2e server has the sample video the demo rows play. */
 export async function sampleAvailable(base: string): Promise<boolean> {
@@ -17,10 +18,21 @@ export async function expectVideoPlays(scope: Locator) {
   const video = scope.locator("video");
   await video.waitFor({ state: "attached" });
   await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => (v.paused && v.currentTime === 0 ? v.play().then(() => v.currentTime, () => v.currentTime) : v.currentTime)), {
-      timeout: 20_000,
-      interval: 250,
-    })
+    .poll(
+      () =>
+        video.evaluate((v: HTMLVideoElement) =>
+          v.paused && v.currentTime === 0
+            ? v.play().then(
+                () => v.currentTime,
+                () => v.currentTime,
+              )
+            : v.currentTime,
+        ),
+      {
+        timeout: 20_000,
+        interval: 250,
+      },
+    )
     .toBeGreaterThan(0.5);
   return video;
 }

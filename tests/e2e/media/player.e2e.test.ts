@@ -39,7 +39,14 @@ describe.skipIf(!hasChromium)("the video player", () => {
     const row = { status: "published" as const, publishDate: at, createdAt: at, updatedAt: at, isFeatured: false };
     await handle.db.insert(media).values([
       { ...row, title: "مادة بلا ملف", mediaType: "audio", pageSlug: "test-no-file" },
-      { ...row, title: "رابط تخزين", mediaType: "video", pageSlug: "test-storage-url", fileUrl: "https://storage.bunnycdn.com/zone/videos/clip.mp4", description: "d" },
+      {
+        ...row,
+        title: "رابط تخزين",
+        mediaType: "video",
+        pageSlug: "test-storage-url",
+        fileUrl: "https://storage.bunnycdn.com/zone/videos/clip.mp4",
+        description: "d",
+      },
       { ...row, title: "معرف مجهول", mediaType: "video", pageSlug: "test-unknown-id", fileUrl: UNKNOWN_ID, description: "d" },
       { ...row, title: "بث متكيف", mediaType: "video", pageSlug: "test-hls", fileUrl: HLS_ID, description: "d" },
       { ...row, title: "روابط مزيفة", mediaType: "video", pageSlug: "test-faked", fileUrl: FAKED_ID, description: "d" },
@@ -55,12 +62,34 @@ describe.skipIf(!hasChromium)("the video player", () => {
       fs.mkdirSync(dir, { recursive: true });
       const run = spawnSync(
         "ffmpeg",
-        ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", path.join(dataDir, "uploads/demo/video/sample.mp4"), "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-hls_segment_filename", path.join(dir, "seg%03d.ts"), path.join(dir, "playlist.m3u8")],
+        [
+          "-hide_banner",
+          "-loglevel",
+          "error",
+          "-nostdin",
+          "-y",
+          "-i",
+          path.join(dataDir, "uploads/demo/video/sample.mp4"),
+          "-c",
+          "copy",
+          "-f",
+          "hls",
+          "-hls_time",
+          "1",
+          "-hls_playlist_type",
+          "vod",
+          "-hls_segment_filename",
+          path.join(dir, "seg%03d.ts"),
+          path.join(dir, "playlist.m3u8"),
+        ],
         { stdio: "ignore", timeout: 60_000 },
       );
       hlsMade = run.status === 0 && fs.existsSync(path.join(dir, "playlist.m3u8"));
       // The encoder also leaves a thumbnail beside the renditions.
-      fs.writeFileSync(path.join(dir, "thumbnail.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9" viewBox="0 0 16 9"><rect width="16" height="9" fill="#a8541e"/></svg>');
+      fs.writeFileSync(
+        path.join(dir, "thumbnail.svg"),
+        '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9" viewBox="0 0 16 9"><rect width="16" height="9" fill="#a8541e"/></svg>',
+      );
       // The same rendition under /uploads, which the server already serves: lets the tests reach the HLS
       // paths through faked playback URLs whatever else is mounted.
       if (hlsMade) fs.cpSync(dir, path.join(dataDir, "uploads", "test-hls"), { recursive: true });

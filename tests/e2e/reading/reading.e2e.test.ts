@@ -54,8 +54,14 @@ describe("reading pages over HTTP", () => {
 
   it("answers 404 for drafts, unknown slugs, malformed keys and unknown ids", async () => {
     for (const path of [
-      "/articles/ouadane-visitor-guide-draft", "/news/draft-weather-bulletin-update", "/programs/maqal-salt-of-ijil-draft",
-      "/podcasts/tent-talk-s2e5-draft", "/coverage/no-such-coverage", "/articles/999999", "/news/12abc!", `/articles/${"x".repeat(300)}`,
+      "/articles/ouadane-visitor-guide-draft",
+      "/news/draft-weather-bulletin-update",
+      "/programs/maqal-salt-of-ijil-draft",
+      "/podcasts/tent-talk-s2e5-draft",
+      "/coverage/no-such-coverage",
+      "/articles/999999",
+      "/news/12abc!",
+      `/articles/${"x".repeat(300)}`,
       "/articles/%3Cscript%3E",
     ]) {
       const { status, body } = await html(path);
@@ -119,7 +125,10 @@ describe.skipIf(!hasChromium)("reading in Chromium", () => {
     await page.getByTestId("news-load-more").click();
     await expect.poll(() => page.getByTestId("news-card").count(), { timeout: 10_000 }).toBeGreaterThan(24);
     // Every card is distinct.
-    const hrefs = await page.getByTestId("news-card").locator("h3 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    const hrefs = await page
+      .getByTestId("news-card")
+      .locator("h3 a")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
     expect(new Set(hrefs).size).toBe(hrefs.length);
     await context.close();
   });

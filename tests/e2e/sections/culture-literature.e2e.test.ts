@@ -28,7 +28,10 @@ describe.skipIf(!hasChromium)("culture and literature pages", () => {
     const all = await titles(page, "culture-card");
     expect(all.length).toBeGreaterThan(8);
     expect(await page.getByTestId("culture-chip-all").getAttribute("aria-current")).toBe("true");
-    const chips = await page.getByTestId("culture-chip").locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("data-testid")!.replace("culture-chip-", "")));
+    const chips = await page
+      .getByTestId("culture-chip")
+      .locator("a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("data-testid")!.replace("culture-chip-", "")));
     expect(chips).toEqual(["all", "music", "crafts", "manuscripts", "architecture"]);
     for (const chip of chips.slice(1)) {
       const link = page.getByTestId(`culture-chip-${chip}`);
@@ -53,7 +56,9 @@ describe.skipIf(!hasChromium)("culture and literature pages", () => {
   it("culture: every card shows its excerpt through the 120-character cut", async () => {
     const { page, context } = await newPage(browser, { viewport: DESKTOP });
     await page.goto(base + "/culture");
-    const cards = await page.getByTestId("culture-card").evaluateAll((els) => els.map((c) => ({ title: c.querySelector("h3")?.textContent ?? "", excerpt: c.querySelector("h3 + p")?.textContent ?? "" })));
+    const cards = await page
+      .getByTestId("culture-card")
+      .evaluateAll((els) => els.map((c) => ({ title: c.querySelector("h3")?.textContent ?? "", excerpt: c.querySelector("h3 + p")?.textContent ?? "" })));
     expect(cards.length).toBeGreaterThan(8);
     for (const card of cards) {
       const seed = CULTURE_ARTICLES.find((a) => a.title === card.title)!;
@@ -85,13 +90,17 @@ describe.skipIf(!hasChromium)("culture and literature pages", () => {
       await page.getByTestId(`literature-type-${type}`).click();
       await page.waitForURL(`${base}/literature?type=${type}`);
       await expect.poll(() => page.getByTestId(`literature-type-${type}`).getAttribute("aria-current")).toBe("true");
-      const types = await page.locator('[data-testid="literature-item"], [data-testid="literature-featured-item"]').evaluateAll((items) => items.map((i) => i.getAttribute("data-type")));
+      const types = await page
+        .locator('[data-testid="literature-item"], [data-testid="literature-featured-item"]')
+        .evaluateAll((items) => items.map((i) => i.getAttribute("data-type")));
       expect(types.length, type).toBeGreaterThan(0);
       expect(new Set(types), type).toEqual(new Set([type]));
     }
     await page.getByTestId("literature-type-all").click();
     await page.waitForURL(`${base}/literature`);
-    await expect.poll(async () => new Set(await page.getByTestId("literature-item").evaluateAll((items) => items.map((i) => i.getAttribute("data-type")))).size).toBe(allTypes.size);
+    await expect
+      .poll(async () => new Set(await page.getByTestId("literature-item").evaluateAll((items) => items.map((i) => i.getAttribute("data-type")))).size)
+      .toBe(allTypes.size);
     expect(errors).toEqual([]);
     await context.close();
   });

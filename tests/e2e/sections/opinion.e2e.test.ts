@@ -34,7 +34,9 @@ describe.skipIf(!hasChromium)("opinion page", () => {
       const shown = await titles();
       expect(shown.length, chip).toBeGreaterThan(0);
       expect(shown.length, chip).toBeLessThan(all.length);
-      const categories = await page.getByTestId("opinion-item").evaluateAll((cards) => cards.map((c) => c.querySelector("h3")?.previousElementSibling?.textContent ?? ""));
+      const categories = await page
+        .getByTestId("opinion-item")
+        .evaluateAll((cards) => cards.map((c) => c.querySelector("h3")?.previousElementSibling?.textContent ?? ""));
       expect(new Set(categories), chip).toEqual(new Set([label]));
     }
     expect(errors).toEqual([]);

@@ -10,7 +10,11 @@ import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from ".
 const base = inject("baseUrl");
 
 const items = (page: Page) =>
-  page.getByTestId("politics-item").evaluateAll((els) => els.map((e) => ({ type: e.getAttribute("data-type"), region: e.getAttribute("data-region"), title: e.querySelector("h3")?.textContent ?? "" })));
+  page
+    .getByTestId("politics-item")
+    .evaluateAll((els) =>
+      els.map((e) => ({ type: e.getAttribute("data-type"), region: e.getAttribute("data-region"), title: e.querySelector("h3")?.textContent ?? "" })),
+    );
 
 describe.skipIf(!hasChromium)("politics and history page", () => {
   let browser: Browser;
@@ -93,7 +97,9 @@ describe.skipIf(!hasChromium)("politics and history page", () => {
 
     await page.getByTestId("politics-region-morocco").click();
     await page.waitForURL(`${base}/politics?view=timeline&region=morocco`);
-    await expect.poll(() => page.getByTestId("timeline-item").evaluateAll((els) => els.map((e) => e.getAttribute("data-region")))).toEqual(["morocco", "morocco"]);
+    await expect
+      .poll(() => page.getByTestId("timeline-item").evaluateAll((els) => els.map((e) => e.getAttribute("data-region"))))
+      .toEqual(["morocco", "morocco"]);
     await page.getByTestId("politics-view-list").click();
     await page.waitForURL(`${base}/politics?region=morocco`);
     await page.getByTestId("politics-list").waitFor();

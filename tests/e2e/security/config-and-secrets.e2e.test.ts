@@ -37,7 +37,13 @@ describe("secrets never reach the browser", () => {
 
 describe("start-up configuration check", () => {
   it("refuses to start in production with an invalid configuration", async () => {
-    const { code, output } = await runServerExpectingExit({ NODE_ENV: "production", VIDEO_DRIVER: "bunny", BUNNY_STREAM_LIBRARY_ID: "1", BUNNY_STREAM_CDN_HOSTNAME: "vz-1.b-cdn.net", BUNNY_STREAM_API_KEY: "" });
+    const { code, output } = await runServerExpectingExit({
+      NODE_ENV: "production",
+      VIDEO_DRIVER: "bunny",
+      BUNNY_STREAM_LIBRARY_ID: "1",
+      BUNNY_STREAM_CDN_HOSTNAME: "vz-1.b-cdn.net",
+      BUNNY_STREAM_API_KEY: "",
+    });
     expect(code).not.toBe(0);
     expect(output).toContain(PRODUCTION_REFUSAL);
     expect(output).toContain("Missing required environment variable: BUNNY_STREAM_API_KEY");

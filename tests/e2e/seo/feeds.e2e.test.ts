@@ -72,31 +72,38 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
 });
 
 describe("the public JSON endpoints", () => {
-  it.each(["/api/articles?category=culture", "/api/articles?category=opinion", "/api/categories", "/api/categories?type=culture", "/api/literature", "/api/literature-types"])(
-    "%s answers JSON with a short public cache",
-    async (path) => {
-      const res = await fetch(base + path);
-      expect(res.status).toBe(200);
-      expect(res.headers.get("content-type")).toContain("application/json");
-      expect(res.headers.get("cache-control")).toBe("public, max-age=60");
-      const body = await res.json();
-      const list = body.articles ?? body.categories ?? body.items ?? body.types;
-      expect(Array.isArray(list) && list.length > 0).toBe(true);
-      expect(JSON.stringify(body)).not.toMatch(/-draft"/);
-    },
-  );
+  it.each([
+    "/api/articles?category=culture",
+    "/api/articles?category=opinion",
+    "/api/categories",
+    "/api/categories?type=culture",
+    "/api/literature",
+    "/api/literature-types",
+  ])("%s answers JSON with a short public cache", async (path) => {
+    const res = await fetch(base + path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+    const body = await res.json();
+    const list = body.articles ?? body.categories ?? body.items ?? body.types;
+    expect(Array.isArray(list) && list.length > 0).toBe(true);
+    expect(JSON.stringify(body)).not.toMatch(/-draft"/);
+  });
 
-  it.each(["/api/articles?category=nope", "/api/literature?type=%3Cscript%3E", "/api/categories?type=%3Cscript%3E", "/api/articles?limit=1000", "/api/articles?hack=1"])(
-    "%s answers 400 with a JSON error",
-    async (path) => {
-      const res = await fetch(base + path);
-      expect(res.status).toBe(400);
-      const body = await res.json();
-      expect(body.error.code).toMatch(/^[A-Z_]+$/);
-      expect(body.error.message.length).toBeGreaterThan(10);
-      expect(body.error.message).not.toContain("<script>");
-    },
-  );
+  it.each([
+    "/api/articles?category=nope",
+    "/api/literature?type=%3Cscript%3E",
+    "/api/categories?type=%3Cscript%3E",
+    "/api/articles?limit=1000",
+    "/api/articles?hack=1",
+  ])("%s answers 400 with a JSON error", async (path) => {
+    const res = await fetch(base + path);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toMatch(/^[A-Z_]+$/);
+    expect(body.error.message.length).toBeGreaterThan(10);
+    expect(body.error.message).not.toContain("<script>");
+  });
 });
 
 describe("the human pages", () => {
@@ -114,7 +121,11 @@ describe("the human pages", () => {
   });
 
   it.each(["privacy", "terms"])("/%s is real content in Arabic, French and English", async (page) => {
-    for (const [lang, title] of [["ar", page === "privacy" ? "سياسة الخصوصية" : "شروط الاستخدام"], ["fr", page === "privacy" ? "Politique de confidentialité" : "Conditions d'utilisation"], ["en", page === "privacy" ? "Privacy policy" : "Terms of use"]]) {
+    for (const [lang, title] of [
+      ["ar", page === "privacy" ? "سياسة الخصوصية" : "شروط الاستخدام"],
+      ["fr", page === "privacy" ? "Politique de confidentialité" : "Conditions d'utilisation"],
+      ["en", page === "privacy" ? "Privacy policy" : "Terms of use"],
+    ]) {
       const res = await fetch(`${base}/${page}`, { headers: { Cookie: `i18nextLng=${lang}` } });
       expect(res.status).toBe(200);
       const html = /data-testid="legal-[a-z]+"[\s\S]*?<\/article>/.exec(await res.text())?.[0] ?? "";
@@ -138,7 +149,11 @@ describe.skipIf(!hasChromium)("well-formed XML, as a browser's parser reads it",
     const xml = (await text(path)).body;
     const result = await page.evaluate((source) => {
       const doc = new DOMParser().parseFromString(source, "application/xml");
-      return { error: doc.getElementsByTagName("parsererror").length > 0, root: doc.documentElement.nodeName, count: doc.getElementsByTagName("url").length + doc.getElementsByTagName("item").length };
+      return {
+        error: doc.getElementsByTagName("parsererror").length > 0,
+        root: doc.documentElement.nodeName,
+        count: doc.getElementsByTagName("url").length + doc.getElementsByTagName("item").length,
+      };
     }, xml);
     expect(result.error).toBe(false);
     expect(result.root).toBe(path === "/rss.xml" ? "rss" : "urlset");

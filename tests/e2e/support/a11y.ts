@@ -18,7 +18,12 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   const violations = (await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })),
+    }));
   })) as AxeViolation[];
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
@@ -35,7 +40,12 @@ export async function useLanguage(page: Page, baseUrl: string, lang: "ar" | "fr"
 
 /** The four layouts every public page is checked in: Arabic and French, phone and desktop. */
 export const LAYOUT_CASES = (["ar", "fr"] as const).flatMap((lang) =>
-  ([["phone", { width: 375, height: 740 }], ["desktop", { width: 1280, height: 900 }]] as const).map(([label, viewport]) => ({ lang, label, viewport })),
+  (
+    [
+      ["phone", { width: 375, height: 740 }],
+      ["desktop", { width: 1280, height: 900 }],
+    ] as const
+  ).map(([label, viewport]) => ({ lang, label, viewport })),
 );
 
 /**
