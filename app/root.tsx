@@ -66,10 +66,15 @@ function useI18n(lang: Language, translations: Translations): I18n {
       if (Object.keys(translations).length > 0) serverI18n.set(lang, instance);
       return instance;
     }
-    if (!browserI18n) browserI18n = createI18n(lang, translations);
-    else switchI18n(browserI18n, lang, translations);
-    return browserI18n;
+    return browserI18nFor(lang, translations);
   }, [lang, translations]);
+}
+
+/** The browser keeps one i18next instance for the whole visit and switches its language in place. */
+function browserI18nFor(...[lang, translations]: Parameters<typeof createI18n>) {
+  if (!browserI18n) browserI18n = createI18n(lang, translations);
+  else switchI18n(browserI18n, lang, translations);
+  return browserI18n;
 }
 
 /**

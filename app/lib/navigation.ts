@@ -36,6 +36,6 @@ export const FOOTER_LINKS = {
 /** A same-site path to return to after an action, never an open redirect. */
 export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value.length > 2000 || /[\u0000-\u001f]/.test(value)) return fallback;
+  if (value.length > 2000 || /\p{Cc}/u.test(value)) return fallback;
   return value;
 }

@@ -3,7 +3,7 @@
  * with status `new` (unread); the back-office moves it to `read` and `replied`.
  */
 import type { Database } from "../db/client.ts";
-import { contacts, CONTACT_KINDS } from "../db/schema.ts";
+import { contacts, type CONTACT_KINDS } from "../db/schema.ts";
 import { ContactSchema, type ContactField } from "../../app/lib/schemas/contact.ts";
 import { fieldErrorsOf, type FieldErrors } from "../../app/lib/schemas/shared.ts";
 import { createRateLimiter } from "../rate-limit.ts";

@@ -80,7 +80,12 @@ export function SubmitButton({ children, pendingLabel, testId }: { children: Rea
  */
 export function useFormCheck<S extends z.ZodMiniType>(schema: S, read: (form: HTMLFormElement) => unknown, serverErrors: FieldErrors | undefined) {
   const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
-  useEffect(() => setErrors(serverErrors ?? {}), [serverErrors]);
+  // A new answer from the server replaces what the browser found (React's "adjust state on prop change").
+  const [shownServerErrors, setShownServerErrors] = useState(serverErrors);
+  if (shownServerErrors !== serverErrors) {
+    setShownServerErrors(serverErrors);
+    setErrors(serverErrors ?? {});
+  }
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     const result = validate(schema, read(e.currentTarget));
     if (!result.ok) {

@@ -35,7 +35,6 @@ export function ContentCard({
   titleNode,
   excerptNode,
 }: ContentCardProps) {
-  const lang = useLanguage();
   const horizontal = layout === "horizontal";
   return (
     <article

@@ -49,10 +49,12 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
   const location = useLocation();
 
   // A navigation of any kind (link, back button) closes the menu and the search field.
-  useEffect(() => {
+  const [openedAt, setOpenedAt] = useState(location.pathname);
+  if (openedAt !== location.pathname) {
+    setOpenedAt(location.pathname);
     setMenuOpen(false);
     setSearchOpen(false);
-  }, [location.pathname]);
+  }
   useEffect(() => {
     if (searchOpen) searchInput.current?.focus();
   }, [searchOpen]);

@@ -52,32 +52,36 @@ const MEDIA_ERROR_NAMES: Record<number, string> = {
   4: "MEDIA_ERR_SRC_NOT_SUPPORTED",
 };
 
-export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, className = "" }: VideoPlayerProps) {
+export function VideoPlayer(props: VideoPlayerProps) {
+  // A new source is a new player: nothing of the previous source's attempts carries over.
+  return <SourcePlayer key={props.source} {...props} />;
+}
+
+/** An attempt starts "ready" (poster and controls) unless the player starts by itself. */
+const attemptPhase = (autoPlay: boolean): Phase => (autoPlay ? { name: "loading" } : { name: "ready" });
+
+/** What a source allows before any request: an error, a direct URL to try, or a hosted id to look up. */
+function startOf(source: string, autoPlay: boolean): { plan: Plan | null; phase: Phase } {
+  const parsed = parseVideoSource(source);
+  if (parsed.kind === "invalid") return { plan: null, phase: { name: "error", message: parsed.message } };
+  if (parsed.kind === "url") return { plan: { attempts: [{ url: parsed.url, format: parsed.format }] }, phase: attemptPhase(autoPlay) };
+  return { plan: null, phase: { name: "loading" } };
+}
+
+function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, className = "" }: VideoPlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [plan, setPlan] = useState<Plan | null>(null);
+  const [start] = useState(() => startOf(source, autoPlay));
+  const [plan, setPlan] = useState<Plan | null>(start.plan);
   const [index, setIndex] = useState(0);
-  const [phase, setPhase] = useState<Phase>({ name: "loading" });
+  const [phase, setPhase] = useState<Phase>(start.phase);
   const [buffering, setBuffering] = useState(false);
-  const lastError = useRef<string | null>(null);
-  const onEndedRef = useRef(onEnded);
-  onEndedRef.current = onEnded;
+  const [lastError, setLastError] = useState<string | null>(null);
 
-  // 1. Turn the source into a plan: which URLs to try, in which order, and the embed fallback.
+  // 1. A hosted id: ask for its playback URLs, then try them in order, with the embed as the last resort.
   useEffect(() => {
     const parsed = parseVideoSource(source);
-    setIndex(0);
-    setPlan(null);
-    lastError.current = null;
-    if (parsed.kind === "invalid") {
-      setPhase({ name: "error", message: parsed.message });
-      return;
-    }
-    setPhase({ name: "loading" });
-    if (parsed.kind === "url") {
-      setPlan({ attempts: [{ url: parsed.url, format: parsed.format }] });
-      return;
-    }
+    if (parsed.kind !== "id") return;
     const controller = new AbortController();
     playbackOf(parsed.id, controller.signal)
       .then((playback) => {
@@ -89,34 +93,40 @@ export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, 
           return;
         }
         setPlan({ attempts, embed: playback?.embed, poster: playback?.thumbnail, id: parsed.id });
-        if (!attempts.length && playback?.embed) setPhase({ name: "embed", url: playback.embed });
+        setPhase(attempts.length ? attemptPhase(autoPlay) : { name: "embed", url: playback!.embed! });
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         setPhase({ name: "error", message: `${PLAYBACK_MESSAGES.noValidUrls} (${String((error as Error)?.message ?? error)})`, id: parsed.id });
       });
     return () => controller.abort();
-  }, [source]);
+  }, [source, autoPlay]);
 
-  const next = useCallback((message: string) => {
-    lastError.current = message;
-    setIndex((i) => i + 1);
-  }, []);
+  const next = useCallback(
+    (message: string) => {
+      setLastError(message);
+      setIndex((i) => i + 1);
+      setPhase(attemptPhase(autoPlay));
+    },
+    [autoPlay],
+  );
+
+  // Every attempt failed: the last reason, and the spec's closing words.
+  const exhausted = plan !== null && plan.attempts.length > 0 && index >= plan.attempts.length;
+  let shown = phase;
+  if (exhausted) {
+    const allHls = plan.attempts.every((a) => a.format === "hls");
+    const message = allHls ? PLAYBACK_MESSAGES.hlsAllFailed : (lastError ?? PLAYBACK_MESSAGES.noMoreUrls);
+    shown = { name: "error", message: message === PLAYBACK_MESSAGES.noMoreUrls ? message : `${message} — ${PLAYBACK_MESSAGES.noMoreUrls}`, id: plan.id };
+  }
 
   // 2. Play the current attempt; on failure move to the next one, or to the embed player.
   useEffect(() => {
     const video = videoRef.current;
-    if (!plan || !video || !plan.attempts.length) return;
-    if (index >= plan.attempts.length) {
-      const allHls = plan.attempts.every((a) => a.format === "hls");
-      const message = allHls ? PLAYBACK_MESSAGES.hlsAllFailed : (lastError.current ?? PLAYBACK_MESSAGES.noMoreUrls);
-      setPhase({ name: "error", message: message === PLAYBACK_MESSAGES.noMoreUrls ? message : `${message} — ${PLAYBACK_MESSAGES.noMoreUrls}`, id: plan.id });
-      return;
-    }
+    if (!plan || !video || index >= plan.attempts.length) return;
     const attempt = plan.attempts[index];
     let hls: Hls | null = null;
     let cancelled = false;
-    setPhase({ name: "loading" });
 
     const toEmbed = () => {
       if (!plan.embed) return false;
@@ -140,9 +150,8 @@ export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, 
       video.src = url;
       video.load();
     };
-    // A player waiting for the reader shows its poster and controls, not a spinner: some browsers (iOS)
-    // load nothing before the first tap. Failures still arrive through the error handlers.
-    if (!autoPlay) setPhase({ name: "ready" });
+    // A player waiting for the reader shows its poster and controls, not a spinner (attemptPhase): some
+    // browsers (iOS) load nothing before the first tap. Failures still arrive through the error handlers.
 
     if (attempt.format === "file" || video.canPlayType("application/vnd.apple.mpegurl")) {
       // Files, and HLS where the browser plays it natively (Safari, recent Chromium).
@@ -178,46 +187,47 @@ export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, 
   }, [plan, index, autoPlay, next]);
 
   const shownPoster = poster ?? plan?.poster ?? undefined;
-  const loading = phase.name === "loading" || (phase.name === "ready" && buffering);
+  const loading = shown.name === "loading" || (shown.name === "ready" && buffering);
 
   return (
     <div
       className={`relative aspect-video w-full overflow-hidden rounded-lg bg-black text-white ${className}`}
       data-testid="video-player"
-      data-phase={phase.name}
+      data-phase={shown.name}
     >
-      {phase.name === "embed" ? (
+      {shown.name === "embed" ? (
         <>
           <iframe
-            src={phase.url}
+            src={shown.url}
             title={title ?? t("player.title")}
             className="absolute inset-0 h-full w-full border-0"
             allow="accelerometer; gyroscope; autoplay; encrypted-media; picture-in-picture; fullscreen"
             allowFullScreen
             data-testid="video-embed"
           />
-          {phase.notice && (
+          {shown.notice && (
             <p role="status" className="sr-only" dir="ltr">
-              {phase.notice}
+              {shown.notice}
             </p>
           )}
         </>
-      ) : phase.name === "error" ? (
+      ) : shown.name === "error" ? (
         <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center gap-2 p-4 text-center" data-testid="video-error">
           <p className="text-lg font-bold">{t("player.cannotPlay")}</p>
           <p className="max-w-full break-words text-sm opacity-90" dir="ltr" data-testid="video-error-message">
-            {phase.message}
+            {shown.message}
           </p>
-          {phase.id && (
+          {shown.id && (
             <p className="text-sm opacity-90">
               {t("player.videoId")}:{" "}
               <code dir="ltr" className="break-all" data-testid="video-error-id">
-                {phase.id}
+                {shown.id}
               </code>
             </p>
           )}
         </div>
       ) : (
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- a caption track is added when the video has one; most have none yet
         <video
           ref={videoRef}
           className="absolute inset-0 h-full w-full"
@@ -229,7 +239,7 @@ export function VideoPlayer({ source, title, poster, autoPlay = false, onEnded, 
           onWaiting={() => setBuffering(true)}
           onPlaying={() => setBuffering(false)}
           onPause={() => setBuffering(false)}
-          onEnded={() => onEndedRef.current?.()}
+          onEnded={onEnded}
           data-testid="video-element"
         />
       )}
@@ -261,8 +271,6 @@ function OpenVideoModal({ onClose, source, title, poster }: Omit<VideoModalProps
   const dialogRef = useRef<HTMLDialogElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -281,6 +289,7 @@ function OpenVideoModal({ onClose, source, title, poster }: Omit<VideoModalProps
   }, []);
 
   return (
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- a backdrop click is the mouse's way out; Escape (onCancel) and the close button are the keyboard's
     <dialog
       ref={dialogRef}
       aria-modal="true"
@@ -289,11 +298,11 @@ function OpenVideoModal({ onClose, source, title, poster }: Omit<VideoModalProps
       data-testid="video-modal"
       onCancel={(e) => {
         e.preventDefault();
-        onCloseRef.current();
+        onClose();
       }}
       onClick={(e) => {
         // A click on the backdrop lands on the dialog element itself.
-        if (e.target === e.currentTarget) onCloseRef.current();
+        if (e.target === e.currentTarget) onClose();
       }}
     >
       <div className="rounded-xl bg-ink p-3 text-white shadow-2xl sm:p-4">
@@ -304,7 +313,7 @@ function OpenVideoModal({ onClose, source, title, poster }: Omit<VideoModalProps
           <button
             ref={closeRef}
             type="button"
-            onClick={() => onCloseRef.current()}
+            onClick={() => onClose()}
             className="shrink-0 rounded-md p-2 hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
             aria-label={t("common.close")}
             data-testid="video-modal-close"

@@ -34,6 +34,8 @@ export function ToastProvider({ children, dir }: { children: ReactNode; dir: "rt
       if (e.key === "F8") {
         e.preventDefault();
         region.current?.focus();
+      } else if (e.key === "Escape" && region.current?.contains(document.activeElement)) {
+        setCurrent(null);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -48,7 +50,6 @@ export function ToastProvider({ children, dir }: { children: ReactNode; dir: "rt
         tabIndex={-1}
         aria-label="Notifications (F8)"
         className="pointer-events-none fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-md flex-col gap-2 outline-none sm:inset-x-auto sm:end-4"
-        onKeyDown={(e) => e.key === "Escape" && setCurrent(null)}
       >
         {current && <Toast key={current.id} toast={current} dir={dir} onDismiss={() => setCurrent(null)} />}
       </ol>

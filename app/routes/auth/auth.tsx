@@ -41,7 +41,8 @@ export async function action({ request }: Route.ActionArgs) {
   const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
   const redirectTo = targetOf(form.get("redirectTo"));
   const at = Date.now();
-  const echo = typeof form.get("email") === "string" ? String(form.get("email")).slice(0, 254) : "";
+  const typedEmail = form.get("email");
+  const echo = typeof typedEmail === "string" ? typedEmail.slice(0, 254) : "";
 
   if (mode === "signIn") {
     const parsed = validate(SignInSchema, formValues(form, ["email", "password"]));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { data, useFetcher, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/contact";
@@ -178,8 +178,11 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const fetcher = useFetcher<typeof action>();
   const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript the browser's own checks (required, type=email) run; with it, the shared schema does.
-  const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
+  const enhanced = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
   // A plain POST (JavaScript off) renders the page again with the action's answer.
   const pageResult = actionData;
@@ -187,18 +190,22 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   const values = pageResult && "values" in pageResult ? pageResult.values : undefined;
   const sending = fetcher.state !== "idle";
 
+  // Each answer of the fetcher is handled once: its field messages go into state while rendering, and the
+  // toast and form reset (outside React) happen in the effect below.
+  const answered = fetcher.state === "idle" ? fetcher.data : undefined;
+  const [handled, setHandled] = useState(answered);
+  if (answered && answered !== handled) {
+    setHandled(answered);
+    if (answered.status === "sent") setErrors({});
+    else if (answered.status === "invalid") setErrors(answered.fieldErrors);
+  }
+  const toasted = useRef<typeof answered>(undefined);
   useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result) return;
-    toast(feedbackFor(result, t));
-    if (result.status === "sent") {
-      formRef.current?.reset();
-      setErrors({});
-    } else if (result.status === "invalid") {
-      setErrors(result.fieldErrors);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
+    if (!answered || toasted.current === answered) return;
+    toasted.current = answered;
+    toast(feedbackFor(answered, t));
+    if (answered.status === "sent") formRef.current?.reset();
+  }, [answered, toast, t]);
 
   const validate = (form: HTMLFormElement) => ContactSchema.safeParse(contactFormValues(new FormData(form)));
 
@@ -378,4 +385,9 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+/** Hydration never changes once it happened, so there is nothing to subscribe to. */
+function noSubscription() {
+  return () => {};
 }

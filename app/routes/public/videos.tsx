@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
@@ -59,10 +59,13 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
   const [sort, setSort] = useState<VideoSort>(loaderData.sort);
   const [playing, setPlaying] = useState<VideoCard | null>(null);
 
-  useEffect(() => {
+  // A new server answer (back button, shared link) resets the controls to what the URL says.
+  const [fromUrl, setFromUrl] = useState({ q: loaderData.q, sort: loaderData.sort });
+  if (fromUrl.q !== loaderData.q || fromUrl.sort !== loaderData.sort) {
+    setFromUrl({ q: loaderData.q, sort: loaderData.sort });
     setQ(loaderData.q);
     setSort(loaderData.sort);
-  }, [loaderData.q, loaderData.sort]);
+  }
 
   const shown = useMemo(() => searchAndSortVideos(videos, q, sort, lang), [videos, q, sort, lang]);
 
