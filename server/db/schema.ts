@@ -4,7 +4,7 @@
  * created_at, updated_at, is_demo, and indexes for the listing queries of the spec.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, primaryKey, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 export const CONTENT_STATUSES = ["draft", "published"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -390,6 +390,36 @@ export const profiles = pgTable(
     ...timestamps,
   },
   (t) => [uniqueIndex("profiles_username_unique").on(t.username)],
+);
+
+/**
+ * Every save of a content item keeps the item as it was saved (the spec's field names), so an editor can
+ * see an earlier version and restore it. Kept per type and item, newest first.
+ */
+export const contentRevisions = pgTable(
+  "content_revisions",
+  {
+    id: serial("id").primaryKey(),
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("content_revisions_item_idx").on(t.contentType, t.itemId, t.createdAt.desc())],
+);
+
+/** A slug an item had before it was changed: its old URL answers with a 301 to the new one. */
+export const slugRedirects = pgTable(
+  "slug_redirects",
+  {
+    contentType: text("content_type").notNull(),
+    oldSlug: text("old_slug").notNull(),
+    itemId: integer("item_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.oldSlug] }), index("slug_redirects_item_idx").on(t.contentType, t.itemId)],
 );
 
 /** Tables whose rows are publishable content with a page slug: the ones detail pages and search read. */
