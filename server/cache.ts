@@ -1,49 +1,48 @@
 /**
- * The in-process read cache for public pages (ARCHITECTURE "cache"): least-recently-used entries with a
- * time to live, each tagged with the tables it read. A write calls `invalidate(table)` in the domain
- * function that writes, so readers see a change at once; the TTL bounds staleness for what changes
+ * The in-process read cache for public pages (ARCHITECTURE "cache"): lru-cache's least-recently-used store
+ * with a time to live, each entry tagged with the tables it read. A write calls `invalidate(table)` in the
+ * domain function that writes, so readers see a change at once; the TTL bounds staleness for what changes
  * without a write (a scheduled publish date arriving, view counts).
  *
  * One process only: with several processes, a write must reach the others (Redis via REDIS_URL is the
  * planned transport; see docs/decisions/0006-cache.md).
  */
+import { LRUCache } from "lru-cache";
+
 export type CacheTag = "articles" | "news" | "programs" | "podcasts" | "coverages" | "media" | "categories" | "videos";
 
-type Entry = { value: Promise<unknown>; expires: number; tags: readonly CacheTag[] };
+type Entry = { value: Promise<unknown>; tags: readonly CacheTag[] };
 
 const MAX_ENTRIES = 1000;
 export const DEFAULT_TTL_MS = 60_000;
 
-const entries = new Map<string, Entry>();
+const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: DEFAULT_TTL_MS });
 let enabled = process.env.NODE_ENV !== "test";
 const stats = { hits: 0, misses: 0 };
 
 /** Runs `read` once per key until it expires or one of its tags is invalidated; concurrent callers share it. */
 export function cached<T>(key: string, tags: readonly CacheTag[], read: () => Promise<T>, ttlMs = DEFAULT_TTL_MS): Promise<T> {
   if (!enabled) return read();
-  const now = Date.now();
   const hit = entries.get(key);
-  if (hit && hit.expires > now) {
+  if (hit) {
     stats.hits++;
-    // Map order is insertion order: re-inserting marks the entry most recently used.
-    entries.delete(key);
-    entries.set(key, hit);
     return hit.value as Promise<T>;
   }
   stats.misses++;
   const value = read();
-  entries.set(key, { value, expires: now + ttlMs, tags });
+  // The promise is stored, not its result, so readers arriving while the query runs share it.
+  entries.set(key, { value, tags }, { ttl: ttlMs });
   // A failed read is not kept: the next reader tries again.
   value.catch(() => {
-    if (entries.get(key)?.value === value) entries.delete(key);
+    if (entries.peek(key)?.value === value) entries.delete(key);
   });
-  while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
   return value;
 }
 
 /** Drops every entry that read from one of these tables. */
 export function invalidate(...tags: CacheTag[]) {
-  for (const [key, entry] of entries) if (entry.tags.some((t) => tags.includes(t))) entries.delete(key);
+  const stale = [...entries.entries()].filter(([, entry]) => entry.tags.some((t) => tags.includes(t))).map(([key]) => key);
+  for (const key of stale) entries.delete(key);
 }
 
 export function clearCache() {
