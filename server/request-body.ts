@@ -5,7 +5,7 @@
  */
 export class RequestBodyError extends Error {
   constructor(
-    readonly code: "BODY_TOO_LARGE" | "BAD_FORM",
+    readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON",
     readonly status: 413 | 400,
     message: string,
   ) {
@@ -38,8 +38,8 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>) {
   })();
 }
 
-/** Reads at most `maxBytes` of the body as form data (URL-encoded or multipart). */
-export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
+/** The body's bytes, at most `maxBytes`: the declared length is checked before reading, the received bytes while reading. */
+async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new RequestBodyError("BODY_TOO_LARGE", 413, `The request body is larger than ${maxBytes} bytes.`);
   const declared = request.headers.get("content-length");
   if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > maxBytes)) throw tooLarge();
@@ -66,10 +66,32 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return body;
+}
+
+/** Reads at most `maxBytes` of the body as form data (URL-encoded or multipart). */
+export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
+  const body = await readBytes(request, maxBytes);
   const contentType = request.headers.get("content-type") ?? "application/x-www-form-urlencoded";
   try {
     return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
     throw new RequestBodyError("BAD_FORM", 400, "The request body is not a form submission.");
   }
+}
+
+/** Reads at most `maxBytes` of the body as a JSON object (an array or a scalar is refused). */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "")) {
+    throw new RequestBodyError("BAD_JSON", 400, "The request body must be JSON (Content-Type: application/json).");
+  }
+  const body = await readBytes(request, maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch {
+    throw new RequestBodyError("BAD_JSON", 400, "The request body is not valid JSON.");
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new RequestBodyError("BAD_JSON", 400, "The request body must be a JSON object.");
+  return value as Record<string, unknown>;
 }

@@ -449,7 +449,11 @@ const media: ContentTypeDefinition = {
       kind: "text",
       label: "newsroom.f.title",
       required: true,
-      schema: minText(3, v("mediaTitleMin"), 200, v("mediaTitleMax")),
+      // back-office.md §5: still 3 characters once markup is taken out.
+      schema: z.pipe(
+        minText(3, v("mediaTitleMin"), 200, v("mediaTitleMax")),
+        z.string().check(z.refine((title) => title.replace(/<[^>]*>/g, "").trim().length >= 3, v("mediaTitleInvalid"))),
+      ),
     },
     titleFr,
     {

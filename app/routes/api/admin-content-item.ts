@@ -1,0 +1,47 @@
+import type { Route } from "./+types/admin-content-item";
+import { contentTypeBySegment } from "~/lib/content-types.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { ContentNotFoundError, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "../../../server/content/newsroom.ts";
+import { requirePermission } from "../../../server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "../../../server/json-api.ts";
+import { readJsonObject } from "../../../server/request-body.ts";
+
+/**
+ * GET /api/admin/{type}/{id} — one item as staff see it. PATCH — changes the fields sent (the spec's names);
+ * sending the `updated_at` last read refuses the change with 409 if someone saved since. DELETE — removes it.
+ */
+function itemId(value: string | undefined): number | null {
+  return value && /^\d{1,9}$/.test(value) ? Number(value) : null;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const def = contentTypeBySegment(params.type);
+  const id = itemId(params.id);
+  if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
+  await requirePermission(request, def.permissions.write, { mode: "api" });
+  return answerJson(async () => {
+    const item = await getForStaff(await getDb(), def.type, id);
+    if (!item) throw new ContentNotFoundError();
+    return json(item);
+  });
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const def = contentTypeBySegment(params.type);
+  const id = itemId(params.id);
+  if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
+  if (request.method === "DELETE") {
+    await requirePermission(request, def.permissions.delete, { mode: "api" });
+    return answerJson(async () => {
+      await deleteItem(await getDb(), def.type, id);
+      return json({ id, deleted: true });
+    });
+  }
+  if (request.method !== "PATCH") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET, PATCH or DELETE");
+  const user = await requirePermission(request, def.permissions.write, { mode: "api" });
+  return answerJson(async () => {
+    const { updated_at: expectedUpdatedAt, ...changes } = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
+    const expected = typeof expectedUpdatedAt === "string" ? expectedUpdatedAt : null;
+    return json(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true }));
+  });
+}
