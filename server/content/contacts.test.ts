@@ -1,26 +1,29 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+/**
+ * Contact messages in the database: what a visitor's message stores (sanitised, checked), and the
+ * back-office inbox's reads and writes (filters and counts in SQL, paging, previews, open marks read,
+ * status changes, deletion). The /contact page's action is tested beside it (app/routes/public/contact.test.ts).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, desc, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { openDatabase, setDatabaseHandle } from "../db/client.ts";
 import { contacts } from "../db/schema.ts";
-import { CONTACT_RATE_LIMIT, ContactInputError, contactRateLimiter, createContactMessage } from "./contacts.ts";
-import { CLIENT_IP_HEADER } from "./views.ts";
-import { action, type ContactResult } from "../../app/routes/public/contact.tsx";
+import {
+  CONTACTS_PAGE_SIZE,
+  ContactInputError,
+  ContactNotFoundError,
+  ContactValidationError,
+  contactIdOf,
+  createArticleProposal,
+  createContactMessage,
+  deleteContact,
+  getContact,
+  listContacts,
+  openContact,
+  setContactStatus,
+} from "./contacts.ts";
 
 const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };
-
-/** Calls the contact page's action as React Router would, and unwraps its answer. */
-async function post(body: BodyInit, { ip = "203.0.113.10", headers = {} } = {}) {
-  const request = new Request("http://localhost/contact", {
-    method: "POST",
-    body,
-    headers: { [CLIENT_IP_HEADER]: ip, ...(typeof body === "string" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}), ...headers },
-    ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-  });
-  const answer = (await action({ request, params: {}, context: { nonce: "" } } as never)) as unknown as { data: ContactResult; init: ResponseInit | null };
-  return { status: answer.init?.status ?? 200, result: answer.data, headers: new Headers(answer.init?.headers) };
-}
 
 describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
   let t: TestDatabase;
@@ -29,13 +32,10 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
 
   beforeAll(async () => {
     t = await createTestDatabase(kind);
-    setDatabaseHandle(t);
   });
   afterAll(async () => {
-    setDatabaseHandle(undefined);
     await t?.drop();
   });
-  afterEach(() => contactRateLimiter.reset());
 
   describe("createContactMessage", () => {
     it("stores a message with status new and kind message", async () => {
@@ -86,101 +86,161 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
     });
   });
 
-  describe("the /contact action", () => {
-    it("stores a complete message and answers sent", async () => {
-      const before = await stored();
-      const { status, result } = await post(new URLSearchParams(valid).toString());
-      expect(status).toBe(200);
-      expect(result).toEqual({ status: "sent" });
-      expect(await stored()).toBe(before + 1);
-      expect(await latest()).toMatchObject({ ...valid, status: "new" });
+  describe("the back-office inbox", () => {
+    const at = (minutesAgo: number) => new Date(Date.UTC(2025, 0, 15, 12, 0) - minutesAgo * 60_000);
+    /** Inserts messages, the first one newest; returns their ids in that order. */
+    async function given(rows: { status?: "new" | "read" | "replied"; minutesAgo: number; message?: string; subject?: string }[]) {
+      const made = await t.db
+        .insert(contacts)
+        .values(
+          rows.map((r, i) => ({
+            name: `مرسل ${i}`,
+            email: `sender${i}@example.mr`,
+            subject: r.subject ?? `موضوع ${i}`,
+            message: r.message ?? `نص الرسالة ${i}`,
+            status: r.status ?? "new",
+            createdAt: at(r.minutesAgo),
+          })),
+        )
+        .returning({ id: contacts.id });
+      return made.map((m) => m.id);
+    }
+
+    beforeEach(async () => {
+      await t.db.delete(contacts);
     });
 
-    it("takes multipart form data too", async () => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(valid)) form.set(k, v);
-      const { status } = await post(form);
-      expect(status).toBe(200);
-    });
-
-    it("answers 400 with the required-fields case when a field is empty, and stores nothing", async () => {
-      const before = await stored();
-      const { status, result } = await post(new URLSearchParams({ ...valid, subject: "  " }).toString());
-      expect(status).toBe(400);
-      expect(result).toMatchObject({ status: "invalid", missing: true, fieldErrors: { subject: "contact.requiredText" } });
-      expect(await stored()).toBe(before);
-    });
-
-    it("answers 400 for a bad e-mail, keeping what was typed", async () => {
-      const before = await stored();
-      const { status, result } = await post(new URLSearchParams({ ...valid, email: "ahmed at example" }).toString());
-      expect(status).toBe(400);
-      expect(result).toMatchObject({
-        status: "invalid",
-        missing: false,
-        fieldErrors: { email: "contact.invalidEmail" },
-        values: { email: "ahmed at example", message: valid.message },
+    it("lists newest first with the count of every filter, and filters by status", async () => {
+      const ids = await given([
+        { minutesAgo: 1, status: "new" },
+        { minutesAgo: 2, status: "read" },
+        { minutesAgo: 3, status: "replied" },
+        { minutesAgo: 4, status: "new" },
+        { minutesAgo: 5, status: "read" },
+      ]);
+      const all = await listContacts(t.db);
+      expect(all.items.map((m) => m.id)).toEqual(ids);
+      expect(all.counts).toEqual({ all: 5, new: 2, read: 2, replied: 1 });
+      expect(all).toMatchObject({ total: 5, page: 1, perPage: CONTACTS_PAGE_SIZE, pages: 1 });
+      expect(all.items[0]).toEqual({
+        id: ids[0],
+        name: "مرسل 0",
+        email: "sender0@example.mr",
+        subject: "موضوع 0",
+        preview: "نص الرسالة 0",
+        status: "new",
+        kind: "message",
+        created_at: at(1).toISOString(),
       });
-      expect(await stored()).toBe(before);
+
+      const fresh = await listContacts(t.db, { status: "new" });
+      expect(fresh.items.map((m) => m.id)).toEqual([ids[0], ids[3]]);
+      expect(fresh.total).toBe(2);
+      // The counts do not depend on the filter: the buttons show them all the time.
+      expect(fresh.counts).toEqual(all.counts);
+      expect((await listContacts(t.db, { status: "replied" })).items.map((m) => m.id)).toEqual([ids[2]]);
+      expect((await listContacts(t.db, { status: "read" })).items.map((m) => m.id)).toEqual([ids[1], ids[4]]);
     });
 
-    it("answers 413 for a 1 MB message, by declared length and by the bytes received, and stores nothing", async () => {
-      const before = await stored();
-      const huge = new URLSearchParams({ ...valid, message: "م".repeat(1024 * 1024) }).toString();
-      const declared = await post(huge, { headers: { "Content-Length": String(Buffer.byteLength(huge)) } });
-      expect(declared.status).toBe(413);
-      expect(declared.result).toEqual({ status: "too-large" });
-      // A chunked upload declares nothing: the limit is enforced while reading.
-      const bytes = new TextEncoder().encode(huge);
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          for (let i = 0; i < bytes.length; i += 16 * 1024) controller.enqueue(bytes.slice(i, i + 16 * 1024));
-          controller.close();
-        },
-      });
-      const chunked = await post(stream, { headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-      expect(chunked.status).toBe(413);
-      expect(await stored()).toBe(before);
+    it("orders messages of the same instant by id, newest first, so pages never repeat or skip one", async () => {
+      const ids = await given([{ minutesAgo: 0 }, { minutesAgo: 0 }, { minutesAgo: 0 }]);
+      const pages = [];
+      for (let page = 1; page <= 3; page++) pages.push(...(await listContacts(t.db, { page, perPage: 1 })).items.map((m) => m.id));
+      expect(pages).toEqual([...ids].reverse());
     });
 
-    it("answers a filled honeypot like a success but stores nothing", async () => {
-      const before = await stored();
-      const { status, result } = await post(new URLSearchParams({ ...valid, website: "http://spam.example" }).toString());
-      expect(status).toBe(200);
-      expect(result).toEqual({ status: "sent" });
-      expect(await stored()).toBe(before);
+    it("pages thousands of messages on the server: 50 a page, counts and filter computed by the database", async () => {
+      // 3,000 messages in one statement; every third one replied, every seventh read, the rest new.
+      await t.db.execute(
+        `insert into contacts (name, email, subject, message, status, created_at)
+         select 'مرسل ' || n, 'm' || n || '@example.mr', 'موضوع ' || n, repeat('م', 70),
+                case when n % 3 = 0 then 'replied' when n % 7 = 0 then 'read' else 'new' end,
+                timestamptz '2025-01-01' + n * interval '1 minute'
+         from generate_series(1, 3000) as n`,
+      );
+      const replied = 1000;
+      const read = [...Array(3000).keys()].map((i) => i + 1).filter((n) => n % 3 !== 0 && n % 7 === 0).length;
+      const first = await listContacts(t.db);
+      expect(first.counts).toEqual({ all: 3000, new: 3000 - replied - read, read, replied });
+      expect(first.items).toHaveLength(CONTACTS_PAGE_SIZE);
+      expect(first.pages).toBe(60);
+      expect(first.items[0].subject).toBe("موضوع 3000");
+      const page7 = await listContacts(t.db, { status: "replied", page: 7 });
+      expect(page7.total).toBe(replied);
+      expect(page7.pages).toBe(20);
+      // Replied ones are the multiples of 3, newest first: page 7 starts at the 301st, n = 3000 - 300 * 3.
+      expect(page7.items[0].subject).toBe("موضوع 2100");
+      expect(page7.items.every((m) => m.status === "replied")).toBe(true);
+      const past = await listContacts(t.db, { page: 61 });
+      expect(past.items).toEqual([]);
+      expect(past.total).toBe(3000);
     });
 
-    it(`answers 429 after ${CONTACT_RATE_LIMIT.limit} messages from one address, and not for another address`, async () => {
-      const body = new URLSearchParams(valid).toString();
-      for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) expect((await post(body, { ip: "198.51.100.7" })).status).toBe(200);
-      const before = await stored();
-      const refused = await post(body, { ip: "198.51.100.7" });
-      expect(refused.status).toBe(429);
-      expect(refused.result).toMatchObject({ status: "rate-limited", values: { message: valid.message } });
-      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-      expect(await stored()).toBe(before);
-      expect((await post(body, { ip: "198.51.100.8" })).status).toBe(200);
+    it("previews the first 60 characters of a message, with an ellipsis only when there is more", async () => {
+      const sixty = "ب".repeat(60);
+      await given([
+        { minutesAgo: 1, message: `${sixty}ج والمزيد` },
+        { minutesAgo: 2, message: sixty },
+      ]);
+      const { items } = await listContacts(t.db);
+      expect(items[0].preview).toBe(`${sixty}…`);
+      expect(items[1].preview).toBe(sixty);
     });
 
-    it("does not count invalid submissions against the limit", async () => {
-      const bad = new URLSearchParams({ ...valid, email: "x" }).toString();
-      for (let i = 0; i < CONTACT_RATE_LIMIT.limit + 3; i++) expect((await post(bad, { ip: "198.51.100.9" })).status).toBe(400);
-      expect((await post(new URLSearchParams(valid).toString(), { ip: "198.51.100.9" })).status).toBe(200);
+    it("lists an article proposal from the opinion page as a message of its own kind", async () => {
+      await createArticleProposal(t.db, { name: "كاتب", email: "writer@example.mr", title: "مقترح عن التعليم", summary: "ملخص المقال المقترح عن التعليم." });
+      const { items } = await listContacts(t.db);
+      expect(items[0]).toMatchObject({ kind: "article_proposal", subject: "مقترح عن التعليم", status: "new" });
     });
 
-    it("answers 500 with the failure message when the database fails, keeping what was typed", async () => {
-      // A database without the contacts table: the insert fails as a real outage would.
-      const broken = openDatabase({ inMemory: true });
-      setDatabaseHandle(broken);
-      try {
-        const { status, result } = await post(new URLSearchParams(valid).toString());
-        expect(status).toBe(500);
-        expect(result).toMatchObject({ status: "failed", values: { name: valid.name } });
-      } finally {
-        setDatabaseHandle(t);
-        await broken.close();
+    it("marks a new message read when it is opened, once, and leaves read and replied ones alone", async () => {
+      const [fresh, read, replied] = await given([
+        { minutesAgo: 1, status: "new" },
+        { minutesAgo: 2, status: "read" },
+        { minutesAgo: 3, status: "replied" },
+      ]);
+      // A plain read changes nothing.
+      expect((await getContact(t.db, fresh))?.status).toBe("new");
+      const both = await Promise.all([openContact(t.db, fresh), openContact(t.db, fresh)]);
+      expect(both.map((m) => m?.status)).toEqual(["read", "read"]);
+      expect(both[0]).toMatchObject({ id: fresh, message: "نص الرسالة 0", subject: "موضوع 0", name: "مرسل 0", email: "sender0@example.mr" });
+      expect((await openContact(t.db, read))?.status).toBe("read");
+      expect((await openContact(t.db, replied))?.status).toBe("replied");
+      expect((await listContacts(t.db)).counts).toEqual({ all: 3, new: 0, read: 2, replied: 1 });
+      expect(await openContact(t.db, 999_999)).toBeNull();
+    });
+
+    it("sets replied, read and back to new, and refuses another status or an unknown id without changing anything", async () => {
+      const [id] = await given([{ minutesAgo: 1, status: "read" }]);
+      expect((await setContactStatus(t.db, id, "replied")).status).toBe("replied");
+      expect((await setContactStatus(t.db, id, "read")).status).toBe("read");
+      expect((await setContactStatus(t.db, id, "new")).status).toBe("new");
+      for (const bad of ["archived", "", null, 3, "NEW"]) {
+        const attempt = setContactStatus(t.db, id, bad);
+        await expect(attempt).rejects.toBeInstanceOf(ContactValidationError);
+        await attempt.catch((e: ContactValidationError) => {
+          expect(e.code).toBe("VALIDATION");
+          expect(e.errors).toEqual({ status: "contacts.invalidStatus" });
+        });
       }
+      expect((await getContact(t.db, id))?.status).toBe("new");
+      await expect(setContactStatus(t.db, id + 1000, "read")).rejects.toBeInstanceOf(ContactNotFoundError);
+      await expect(setContactStatus(t.db, id + 1000, "read")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    });
+
+    it("deletes a message for good, and answers not found for an unknown one", async () => {
+      const [keep, gone] = await given([{ minutesAgo: 1 }, { minutesAgo: 2 }]);
+      await deleteContact(t.db, gone);
+      expect(await getContact(t.db, gone)).toBeNull();
+      expect((await listContacts(t.db)).items.map((m) => m.id)).toEqual([keep]);
+      await expect(deleteContact(t.db, gone)).rejects.toBeInstanceOf(ContactNotFoundError);
+      expect(Number((await t.db.select({ n: count() }).from(contacts).where(eq(contacts.id, keep)))[0].n)).toBe(1);
+    });
+
+    it("reads ids from URLs and forms strictly", () => {
+      expect(contactIdOf("42")).toBe(42);
+      expect(contactIdOf(7)).toBe(7);
+      for (const bad of ["0", "-1", "1.5", "abc", "", " 1", "1e3", "9".repeat(20), 0, -3, 1.5, null, undefined]) expect(contactIdOf(bad)).toBeNull();
     });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Contact messages (public-site.md §3 "contact message", §7 "contacts (public): insert"). A message arrives
- * with status `new` (unread); the back-office moves it to `read` and `replied`.
+ * with status `new` (unread); the back-office inbox (/admin/contacts, /api/admin/contacts) moves it to `read`
+ * and `replied`, and deletes it.
  */
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { contacts, type CONTACT_KINDS } from "../db/schema.ts";
+import { CONTACT_STATUSES, contacts, type CONTACT_KINDS } from "../db/schema.ts";
 import { ContactSchema, type ContactField } from "../../app/lib/schemas/contact.ts";
 import { fieldErrorsOf, type FieldErrors } from "../../app/lib/schemas/shared.ts";
 import { createRateLimiter } from "../rate-limit.ts";
@@ -53,4 +55,197 @@ export function createArticleProposal(db: Database, proposal: { name: string; em
     { name: proposal.name, email: proposal.email, subject: proposal.title, message: proposal.summary },
     { kind: "article_proposal" },
   );
+}
+
+// ---- The back-office inbox (back-office.md §2 "Contact inbox", §4 contact status, §5 "Contact deletion") ----
+
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+export type ContactFilter = ContactStatus | "all";
+export const CONTACT_FILTERS: readonly ContactFilter[] = ["all", ...CONTACT_STATUSES];
+
+/** A page of the inbox: about a screenful on a desk, and small enough that a phone scrolls it without effort. */
+export const CONTACTS_PAGE_SIZE = 50;
+/** back-office.md §9: the list shows the first 60 characters of each message. */
+export const CONTACT_PREVIEW_CHARS = 60;
+
+/** A message as the inbox lists it, under the spec's field names. */
+export type ContactSummary = {
+  id: number;
+  name: string;
+  email: string;
+  subject: string;
+  /** The first 60 characters of the message, with an ellipsis when there is more. */
+  preview: string;
+  status: ContactStatus;
+  kind: ContactKind;
+  created_at: string;
+};
+/** A whole message, as the detail pane and the API show it. */
+export type ContactDetail = Omit<ContactSummary, "preview"> & { message: string; updated_at: string };
+export type ContactCounts = Record<ContactFilter, number>;
+export type ContactPage = { items: ContactSummary[]; total: number; page: number; perPage: number; pages: number; counts: ContactCounts };
+
+export class ContactValidationError extends Error {
+  readonly code = "VALIDATION";
+  /** One translation key per field (contacts.* in app/locales). */
+  constructor(readonly errors: Record<string, string>) {
+    super(`Invalid contact update: ${Object.keys(errors).join(", ")}`);
+    this.name = "ContactValidationError";
+  }
+}
+
+export class ContactNotFoundError extends Error {
+  readonly code = "NOT_FOUND";
+  constructor() {
+    super("No such contact message.");
+    this.name = "ContactNotFoundError";
+  }
+}
+
+export function isContactStatus(value: unknown): value is ContactStatus {
+  return typeof value === "string" && (CONTACT_STATUSES as readonly string[]).includes(value);
+}
+
+export function isContactFilter(value: unknown): value is ContactFilter {
+  return value === "all" || isContactStatus(value);
+}
+
+/** A message id from a URL or a form: a positive whole number, or null. */
+export function contactIdOf(value: unknown): number | null {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+const detailColumns = {
+  id: contacts.id,
+  name: contacts.name,
+  email: contacts.email,
+  subject: contacts.subject,
+  message: contacts.message,
+  status: contacts.status,
+  kind: contacts.kind,
+  createdAt: contacts.createdAt,
+  updatedAt: contacts.updatedAt,
+};
+
+const toDetail = (row: { [K in keyof typeof detailColumns]: (typeof detailColumns)[K]["_"]["data"] }): ContactDetail => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  subject: row.subject,
+  message: row.message,
+  status: row.status,
+  kind: row.kind,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/**
+ * One page of the inbox, newest first, and the count of every filter. The filter, the counts, the order and
+ * the preview are all computed by the database: only the 50 rows shown and their first 60 characters leave it.
+ * A page past the end is empty (a client walking the pages stops there).
+ */
+export async function listContacts(db: Database, query: { status?: ContactFilter; page?: number; perPage?: number } = {}): Promise<ContactPage> {
+  const status = query.status ?? "all";
+  const perPage = Math.min(Math.max(1, Math.trunc(query.perPage ?? CONTACTS_PAGE_SIZE)), 100);
+  const page = Math.max(1, Math.trunc(query.page ?? 1));
+  const where = status === "all" ? undefined : eq(contacts.status, status);
+  const [rows, [tally]] = await Promise.all([
+    db
+      .select({
+        id: contacts.id,
+        name: contacts.name,
+        email: contacts.email,
+        subject: contacts.subject,
+        preview: sql<string>`left(${contacts.message}, ${CONTACT_PREVIEW_CHARS})`,
+        longer: sql<boolean>`char_length(${contacts.message}) > ${CONTACT_PREVIEW_CHARS}`,
+        status: contacts.status,
+        kind: contacts.kind,
+        createdAt: contacts.createdAt,
+      })
+      .from(contacts)
+      .where(where)
+      .orderBy(desc(contacts.createdAt), desc(contacts.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db
+      .select({
+        all: count(),
+        new: sql<number>`count(*) filter (where ${contacts.status} = 'new')`,
+        read: sql<number>`count(*) filter (where ${contacts.status} = 'read')`,
+        replied: sql<number>`count(*) filter (where ${contacts.status} = 'replied')`,
+      })
+      .from(contacts),
+  ]);
+  const counts: ContactCounts = {
+    all: Number(tally?.all ?? 0),
+    new: Number(tally?.new ?? 0),
+    read: Number(tally?.read ?? 0),
+    replied: Number(tally?.replied ?? 0),
+  };
+  const total = counts[status];
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      subject: r.subject,
+      preview: r.longer ? `${r.preview}…` : r.preview,
+      status: r.status,
+      kind: r.kind,
+      created_at: new Date(r.createdAt).toISOString(),
+    })),
+    total,
+    page,
+    perPage,
+    pages: Math.max(1, Math.ceil(total / perPage)),
+    counts,
+  };
+}
+
+/** A whole message, or null. Reading it here changes nothing (the API's GET is safe). */
+export async function getContact(db: Database, id: number): Promise<ContactDetail | null> {
+  if (!contactIdOf(id)) return null;
+  const [row] = await db.select(detailColumns).from(contacts).where(eq(contacts.id, id)).limit(1);
+  return row ? toDetail(row) : null;
+}
+
+/**
+ * A message opened in the inbox: a new one becomes read (back-office.md §4), in one statement that only
+ * touches it while it is still new, so two people opening it at once change it once. Null when it does not exist.
+ */
+export async function openContact(db: Database, id: number): Promise<ContactDetail | null> {
+  if (!contactIdOf(id)) return null;
+  const [opened] = await db
+    .update(contacts)
+    .set({ status: "read", updatedAt: sql`now()` })
+    .where(and(eq(contacts.id, id), eq(contacts.status, "new")))
+    .returning(detailColumns);
+  return opened ? toDetail(opened) : getContact(db, id);
+}
+
+/**
+ * Sets a message's status (the inbox toggles between replied and read; the API may also put it back to new).
+ * Throws ContactValidationError for a status that is not one of the three, ContactNotFoundError for an
+ * unknown id; nothing is changed in either case.
+ */
+export async function setContactStatus(db: Database, id: number, status: unknown): Promise<ContactDetail> {
+  if (!isContactStatus(status)) throw new ContactValidationError({ status: "contacts.invalidStatus" });
+  if (!contactIdOf(id)) throw new ContactNotFoundError();
+  const [row] = await db
+    .update(contacts)
+    .set({ status, updatedAt: sql`now()` })
+    .where(eq(contacts.id, id))
+    .returning(detailColumns);
+  if (!row) throw new ContactNotFoundError();
+  return toDetail(row);
+}
+
+/** Deletes a message for good. Throws ContactNotFoundError when there is none by that id. */
+export async function deleteContact(db: Database, id: number): Promise<void> {
+  if (!contactIdOf(id)) throw new ContactNotFoundError();
+  const deleted = await db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+  if (!deleted.length) throw new ContactNotFoundError();
 }
