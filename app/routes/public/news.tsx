@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/news";
 import { NewsCard, type NewsCardData } from "~/components/content/news-card.tsx";
 import { pageParam } from "~/lib/query.ts";
+import { withRetry } from "~/lib/retry.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { newsPage } from "../../../server/content/news-feed.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { languageOfRequest } from "~/lib/language.ts";
 
-/** Server-rendered pages: ?page=N shows the first N pages, so the load-more link works without JavaScript. */
+/** Server-rendered pages: ?page=N shows the first N pages, so the load-more button works without JavaScript. */
 export async function loader({ request }: Route.LoaderArgs) {
   const page = pageParam(new URL(request.url), "page", 20);
   const result = await newsPage(await getDb(), page, { cumulative: true });
@@ -19,65 +19,44 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
 
-/** Spec §2: load when a bottom sentinel comes within 200 px; load again while the page is shorter than the window + 100 px. */
+/**
+ * Spec §2: load when a bottom sentinel comes within 200 px of view. Its other rule, an extra load while the page is
+ * shorter than the window plus 100 px, needs no code of its own: such a page has the sentinel inside that margin.
+ */
 const SENTINEL_MARGIN_PX = 200;
-const SHORT_PAGE_SLACK_PX = 100;
+
+/**
+ * What the list is doing, shown on it as data-state (and aria-busy while loading): idle (more to load), loading
+ * (one request, with its retries), error (retries spent: the retry button), end (everything is shown).
+ */
+type FeedState = "idle" | "loading" | "error" | "end";
+type NewsPage = { items: NewsCardData[]; hasMore: boolean; page: number };
+
+class HttpError extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** A 4xx other than a timeout or a rate limit will not get better by asking again. */
+const retryable = (error: unknown) => !(error instanceof HttpError && error.status < 500 && error.status !== 408 && error.status !== 429);
+
+async function fetchNewsPage(page: number, signal: AbortSignal): Promise<NewsPage> {
+  const res = await fetch(`/api/news?page=${page}`, { headers: { Accept: "application/json" }, signal });
+  if (!res.ok) throw new HttpError(res.status);
+  return (await res.json()) as NewsPage;
+}
 
 export default function NewsListing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [items, setItems] = useState<NewsCardData[]>(loaderData.items);
-  const [page, setPage] = useState(loaderData.page);
-  const [hasMore, setHasMore] = useState(loaderData.hasMore);
-  const [state, setState] = useState<"idle" | "loadingMore" | "error">("idle");
-  const [error, setError] = useState<string | null>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
-  const busy = useRef(false);
-
-  // A new server render (language switch, back navigation) starts the list afresh.
-  useEffect(() => {
-    setItems(loaderData.items);
-    setPage(loaderData.page);
-    setHasMore(loaderData.hasMore);
-    setState("idle");
-  }, [loaderData]);
-
-  const loadMore = useCallback(async () => {
-    if (busy.current || !hasMore || state === "error") return;
-    busy.current = true;
-    setState("loadingMore");
-    try {
-      const res = await fetch(`/api/news?page=${page + 1}`, { headers: { Accept: "application/json" } });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const next = (await res.json()) as { items: NewsCardData[]; hasMore: boolean; page: number };
-      setItems((current) => {
-        const seen = new Set(current.map((i) => i.id));
-        return [...current, ...next.items.filter((i) => !seen.has(i.id))];
-      });
-      setPage(next.page);
-      setHasMore(next.hasMore);
-      setState("idle");
-    } catch (e) {
-      // On error the list stops loading more (spec §4) until the reader retries.
-      setError(e instanceof Error ? e.message : String(e));
-      setState("error");
-    } finally {
-      busy.current = false;
-    }
-  }, [hasMore, page, state]);
-
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasMore || state !== "idle") return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
-      rootMargin: `0px 0px ${SENTINEL_MARGIN_PX}px 0px`,
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [hasMore, state, loadMore]);
-
-  useEffect(() => {
-    if (state === "idle" && hasMore && document.documentElement.scrollHeight < window.innerHeight + SHORT_PAGE_SLACK_PX) void loadMore();
-  }, [items, state, hasMore, loadMore]);
+  // A new server answer (language switch, revalidation, ?page=N) starts the list afresh: a new key mounts a new
+  // feed, and the old one's request in flight is aborted as it unmounts.
+  const [shown, setShown] = useState(loaderData);
+  const [generation, setGeneration] = useState(0);
+  if (shown !== loaderData) {
+    setShown(loaderData);
+    setGeneration((g) => g + 1);
+  }
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
@@ -86,13 +65,84 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 text-ink-soft">{t("newsList.intro")}</p>
       </header>
 
+      <NewsFeed key={generation} initial={loaderData} />
+    </div>
+  );
+}
+
+/**
+ * The listing's two ways of loading more, the infinite scroll and the button, share one loader: one request in
+ * flight at a time, keyed by the page it asks for, and a page once shown is never asked for again
+ * (docs/decisions/0043-news-load-more.md).
+ */
+function NewsFeed({ initial }: { initial: Route.ComponentProps["loaderData"] }) {
+  const { t } = useTranslation();
+  const [items, setItems] = useState<NewsCardData[]>(initial.items);
+  const [shownPages, setShownPages] = useState(initial.page);
+  const [state, setState] = useState<FeedState>(initial.hasMore ? "idle" : "end");
+  const [error, setError] = useState<string | null>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  // Refs, not state: a tap and the scroll arriving in the same frame both run before React renders again, so
+  // the guard must be visible to the second caller at once.
+  const lastPage = useRef(initial.page);
+  const inFlight = useRef<number | null>(null);
+  const halted = useRef(!initial.hasMore);
+  const aborter = useRef<AbortController | null>(null);
+
+  useEffect(() => () => aborter.current?.abort(), []);
+
+  const loadMore = useCallback(async ({ retrying = false } = {}) => {
+    if (inFlight.current !== null || (halted.current && !retrying)) return;
+    const next = lastPage.current + 1;
+    inFlight.current = next;
+    halted.current = false;
+    const abort = new AbortController();
+    aborter.current = abort;
+    setState("loading");
+    setError(null);
+    try {
+      const result = await withRetry(() => fetchNewsPage(next, abort.signal), { signal: abort.signal, retryable });
+      lastPage.current = next;
+      halted.current = !result.hasMore;
+      setItems((current) => {
+        const seen = new Set(current.map((item) => item.id));
+        return [...current, ...result.items.filter((item) => !seen.has(item.id))];
+      });
+      setShownPages(next);
+      setState(result.hasMore ? "idle" : "end");
+    } catch (e) {
+      if (abort.signal.aborted) return;
+      // Retries spent: the scroll stops (spec §4) and the reader decides when to try again.
+      halted.current = true;
+      setError(e instanceof Error ? e.message : String(e));
+      setState("error");
+    } finally {
+      inFlight.current = null;
+    }
+  }, []);
+
+  // The scroll only listens while the list is idle. A new observer reports at once whether the sentinel is in
+  // view, so a reader still at the bottom after a page arrives gets the next one.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || state !== "idle" || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void loadMore(), {
+      rootMargin: `0px 0px ${SENTINEL_MARGIN_PX}px 0px`,
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [state, loadMore]);
+
+  const busy = state === "loading";
+  return (
+    <>
       {items.length === 0 ? (
         <div className="rounded-xl border border-dashed border-sand-300 p-10 text-center" data-testid="news-empty">
           <p className="text-xl font-bold">{t("newsList.emptyTitle")}</p>
           <p className="mt-2 text-ink-soft">{t("newsList.emptyText")}</p>
         </div>
       ) : (
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="news-list">
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="news-list" data-state={state} aria-busy={busy}>
           {items.map((item, i) => (
             <NewsCard key={item.id} item={item} eager={i < 3} />
           ))}
@@ -101,43 +151,45 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
 
       <div ref={sentinel} aria-hidden="true" data-testid="news-sentinel" />
       <div className="mt-8 flex flex-col items-center gap-3" aria-live="polite">
-        {state === "loadingMore" && <p data-testid="news-loading-more">{t("newsList.loadingMore")}</p>}
         {state === "error" && (
           <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-center text-red-900" data-testid="news-error">
             <p className="font-bold">{t("newsList.failedTitle")}</p>
             <p className="text-sm">{error}</p>
-            <button
-              type="button"
-              className="mt-2 font-bold underline"
-              onClick={() => {
-                setState("idle");
-                setError(null);
-              }}
-            >
+            <button type="button" className="mt-2 font-bold underline" onClick={() => void loadMore({ retrying: true })} data-testid="news-retry">
               {t("newsList.retry")}
             </button>
           </div>
         )}
-        {hasMore && state === "idle" && (
-          <Link
-            to={`?page=${page + 1}`}
-            preventScrollReset
-            onClick={(e) => {
+        {(state === "idle" || busy) && (
+          // A GET form: without JavaScript it asks the server for ?page=N (the first N pages); with it, the same
+          // button loads the next page in place. It stays mounted while loading, disabled, so a tap never lands
+          // on a button that is being replaced.
+          <form
+            method="get"
+            action="/news"
+            onSubmit={(e) => {
               e.preventDefault();
               void loadMore();
             }}
-            className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700"
-            data-testid="news-load-more"
           >
-            {t("newsList.loadMore")}
-          </Link>
+            <input type="hidden" name="page" value={shownPages + 1} />
+            <button
+              type="submit"
+              disabled={busy}
+              aria-busy={busy}
+              className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700 disabled:cursor-wait disabled:opacity-70"
+              data-testid="news-load-more"
+            >
+              {busy ? t("newsList.loadingMore") : t("newsList.loadMore")}
+            </button>
+          </form>
         )}
-        {!hasMore && items.length > 0 && (
+        {state === "end" && items.length > 0 && (
           <p className="text-sm text-ink-soft" data-testid="news-end">
             {t("newsList.end")}
           </p>
         )}
       </div>
-    </div>
+    </>
   );
 }

@@ -52,3 +52,19 @@ export async function newPage(
 export async function hydrated(page: Page) {
   await page.waitForSelector("html[data-hydrated]", { state: "attached" });
 }
+
+/**
+ * Waits until the page has rendered `count` more frames: what a test waits for before checking that something did
+ * NOT happen after a change it made (work a change schedules — observers, effects — lands within a frame or two).
+ * A state, not a duration: on a slow machine the frames simply come later.
+ */
+export async function renderedFrames(page: Page, count = 2) {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((resolve) => {
+        const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+        step(n);
+      }),
+    count,
+  );
+}
