@@ -5,6 +5,7 @@
  */
 import { data } from "react-router";
 import { ContentConflictError, ContentNotFoundError, ContentValidationError } from "./content/newsroom.ts";
+import { ContactNotFoundError, ContactValidationError } from "./content/contacts.ts";
 import { translate } from "./i18n.server.ts";
 import { logger } from "./logger.ts";
 import { RequestBodyError } from "./request-body.ts";
@@ -41,6 +42,8 @@ export async function answerJson<T>(handler: () => Promise<T>): Promise<T | Retu
     if (error instanceof UploadError) return jsonError(422, error.code, arabic(error.messageKey, error.values));
     if (error instanceof ContentConflictError) return jsonError(409, error.code, arabic("newsroom.v.conflict"), { current: error.current });
     if (error instanceof ContentNotFoundError) return jsonError(404, error.code, "Not found");
+    if (error instanceof ContactValidationError) return jsonError(422, error.code, arabic("contacts.updateFailed"), { errors: arabicErrors(error.errors) });
+    if (error instanceof ContactNotFoundError) return jsonError(404, error.code, arabic("contacts.notFound"));
     if (error instanceof RequestBodyError) return jsonError(error.status, error.code, error.message);
     if (error instanceof Response || (error && typeof error === "object" && "type" in error && error.type === "DataWithResponseInit")) throw error;
     logger.error({ err: error }, "API request failed");

@@ -17,8 +17,9 @@ function itemId(value: string | undefined): number | null {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const def = contentTypeBySegment(params.type);
   const id = itemId(params.id);
+  // Access is checked before the type and id are: a wrong URL tells nobody without access anything.
+  await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
   if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
-  await requirePermission(request, def.permissions.write, { mode: "api" });
   return answerJson(async () => {
     const item = await getForStaff(await getDb(), def.type, id);
     if (!item) throw new ContentNotFoundError();
@@ -29,16 +30,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const def = contentTypeBySegment(params.type);
   const id = itemId(params.id);
+  const permissions = def?.permissions ?? { write: "content.write", delete: "content.delete" };
+  const user = await requirePermission(request, request.method === "DELETE" ? permissions.delete : permissions.write, { mode: "api" });
   if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
   if (request.method === "DELETE") {
-    await requirePermission(request, def.permissions.delete, { mode: "api" });
     return answerJson(async () => {
       await deleteItem(await getDb(), def.type, id);
       return json({ id, deleted: true });
     });
   }
   if (request.method !== "PATCH") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET, PATCH or DELETE");
-  const user = await requirePermission(request, def.permissions.write, { mode: "api" });
   return answerJson(async () => {
     const { updated_at: expectedUpdatedAt, ...changes } = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
     const expected = typeof expectedUpdatedAt === "string" ? expectedUpdatedAt : null;

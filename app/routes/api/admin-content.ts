@@ -21,8 +21,9 @@ const ListQuery = z.object({
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const def = contentTypeBySegment(params.type);
+  // Access is checked before the type is: an unknown type tells nobody without access anything.
+  await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
   if (!def) return jsonError(404, "NOT_FOUND", "Unknown content type");
-  await requirePermission(request, def.permissions.write, { mode: "api" });
   const query = ListQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return jsonError(400, "BAD_QUERY", "Invalid query parameters", { errors: z.flattenError(query.error).fieldErrors });
   const { page, per_page: perPage, q, status } = query.data;
@@ -31,9 +32,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const def = contentTypeBySegment(params.type);
+  const user = await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
   if (!def) return jsonError(404, "NOT_FOUND", "Unknown content type");
   if (request.method !== "POST") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET or POST");
-  const user = await requirePermission(request, def.permissions.write, { mode: "api" });
   return answerJson(async () => {
     const input = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
     return json(await createItem(await getDb(), def.type, input, user), 201);
