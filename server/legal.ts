@@ -6,7 +6,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { projectRoot } from "./paths.ts";
 import { getConfig, type Config } from "./config.ts";
-import { escapeHtml, firstHeading, renderMarkdown } from "./markdown.ts";
+import escapeHtml from "escape-html";
+import { firstHeading, renderMarkdown } from "./markdown.ts";
 import type { Language } from "../app/lib/language.ts";
 
 export const LEGAL_PAGES = ["privacy", "terms"] as const;

@@ -3,6 +3,7 @@
  * a page of ours (/auth/verify, /auth/reset), written in the reader's language (the language cookie of the
  * request that caused it), and is sent through the mail module (SMTP, or the outbox with the link logged).
  */
+import escapeHtml from "escape-html";
 import { languageOfRequest, type Language } from "../../app/lib/language.ts";
 import { translate } from "../i18n.server.ts";
 import { sendMail, type SentMail } from "../mail.ts";
@@ -18,10 +19,6 @@ export function accountLink(config: Config, kind: AccountMail, token: string): s
   url.searchParams.set("token", token);
   if (kind === "invite") url.searchParams.set("invite", "1");
   return url.toString();
-}
-
-function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 export function languageOf(request: Request | undefined): Language {
