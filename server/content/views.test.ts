@@ -44,6 +44,28 @@ describe("reader keys", () => {
     expect(isCountableView(request("1.1.1.1", "Mozilla/5.0 (compatible; Googlebot/2.1)"))).toBe(false);
     expect(isCountableView(request("1.1.1.1", "facebookexternalhit/1.1"))).toBe(false);
     expect(isCountableView(request("1.1.1.1", ""))).toBe(false);
+    const notReaders = [
+      "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+      "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+      "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+      "WhatsApp/2.23.20.0",
+      "TelegramBot (like TwitterBot)",
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/130.0 Safari/537.36",
+      "Chrome-Lighthouse",
+      "curl/8.5.0",
+      "Wget/1.21",
+      "python-requests/2.31",
+      "axios/1.6.0",
+      "node",
+      "Go-http-client/1.1",
+    ];
+    for (const ua of notReaders) expect(isCountableView(request("1.1.1.1", ua)), ua).toBe(false);
+    const readers = [
+      "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+      "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gecko/20100101 Firefox/131.0",
+    ];
+    for (const ua of readers) expect(isCountableView(request("1.1.1.1", ua)), ua).toBe(true);
   });
 });
 

@@ -15,6 +15,7 @@
  */
 import crypto from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
+import { isbot } from "isbot";
 import type { Database } from "../db/client.ts";
 import { articles, contentViews, media } from "../db/schema.ts";
 import { getConfig, type Config } from "../config.ts";
@@ -95,17 +96,15 @@ export function readerKeyFor(request: Request, { day = new Date(), config = getC
     .digest("base64url");
 }
 
-const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|headless|lighthouse|curl|wget|python-requests|node-fetch|axios/i;
-
 /**
- * Requests that are not a reader looking at the page: crawlers, link previews, and browser prefetches
- * (React Router's prefetch="intent" loads the next page's data on hover; the browser marks it Sec-Purpose).
+ * Requests that are not a reader looking at the page: crawlers, link previews, scripts and headless
+ * browsers (isbot's maintained list), and browser prefetches (the browser marks them Sec-Purpose).
  */
 export function isCountableView(request: Request): boolean {
   const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""} ${request.headers.get("x-purpose") ?? ""}`;
   if (/prefetch|preview/i.test(purpose)) return false;
   const ua = request.headers.get("user-agent") ?? "";
-  return ua !== "" && !BOT.test(ua);
+  return ua !== "" && !isbot(ua);
 }
 
 /**
