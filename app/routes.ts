@@ -14,6 +14,7 @@ export default [
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),
   route("rss.xml", "routes/feeds/rss-xml.ts"),
+  route("social/image/:key", "routes/social/image.ts"),
   layout("routes/public/layout.tsx", [
     index("routes/public/home.tsx"),
     route("news", "routes/public/news.tsx"),
@@ -36,6 +37,8 @@ export default [
     route("terms", "routes/public/legal.tsx", { id: "terms" }),
     route("sitemap", "routes/public/sitemap.tsx"),
     route("search", "routes/public/search.tsx"),
+    route("facebook", "routes/public/facebook.tsx"),
+    route("debug/facebook", "routes/debug/facebook.tsx"),
     route("auth", "routes/auth/auth.tsx"),
     route("auth/forgot", "routes/auth/forgot.tsx"),
     route("auth/reset", "routes/auth/reset.tsx"),

@@ -41,6 +41,11 @@ const buildSecrets = {
   BUNNY_STORAGE_API_KEY: process.env.BUNNY_STORAGE_API_KEY ?? "test-only-storage-key-5e8f1a",
   BUNNY_STREAM_API_KEY: process.env.BUNNY_STREAM_API_KEY ?? "test-only-stream-key-9b2c4d",
   S3_SECRET_ACCESS_KEY: process.env.S3_SECRET_ACCESS_KEY ?? "test-only-s3-secret-3a7e6f",
+  // The social feed configured against a Graph host that refuses connections: its page token is scanned for like
+  // the other secrets, and every page must render while Facebook is unreachable (tests/e2e/social has a working one).
+  FACEBOOK_PAGE_ID: process.env.FACEBOOK_PAGE_ID ?? "104857600123",
+  FACEBOOK_PAGE_TOKEN: process.env.FACEBOOK_PAGE_TOKEN ?? "test-only-facebook-page-token-4f8a2c9e1b7d",
+  FACEBOOK_GRAPH_URL: process.env.FACEBOOK_GRAPH_URL ?? "http://127.0.0.1:1",
 };
 const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 

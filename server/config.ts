@@ -65,6 +65,10 @@ const envSchema = z.object({
   FACEBOOK_PAGE_ID: optionalString,
   FACEBOOK_PAGE_TOKEN: optionalString,
   FACEBOOK_GRAPH_URL: z.string().url().default("https://graph.facebook.com"),
+  /** How long a page of posts is served before it is refreshed in the background. */
+  FACEBOOK_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(86_400).default(300)),
+  /** A Graph request (or a post image) is abandoned after this long; the last good copy is served meanwhile. */
+  FACEBOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(30_000).default(4000)),
 
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default("صحراء ميديا <no-reply@sahara-media.mr>"),

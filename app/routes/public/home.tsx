@@ -14,6 +14,8 @@ import { listSectionArticles } from "../../../server/content/sections.ts";
 import { literatureSamples } from "../../../server/content/literature-samples.ts";
 import { logger } from "../../../server/logger.ts";
 import { cached } from "../../../server/cache.ts";
+import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
+import { SocialPostGrid } from "~/components/social/post-card.tsx";
 
 /** Home limits (public-site.md §9). */
 const LIMITS = { featured: 3, shows: 4, latest: 3, culture: 2, literature: 2 } as const;
@@ -30,7 +32,12 @@ async function orHidden<T>(what: string, query: Promise<T[]>): Promise<T[] | nul
 
 export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
-  return cached("home", ["articles", "programs", "podcasts", "categories"], () => homeSections(db));
+  // The social posts have their own store (server/social/feed.ts): it answers from memory, or hides the block.
+  const [sections, social] = await Promise.all([
+    cached("home", ["articles", "programs", "podcasts", "categories"], () => homeSections(db)),
+    socialBlockPosts(SOCIAL_LIMITS.home),
+  ]);
+  return { ...sections, social };
 }
 
 async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
@@ -84,7 +91,7 @@ function LoadFailedNotice() {
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const { featured, shows, latest, culture, literature } = loaderData;
+  const { featured, shows, latest, culture, literature, social } = loaderData;
   const articleCard = (a: NonNullable<typeof featured>[number], eager = false, layout: "vertical" | "horizontal" = "vertical") => (
     <ContentCard
       key={a.id}
@@ -162,7 +169,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
 
-      {/* Social posts (section 5) appear once the social feed is configured; hidden until then. */}
+      {/* Section 5: hidden while loading, on error, with no posts, and when no page token is configured. */}
+      {social?.length ? (
+        <Section title={t("social.title")} testId="home-social" more={{ to: "/facebook", label: t("social.homeMore") }}>
+          <SocialPostGrid posts={social} />
+        </Section>
+      ) : null}
 
       <Section title={t("home.literatureSection")} testId="home-literature" more={{ to: "/literature", label: t("home.exploreLiterature") }}>
         <div className="grid gap-6 md:grid-cols-2">

@@ -8,13 +8,16 @@ import { getDb } from "../../../server/db/client.ts";
 import { newsPage } from "../../../server/content/news-feed.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { languageOfRequest } from "~/lib/language.ts";
+import { SocialBlock } from "~/components/social/post-card.tsx";
+import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
 
 /** Server-rendered pages: ?page=N shows the first N pages, so the load-more button works without JavaScript. */
 export async function loader({ request }: Route.LoaderArgs) {
   const page = pageParam(new URL(request.url), "page", 20);
   const result = await newsPage(await getDb(), page, { cumulative: true });
   const lang = languageOfRequest(request);
-  return { ...result, title: translate(lang, "newsList.title"), intro: translate(lang, "newsList.intro") };
+  const social = await socialBlockPosts(SOCIAL_LIMITS.default);
+  return { ...result, social, title: translate(lang, "newsList.title"), intro: translate(lang, "newsList.intro") };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
@@ -66,6 +69,7 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
       </header>
 
       <NewsFeed key={generation} initial={loaderData} />
+      <SocialBlock posts={loaderData.social} />
     </div>
   );
 }

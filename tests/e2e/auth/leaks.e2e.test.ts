@@ -117,7 +117,16 @@ describe("credentials stay out of logs and pages", () => {
     expect(files.length).toBeGreaterThan(5);
     for (const file of files.filter((f) => /\.(js|css|html|json)$/.test(f))) {
       const content = fs.readFileSync(file, "utf8");
-      for (const marker of [E2E_SECRET, "BETTER_AUTH_SECRET", "internalAdapter", "drizzle-orm", "scrypt", "sendResetPassword", ".auth-secret"]) {
+      for (const marker of [
+        E2E_SECRET,
+        "BETTER_AUTH_SECRET",
+        "FACEBOOK_PAGE_TOKEN",
+        "internalAdapter",
+        "drizzle-orm",
+        "scrypt",
+        "sendResetPassword",
+        ".auth-secret",
+      ]) {
         expect(content.includes(marker), `${marker} in ${path.relative(projectRoot, file)}`).toBe(false);
       }
     }

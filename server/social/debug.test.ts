@@ -1,0 +1,72 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGraph, type FakeGraph } from "../../tests/helpers/fake-graph.ts";
+import { checkConfig } from "../config.ts";
+import { createGraphClient } from "./graph.ts";
+import { runDebugChecks, socialDebugReport } from "./debug.ts";
+
+const TOKEN = "EAADebugTestToken" + "z".repeat(189);
+
+let fake: FakeGraph;
+const client = (opts: { token?: string; pageId?: string; timeoutMs?: number } = {}) =>
+  createGraphClient({ baseUrl: fake.url, pageId: opts.pageId ?? fake.pageId, token: opts.token ?? TOKEN, timeoutMs: opts.timeoutMs ?? 2000 });
+
+beforeAll(async () => {
+  fake = await startFakeGraph({ token: TOKEN, count: 4 });
+});
+afterEach(() => {
+  fake.release();
+  for (const e of ["me", "page", "posts", "image"] as const) fake.setMode(e, { kind: "ok" });
+});
+afterAll(() => fake.close());
+
+describe("the social API debugger", () => {
+  it("runs the three checks in order and reads 'All tests passed!' with the post count", async () => {
+    const from = fake.requests.length;
+    const result = await runDebugChecks(client());
+    expect(result).toMatchObject({ success: true, message: "All tests passed!", postsCount: 1 });
+    expect(result.checks).toEqual([
+      { check: "token", ok: true },
+      { check: "page", ok: true },
+      { check: "posts", ok: true },
+    ]);
+    const asked = fake.requests.slice(from);
+    expect(asked.map((r) => r.path)).toEqual(["/me", `/v19.0/${fake.pageId}`, `/v19.0/${fake.pageId}/posts`]);
+    expect(asked[2].query).toMatchObject({ fields: "id,message,created_time", limit: "1" });
+    expect(asked.every((r) => r.tokenOk)).toBe(true);
+  });
+
+  it("stops at the first failing check with the spec's message", async () => {
+    const badToken = await runDebugChecks(client({ token: "not-the-token" }));
+    expect(badToken).toMatchObject({ success: false, error: "Invalid access token" });
+    expect(badToken.checks).toEqual([{ check: "token", ok: false }]);
+
+    const badPage = await runDebugChecks(client({ pageId: "404404" }));
+    expect(badPage).toMatchObject({ success: false, error: "Cannot access page" });
+    expect(badPage.details).toContain("HTTP 404");
+    expect(badPage.checks.map((c) => c.ok)).toEqual([true, false]);
+
+    fake.setMode("posts", { kind: "status", status: 403, echoToken: true });
+    const badPosts = await runDebugChecks(client());
+    expect(badPosts).toMatchObject({ success: false, error: "Cannot fetch posts" });
+    expect(badPosts.details).toContain("Access denied. Your Facebook token may have expired or lacks permissions.");
+    expect(JSON.stringify(badPosts)).not.toContain(TOKEN);
+  });
+
+  it("says the request itself failed when Facebook does not answer", async () => {
+    const closed = createGraphClient({ baseUrl: "http://127.0.0.1:9", pageId: "1", token: TOKEN, timeoutMs: 2000 });
+    expect(await runDebugChecks(closed)).toMatchObject({ success: false, error: "Token validation failed" });
+    fake.setMode("page", { kind: "hang" });
+    expect(await runDebugChecks(client({ timeoutMs: 300 }))).toMatchObject({ success: false, error: "Page access failed" });
+    fake.release();
+    fake.setMode("page", { kind: "ok" });
+    fake.setMode("posts", { kind: "garbage" });
+    expect(await runDebugChecks(client())).toMatchObject({ success: false, error: "Posts fetch failed" });
+  });
+
+  it("reports the token's length, never the token, and nothing to run without one", async () => {
+    const report = await socialDebugReport(checkConfig({ FACEBOOK_PAGE_ID: fake.pageId, FACEBOOK_PAGE_TOKEN: TOKEN, FACEBOOK_GRAPH_URL: fake.url }).config);
+    expect(report).toMatchObject({ configured: true, tokenLength: TOKEN.length, pageId: fake.pageId, result: { success: true } });
+    expect(JSON.stringify(report)).not.toContain(TOKEN);
+    expect(await socialDebugReport(checkConfig({}).config)).toMatchObject({ configured: false, tokenLength: 0, result: null });
+  });
+});

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PNG, startFakeGraph, type FakeGraph } from "../../tests/helpers/fake-graph.ts";
+import { checkConfig } from "../config.ts";
+import { createGraphClient } from "./graph.ts";
+import { createImageProxy } from "./images.ts";
+import { buildSocialFeed, createSocialFeed, socialPageUrl, type FeedChange, type FeedResult } from "./feed.ts";
+
+const TOKEN = "EAAFeedTestToken" + "y".repeat(190);
+const TTL = 300_000;
+const RETRY = 60_000;
+
+let fake: FakeGraph;
+let clock = 0;
+let changes: FeedChange[] = [];
+
+function feed({ timeoutMs = 2000 } = {}) {
+  return createSocialFeed({
+    client: createGraphClient({ baseUrl: fake.url, pageId: fake.pageId, token: TOKEN, timeoutMs }),
+    images: createImageProxy({ graphOrigin: new URL(fake.url).origin, timeoutMs, now: () => clock }),
+    ttlMs: TTL,
+    retryMs: RETRY,
+    now: () => clock,
+    onChange: (c) => changes.push(c),
+    backgroundTimer: false,
+  });
+}
+
+const ids = (r: FeedResult) => (r.state === "ok" ? r.posts.map((p) => p.id) : r.state);
+
+beforeAll(async () => {
+  fake = await startFakeGraph({ token: TOKEN, count: 14 });
+});
+beforeEach(() => {
+  clock = 1_000_000;
+  changes = [];
+});
+afterEach(() => {
+  fake.release();
+  for (const e of ["me", "page", "posts", "image"] as const) fake.setMode(e, { kind: "ok" });
+});
+afterAll(() => fake.close());
+
+describe("the social feed store", () => {
+  it("loads a page once and serves it from memory while it is fresh", async () => {
+    const f = feed();
+    const before = fake.count("posts");
+    const first = await f.get({ limit: 3 });
+    expect(ids(first)).toEqual(fake.posts.slice(0, 3).map((p) => p.id));
+    expect(first).toMatchObject({ state: "ok", stale: false });
+    clock += TTL - 1;
+    expect(ids(await f.get({ limit: 3 }))).toEqual(ids(first));
+    expect(fake.count("posts")).toBe(before + 1);
+    expect(changes).toEqual([{ limit: 3, cursor: null, reason: "loaded" }]);
+  });
+
+  it("answers a stale page at once and refreshes it in the background", async () => {
+    const f = feed();
+    await f.get({ limit: 6 });
+    fake.posts.unshift({ ...fake.posts[0], id: `${fake.pageId}_9999`, message: "منشور جديد" });
+    try {
+      clock += TTL;
+      fake.setMode("posts", { kind: "hang" });
+      const stale = await f.get({ limit: 6 });
+      // Answered, while Facebook is (still) thinking about the refresh.
+      await fake.untilHanging(1);
+      expect(stale).toMatchObject({ state: "ok", stale: true });
+      expect(ids(stale)[0]).not.toBe(`${fake.pageId}_9999`);
+      fake.setMode("posts", { kind: "ok" });
+      fake.release();
+      await f.refreshDue();
+      clock += TTL;
+      await f.refreshDue();
+      const fresh = await f.get({ limit: 6 });
+      expect(ids(fresh)[0]).toBe(`${fake.pageId}_9999`);
+      expect(changes.map((c) => c.reason)).toEqual(["loaded", "updated"]);
+    } finally {
+      fake.posts.shift();
+    }
+  });
+
+  it("keeps serving the last good posts when Facebook fails after a success", async () => {
+    const f = feed();
+    const good = await f.get({ limit: 6 });
+    for (const mode of [{ kind: "status", status: 500 }, { kind: "status", status: 401 }, { kind: "garbage" }] as const) {
+      fake.setMode("posts", mode);
+      clock += TTL;
+      const asked = fake.count("posts");
+      expect(ids(await f.get({ limit: 6 }))).toEqual(ids(good));
+      await f.refreshDue();
+      expect(fake.count("posts")).toBe(asked + 1);
+      expect(ids(await f.get({ limit: 6 }))).toEqual(ids(good));
+    }
+    expect(changes).toHaveLength(1);
+  });
+
+  it("does not wait for a slow Facebook when it has a copy", async () => {
+    const f = feed({ timeoutMs: 300 });
+    const good = await f.get({ limit: 3 });
+    fake.setMode("posts", { kind: "hang" });
+    clock += TTL;
+    expect(ids(await f.get({ limit: 3 }))).toEqual(ids(good));
+    await fake.untilHanging(1);
+    await f.refreshDue();
+    expect(ids(await f.get({ limit: 3 }))).toEqual(ids(good));
+  });
+
+  it("answers a first-ever failure with the spec's message, and does not ask again before the retry delay", async () => {
+    const f = feed();
+    fake.setMode("posts", { kind: "status", status: 404 });
+    const asked = fake.count("posts");
+    const failed = await f.get({ limit: 6 });
+    expect(failed).toEqual({ state: "error", error: { code: "not-found", status: 404, message: "Facebook page not found. Check your page ID." } });
+    clock += RETRY - 1;
+    expect((await f.get({ limit: 6 })).state).toBe("error");
+    expect(fake.count("posts")).toBe(asked + 1);
+    fake.setMode("posts", { kind: "ok" });
+    clock += 1;
+    expect((await f.get({ limit: 6 })).state).toBe("ok");
+    expect(fake.count("posts")).toBe(asked + 2);
+  });
+
+  it("answers a first-ever slow answer as a time-out", async () => {
+    const f = feed({ timeoutMs: 300 });
+    fake.setMode("posts", { kind: "hang" });
+    const failed = await f.get({ limit: 3 });
+    expect(failed).toMatchObject({ state: "error", error: { code: "timeout" } });
+  });
+
+  it("pages by cursor, and its answers carry no token anywhere", async () => {
+    const f = feed();
+    const seen: string[] = [];
+    let result = await f.get({ limit: 6 });
+    const bodies = [JSON.stringify(result)];
+    while (result.state === "ok") {
+      seen.push(...result.posts.map((p) => p.id));
+      if (!result.nextCursor) break;
+      result = await f.get({ limit: 6, cursor: result.nextCursor });
+      bodies.push(JSON.stringify(result));
+    }
+    expect(seen).toEqual(fake.posts.map((p) => p.id));
+    for (const body of bodies) {
+      expect(body).not.toContain(TOKEN);
+      expect(body).not.toContain("access_token");
+      expect(body).not.toContain(fake.url);
+    }
+  });
+
+  it("serves post pictures from our origin, and nothing it was not given", async () => {
+    const f = feed();
+    const result = await f.get({ limit: 6 });
+    if (result.state !== "ok") throw new Error("expected posts");
+    const [first] = result.posts;
+    expect(first.imageUrl).toMatch(/^\/social\/image\/[a-f0-9]{32}$/);
+    const key = first.imageUrl!.split("/").pop()!;
+    const image = await f.image(key);
+    expect(image?.type).toBe("image/png");
+    expect(Buffer.from(image!.bytes).equals(PNG)).toBe(true);
+    const fetched = fake.count("image");
+    await f.image(key);
+    expect(fake.count("image")).toBe(fetched);
+    const broken = result.posts.find((p) => p.id.endsWith("_1005"))!;
+    expect(await f.image(broken.imageUrl!.split("/").pop()!)).toBeNull();
+    expect(await f.image("0".repeat(32))).toBeNull();
+    expect(await f.image("../../etc/passwd")).toBeNull();
+  });
+
+  it("is absent without a token, and links to the configured page", () => {
+    expect(buildSocialFeed(checkConfig({}).config)).toBeNull();
+    expect(buildSocialFeed(checkConfig({ FACEBOOK_PAGE_ID: "1" }).config)).toBeNull();
+    expect(buildSocialFeed(checkConfig({ FACEBOOK_PAGE_ID: "1", FACEBOOK_PAGE_TOKEN: TOKEN }).config)).not.toBeNull();
+    expect(socialPageUrl(checkConfig({ FACEBOOK_PAGE_ID: "12345" }).config)).toBe("https://www.facebook.com/12345");
+    expect(socialPageUrl(checkConfig({ FACEBOOK_PAGE_ID: "1", SOCIAL_FACEBOOK_URL: "https://www.facebook.com/saharamedia" }).config)).toBe(
+      "https://www.facebook.com/saharamedia",
+    );
+  });
+});
