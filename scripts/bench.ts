@@ -57,3 +57,6 @@ try {
 } finally {
   await server.stop();
 }
+
+const { benchNewsroom } = await import("./bench-newsroom.ts");
+await benchNewsroom({ concurrency: CONCURRENCY, durationMs: DURATION_MS });
