@@ -78,7 +78,7 @@ export function checkImage(name: string, size: number, head: Uint8Array): Sniffe
   return sniffed;
 }
 
-class LocalStorage implements Storage {
+export class LocalStorage implements Storage {
   constructor(
     private readonly root: string,
     private readonly urlPrefix = "/uploads",
