@@ -14,9 +14,10 @@
  */
 import { z } from "zod/mini";
 import type { Permission } from "../../server/auth/permissions.ts";
+import { CONTENT_TYPES, PUBLIC_PATHS, type ContentType } from "./content-paths.ts";
 
-export const CONTENT_TYPES = ["article", "news", "coverage", "podcast", "program", "media"] as const;
-export type ContentType = (typeof CONTENT_TYPES)[number];
+// The types, their public paths and publicUrl() live in ./content-paths.ts, free of zod for the reading pages.
+export { CONTENT_TYPES, publicUrl, type ContentType } from "./content-paths.ts";
 
 /** What an editor chooses; "scheduled" is stored as published with a publish time still to come. */
 export const EDITOR_STATUSES = ["draft", "published", "scheduled"] as const;
@@ -173,8 +174,7 @@ const image: FieldDefinition = { name: "image_url", column: "imageUrl", kind: "i
 const article: ContentTypeDefinition = {
   type: "article",
   segment: "articles",
-  publicPath: "/articles",
-  detailPage: true,
+  ...PUBLIC_PATHS.article,
   labels: {
     title: "newsroom.t.articles",
     singular: "newsroom.s.article",
@@ -209,8 +209,7 @@ const article: ContentTypeDefinition = {
 const news: ContentTypeDefinition = {
   type: "news",
   segment: "news",
-  publicPath: "/news",
-  detailPage: true,
+  ...PUBLIC_PATHS.news,
   labels: {
     title: "newsroom.t.news",
     singular: "newsroom.s.news",
@@ -259,8 +258,7 @@ const news: ContentTypeDefinition = {
 const coverage: ContentTypeDefinition = {
   type: "coverage",
   segment: "coverage",
-  publicPath: "/coverage",
-  detailPage: true,
+  ...PUBLIC_PATHS.coverage,
   labels: {
     title: "newsroom.t.coverage",
     singular: "newsroom.s.coverage",
@@ -316,8 +314,7 @@ const coverage: ContentTypeDefinition = {
 const podcast: ContentTypeDefinition = {
   type: "podcast",
   segment: "podcasts",
-  publicPath: "/podcasts",
-  detailPage: true,
+  ...PUBLIC_PATHS.podcast,
   labels: {
     title: "newsroom.t.podcasts",
     singular: "newsroom.s.podcast",
@@ -369,8 +366,7 @@ const podcast: ContentTypeDefinition = {
 const program: ContentTypeDefinition = {
   type: "program",
   segment: "programs",
-  publicPath: "/programs",
-  detailPage: true,
+  ...PUBLIC_PATHS.program,
   labels: {
     title: "newsroom.t.programs",
     singular: "newsroom.s.program",
@@ -432,8 +428,7 @@ const program: ContentTypeDefinition = {
 const media: ContentTypeDefinition = {
   type: "media",
   segment: "media",
-  publicPath: "/media",
-  detailPage: false,
+  ...PUBLIC_PATHS.media,
   labels: {
     title: "newsroom.t.media",
     singular: "newsroom.s.media",
@@ -507,13 +502,6 @@ export function contentTypeOf(type: ContentType): ContentTypeDefinition {
 /** The definition behind /admin/{segment} or /api/admin/{segment}, or undefined for any other segment. */
 export function contentTypeBySegment(segment: string | undefined): ContentTypeDefinition | undefined {
   return ALL_CONTENT_TYPES.find((d) => d.segment === segment);
-}
-
-/** The one public path builder: where a reader opens an item (cards, sitemap, RSS, search, related items). */
-export function publicUrl(type: ContentType, slug: string, id?: number): string {
-  const def = CONTENT_TYPE_DEFINITIONS[type];
-  if (!def.detailPage) return id === undefined ? def.publicPath : `${def.publicPath}#media-${id}`;
-  return `${def.publicPath}/${encodeURIComponent(slug)}`;
 }
 
 // ---- Publishing fields, common to every type ----

@@ -1,228 +1,138 @@
 /**
- * Detail pages and their related items, for the five publishable types a reader opens by slug
- * (public-site.md §7 "Detail by slug" and "Related content"). Published rows only, explicit columns.
+ * One content item as its detail page shows it, and its related items, for every type of the content-type
+ * registry (public-site.md §7 "Detail by slug" and "Related content"). The columns come from the type's
+ * definition (app/lib/content-types.ts) plus the read-only ones a page shows; nothing here is written per
+ * type. The public reader sees published and due items only, through the one rule in ./published.ts; the
+ * staff preview reads any status.
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import { PAGE_SLUG_PATTERN, type ContentType } from "../../app/lib/content-types.ts";
+import type { DetailItem, DetailValue, RelatedItem } from "../../app/lib/detail-view.ts";
 import type { Database } from "../db/client.ts";
-import { articles, categories, coverages, news, podcasts, programs } from "../db/schema.ts";
+import { categories, slugRedirects } from "../db/schema.ts";
 import { isPublished } from "./published.ts";
-
-export const DETAIL_TYPES = ["article", "news", "program", "podcast", "coverage"] as const;
-export type DetailType = (typeof DETAIL_TYPES)[number];
-
-/** Where each type lives on the site (related items link to /{type}s/{page_slug}). */
-export const DETAIL_PATH: Record<DetailType, string> = {
-  article: "/articles",
-  news: "/news",
-  program: "/programs",
-  podcast: "/podcasts",
-  coverage: "/coverage",
-};
+import { columnOf, definitionOf, tableOf } from "./registry.server.ts";
 
 export const RELATED_LIMIT = 4;
 
-/** A page slug as we generate them, or a numeric id; anything else cannot name an item. */
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export function parseItemKey(value: string | undefined): { slug: string } | { id: number } | null {
-  if (!value || value.length > 200) return null;
-  if (/^\d{1,9}$/.test(value)) return { id: Number(value) };
-  const slug = value.toLowerCase();
-  return SLUG.test(slug) ? { slug } : null;
-}
+export type ItemKey = { slug: string } | { id: number };
 
-const categoryColumns = { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug };
-
-export function findPublishedArticle(db: Database, key: { slug: string } | { id: number }) {
-  return db
-    .select({
-      id: articles.id,
-      title: articles.title,
-      titleFr: articles.titleFr,
-      content: articles.content,
-      contentFr: articles.contentFr,
-      excerpt: articles.excerpt,
-      excerptFr: articles.excerptFr,
-      categoryId: articles.categoryId,
-      authorName: articles.authorName,
-      authorNameFr: articles.authorNameFr,
-      authorBio: articles.authorBio,
-      imageUrl: articles.imageUrl,
-      videoUrl: articles.videoUrl,
-      publishDate: articles.publishDate,
-      updatedAt: articles.updatedAt,
-      pageSlug: articles.pageSlug,
-      readTimeMinutes: articles.readTimeMinutes,
-      viewCount: articles.viewCount,
-      isDemo: articles.isDemo,
-      ...categoryColumns,
-    })
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(isPublished(articles, "id" in key ? eq(articles.id, key.id) : eq(articles.pageSlug, key.slug)))
-    .limit(1)
-    .then((rows) => rows[0] ?? null);
-}
-
-export function findPublishedNews(db: Database, key: { slug: string } | { id: number }) {
-  return db
-    .select({
-      id: news.id,
-      title: news.title,
-      titleFr: news.titleFr,
-      content: news.content,
-      contentFr: news.contentFr,
-      excerpt: news.excerpt,
-      excerptFr: news.excerptFr,
-      categoryId: news.categoryId,
-      location: news.location,
-      priority: news.priority,
-      authorName: news.authorName,
-      imageUrl: news.imageUrl,
-      publishDate: news.publishDate,
-      updatedAt: news.updatedAt,
-      pageSlug: news.pageSlug,
-      isDemo: news.isDemo,
-      ...categoryColumns,
-    })
-    .from(news)
-    .leftJoin(categories, eq(news.categoryId, categories.id))
-    .where(isPublished(news, "id" in key ? eq(news.id, key.id) : eq(news.pageSlug, key.slug)))
-    .limit(1)
-    .then((rows) => rows[0] ?? null);
-}
-
-export function findPublishedProgram(db: Database, key: { slug: string } | { id: number }) {
-  return db
-    .select({
-      id: programs.id,
-      title: programs.title,
-      titleFr: programs.titleFr,
-      description: programs.description,
-      content: programs.content,
-      programType: programs.programType,
-      episodeNumber: programs.episodeNumber,
-      season: programs.season,
-      hostName: programs.hostName,
-      guestName: programs.guestName,
-      duration: programs.duration,
-      airDate: programs.airDate,
-      videoUrl: programs.videoUrl,
-      imageUrl: programs.imageUrl,
-      authorName: programs.authorName,
-      publishDate: programs.publishDate,
-      updatedAt: programs.updatedAt,
-      pageSlug: programs.pageSlug,
-      isDemo: programs.isDemo,
-    })
-    .from(programs)
-    .where(isPublished(programs, "id" in key ? eq(programs.id, key.id) : eq(programs.pageSlug, key.slug)))
-    .limit(1)
-    .then((rows) => rows[0] ?? null);
-}
-
-export function findPublishedPodcast(db: Database, key: { slug: string } | { id: number }) {
-  return db
-    .select({
-      id: podcasts.id,
-      title: podcasts.title,
-      titleFr: podcasts.titleFr,
-      description: podcasts.description,
-      content: podcasts.content,
-      episodeNumber: podcasts.episodeNumber,
-      season: podcasts.season,
-      duration: podcasts.duration,
-      hostName: podcasts.hostName,
-      guestName: podcasts.guestName,
-      audioUrl: podcasts.audioUrl,
-      videoUrl: podcasts.videoUrl,
-      imageUrl: podcasts.imageUrl,
-      authorName: podcasts.authorName,
-      publishDate: podcasts.publishDate,
-      updatedAt: podcasts.updatedAt,
-      pageSlug: podcasts.pageSlug,
-      isDemo: podcasts.isDemo,
-    })
-    .from(podcasts)
-    .where(isPublished(podcasts, "id" in key ? eq(podcasts.id, key.id) : eq(podcasts.pageSlug, key.slug)))
-    .limit(1)
-    .then((rows) => rows[0] ?? null);
-}
-
-export function findPublishedCoverage(db: Database, key: { slug: string } | { id: number }) {
-  return db
-    .select({
-      id: coverages.id,
-      title: coverages.title,
-      titleFr: coverages.titleFr,
-      excerpt: coverages.excerpt,
-      content: coverages.content,
-      coverageType: coverages.coverageType,
-      eventLocation: coverages.eventLocation,
-      eventDate: coverages.eventDate,
-      reporterName: coverages.reporterName,
-      authorName: coverages.authorName,
-      imageUrl: coverages.imageUrl,
-      videoUrl: coverages.videoUrl,
-      publishDate: coverages.publishDate,
-      updatedAt: coverages.updatedAt,
-      pageSlug: coverages.pageSlug,
-      isDemo: coverages.isDemo,
-    })
-    .from(coverages)
-    .where(isPublished(coverages, "id" in key ? eq(coverages.id, key.id) : eq(coverages.pageSlug, key.slug)))
-    .limit(1)
-    .then((rows) => rows[0] ?? null);
-}
-
-/** What a related-item card needs, whatever the type. */
-export type RelatedItem = {
-  id: number;
-  title: string;
-  titleFr: string | null;
-  summary: string | null;
-  summaryFr: string | null;
-  imageUrl: string | null;
-  publishDate: Date;
-  pageSlug: string;
-};
-
-// Programs, podcasts and coverage have no French summary column.
-const noFrench = sql<string | null>`null`;
-
-const tables = { article: articles, news, program: programs, podcast: podcasts, coverage: coverages } as const;
+/** Slugs longer than this were never made by us or by the old site; they cannot name an item. */
+const MAX_KEY_LENGTH = 200;
 
 /**
- * Up to four other published items of the same type, newest first; for articles and news, of the same
- * category when the item has one.
+ * What a URL segment names: a numeric id, or a page slug (letters of any script, digits, single hyphens:
+ * an Arabic slug arrives percent-decoded by the router). Anything else cannot name an item.
  */
-export function listRelated(db: Database, type: DetailType, item: { id: number; categoryId?: number | null }, limit = RELATED_LIMIT): Promise<RelatedItem[]> {
-  const table = tables[type];
-  const conditions: (SQL | undefined)[] = [ne(table.id, item.id)];
-  if ((type === "article" || type === "news") && item.categoryId) {
-    conditions.push(eq((table as typeof articles | typeof news).categoryId, item.categoryId));
+export function parseItemKey(value: string | undefined): ItemKey | null {
+  if (!value || value.length > MAX_KEY_LENGTH) return null;
+  if (/^\d{1,9}$/.test(value)) return { id: Number(value) };
+  // The same normal form and case slugify() gives, so a hand-typed URL finds the stored slug.
+  const slug = value.normalize("NFKC").toLowerCase();
+  return PAGE_SLUG_PATTERN.test(slug) ? { slug } : null;
+}
+
+/**
+ * Columns a detail page shows that no editor field holds: French variants kept from the old site, the
+ * author's French name and bio, read time and view count. By schema key.
+ */
+const READ_ONLY_COLUMNS: Partial<Record<ContentType, readonly string[]>> = {
+  article: ["contentFr", "excerptFr", "authorNameFr", "authorBio", "readTimeMinutes", "viewCount"],
+  news: ["contentFr", "excerptFr"],
+};
+
+/** Every type has these (registry.server.ts CommonColumns); the page needs them whatever the type. */
+const COMMON_COLUMNS = ["id", "title", "titleFr", "pageSlug", "status", "publishDate", "updatedAt", "imageUrl", "authorName", "isDemo"] as const;
+
+const hasCategory = (type: ContentType) => definitionOf(type).fields.some((f) => f.kind === "category");
+
+const columnOfField = (type: ContentType, name: string) => definitionOf(type).fields.find((f) => f.name === name)?.column;
+
+/** The column of the plain-text summary shown under the title and on cards (excerpt or description). */
+export const summaryColumnOf = (type: ContentType): string => columnOfField(type, definitionOf(type).summaryField) ?? definitionOf(type).summaryField;
+
+/** The column of the body (the rich-text field); media items have none. */
+export const bodyColumnOf = (type: ContentType): string => definitionOf(type).fields.find((f) => f.kind === "richtext")?.column ?? "content";
+
+/** The page's columns of a type, built once from its definition. */
+const selections = new Map<ContentType, Record<string, PgColumn>>();
+function detailColumns(type: ContentType): Record<string, PgColumn> {
+  let columns = selections.get(type);
+  if (!columns) {
+    const keys = [...COMMON_COLUMNS, ...definitionOf(type).fields.map((f) => f.column), ...(READ_ONLY_COLUMNS[type] ?? [])];
+    columns = {};
+    for (const key of keys) {
+      const column = columnOf(type, key);
+      if (!column) throw new Error(`${type} has no column ${key}`);
+      columns[key] = column;
+    }
+    if (hasCategory(type)) Object.assign(columns, { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug });
+    selections.set(type, columns);
   }
-  const summary =
-    type === "article"
-      ? { summary: articles.excerpt, summaryFr: articles.excerptFr }
-      : type === "news"
-        ? { summary: news.excerpt, summaryFr: news.excerptFr }
-        : type === "coverage"
-          ? { summary: coverages.excerpt, summaryFr: noFrench }
-          : type === "program"
-            ? { summary: programs.description, summaryFr: noFrench }
-            : { summary: podcasts.description, summaryFr: noFrench };
+  return columns;
+}
+
+async function findItem(db: Database, type: ContentType, key: ItemKey, publicOnly: boolean): Promise<DetailItem | null> {
+  const table = tableOf(type);
+  const match = "id" in key ? eq(table.id, key.id) : eq(table.pageSlug, key.slug);
+  // A type without categories joins on false: PostgreSQL reads no category row for it.
+  const category = hasCategory(type) ? eq(columnOf(type, "categoryId")!, categories.id) : sql`false`;
+  const [row] = await db
+    .select(detailColumns(type))
+    .from(table)
+    .leftJoin(categories, category)
+    .where(publicOnly ? isPublished(table, match) : match)
+    .limit(1);
+  // The selection is built at run time; its keys and value types are the ones DetailItem names.
+  return (row as unknown as DetailItem | undefined) ?? null;
+}
+
+/** One item the public may see (published, publish date come) by slug or id, or null. */
+export function findPublishedItem(db: Database, type: ContentType, key: ItemKey): Promise<DetailItem | null> {
+  return findItem(db, type, key, true);
+}
+
+/** One item by id whatever its status (draft, scheduled): the staff preview. Callers check the permission. */
+export function findItemForStaff(db: Database, type: ContentType, id: number): Promise<DetailItem | null> {
+  return findItem(db, type, { id }, false);
+}
+
+/** The item an old slug of a type pointed to before an editor changed it, or null. */
+export async function findRedirectedItemId(db: Database, type: ContentType, oldSlug: string): Promise<number | null> {
+  const [row] = await db
+    .select({ itemId: slugRedirects.itemId })
+    .from(slugRedirects)
+    .where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, oldSlug)))
+    .limit(1);
+  return row?.itemId ?? null;
+}
+
+// Types without a French summary column still give the card the same shape.
+const noFrench = sql<string | null>`null`;
+
+/**
+ * Up to four other published items of the same type, newest first; of the same category when the type has
+ * categories and the item one.
+ */
+export function listRelated(db: Database, type: ContentType, item: { id: number; categoryId?: DetailValue }, limit = RELATED_LIMIT): Promise<RelatedItem[]> {
+  const table = tableOf(type);
+  const conditions: (SQL | undefined)[] = [ne(table.id, item.id)];
+  if (hasCategory(type) && typeof item.categoryId === "number") conditions.push(eq(columnOf(type, "categoryId")!, item.categoryId));
+  const summaryColumn = summaryColumnOf(type);
   return db
     .select({
       id: table.id,
       title: table.title,
       titleFr: table.titleFr,
-      ...summary,
+      summary: columnOf(type, summaryColumn) ?? noFrench,
+      summaryFr: columnOf(type, `${summaryColumn}Fr`) ?? noFrench,
       imageUrl: table.imageUrl,
       publishDate: table.publishDate,
       pageSlug: table.pageSlug,
     })
-    .from(table as typeof articles)
-    .where(and(isPublished(table, ...conditions)))
+    .from(table)
+    .where(isPublished(table, ...conditions))
     .orderBy(desc(table.publishDate), desc(table.id))
-    .limit(limit);
+    .limit(limit) as Promise<RelatedItem[]>;
 }

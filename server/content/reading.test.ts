@@ -9,19 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
 import { seedDemoContent } from "../db/seed.ts";
-import { articles, news, programs } from "../db/schema.ts";
+import { articles, news, programs, slugRedirects } from "../db/schema.ts";
 import { listFeaturedArticles, listLatestArticles } from "./articles.ts";
 import { countPublishedNews, listPublishedNews, NEWS_PAGE_SIZE } from "./news.ts";
 import { newsPage } from "./news-feed.ts";
-import {
-  findPublishedArticle,
-  findPublishedCoverage,
-  findPublishedNews,
-  findPublishedPodcast,
-  findPublishedProgram,
-  listRelated,
-  parseItemKey,
-} from "./detail.ts";
+import { findItemForStaff, findPublishedItem, findRedirectedItemId, listRelated, parseItemKey } from "./detail.ts";
 import { listLatestShows, listPublishedPodcasts, listPublishedPrograms } from "./programs.ts";
 
 const isSortedDesc = (dates: (Date | string)[]) => dates.every((d, i) => i === 0 || new Date(dates[i - 1]).getTime() >= new Date(d).getTime());
@@ -72,28 +64,63 @@ describe.each(testDatabaseKinds)("public reading on %s", (kind) => {
     expect(second.items.some((n) => firstIds.has(n.id))).toBe(false);
   });
 
-  it("detail: one published row by slug or id, with its category; drafts are not found", async () => {
+  it("detail: one published row by slug or id for every type with a page, with its category; drafts are not found", async () => {
     const [published] = await t.db.select({ id: articles.id, slug: articles.pageSlug }).from(articles).where(eq(articles.status, "published")).limit(1);
-    const bySlug = await findPublishedArticle(t.db, { slug: published.slug });
+    const bySlug = await findPublishedItem(t.db, "article", { slug: published.slug });
     expect(bySlug?.id).toBe(published.id);
     expect(bySlug?.categoryName).toBeTruthy();
-    expect((await findPublishedArticle(t.db, { id: published.id }))?.pageSlug).toBe(published.slug);
-    expect(await findPublishedArticle(t.db, { slug: "ouadane-visitor-guide-draft" })).toBeNull();
-    expect(await findPublishedNews(t.db, { slug: "draft-weather-bulletin-update" })).toBeNull();
-    expect(await findPublishedProgram(t.db, { slug: "maqal-salt-of-ijil-draft" })).toBeNull();
-    expect(await findPublishedPodcast(t.db, { slug: "tent-talk-s2e5-draft" })).toBeNull();
-    expect(await findPublishedArticle(t.db, { slug: "no-such-article" })).toBeNull();
-    const [cov] = await t.db.execute<{ page_slug: string }>(sql`select page_slug from coverages where status = 'published' limit 1`).then((r) => r.rows);
-    expect((await findPublishedCoverage(t.db, { slug: cov.page_slug }))?.pageSlug).toBe(cov.page_slug);
+    expect((await findPublishedItem(t.db, "article", { id: published.id }))?.pageSlug).toBe(published.slug);
+    expect(await findPublishedItem(t.db, "article", { slug: "ouadane-visitor-guide-draft" })).toBeNull();
+    expect(await findPublishedItem(t.db, "news", { slug: "draft-weather-bulletin-update" })).toBeNull();
+    expect(await findPublishedItem(t.db, "program", { slug: "maqal-salt-of-ijil-draft" })).toBeNull();
+    expect(await findPublishedItem(t.db, "podcast", { slug: "tent-talk-s2e5-draft" })).toBeNull();
+    expect(await findPublishedItem(t.db, "article", { slug: "no-such-article" })).toBeNull();
+    for (const [type, table] of [
+      ["news", "news"],
+      ["coverage", "coverages"],
+      ["podcast", "podcasts"],
+      ["program", "programs"],
+      ["media", "media"],
+    ] as const) {
+      const [row] = await t.db.execute<{ page_slug: string }>(sql.raw(`select page_slug from ${table} where status = 'published' limit 1`)).then((r) => r.rows);
+      expect((await findPublishedItem(t.db, type, { slug: row.page_slug }))?.pageSlug, type).toBe(row.page_slug);
+    }
   });
 
-  it("detail: a future publish date is not public yet", async () => {
+  it("detail: the columns of the type's definition and the read-only ones its page shows, nothing else", async () => {
+    const [a] = await t.db.select({ slug: articles.pageSlug }).from(articles).where(eq(articles.status, "published")).limit(1);
+    const article = (await findPublishedItem(t.db, "article", { slug: a.slug }))!;
+    for (const key of ["title", "excerpt", "content", "categoryId", "categoryName", "categorySlug", "readTimeMinutes", "viewCount", "authorBio", "isDemo"]) {
+      expect(article, key).toHaveProperty(key);
+    }
+    expect(article).not.toHaveProperty("authorId");
+    expect(article).not.toHaveProperty("region");
+    const [p] = await t.db.select({ slug: programs.pageSlug }).from(programs).where(eq(programs.status, "published")).limit(1);
+    const program = (await findPublishedItem(t.db, "program", { slug: p.slug }))!;
+    for (const key of ["description", "programType", "hostName", "episodeNumber", "airDate", "videoUrl"]) expect(program, key).toHaveProperty(key);
+    expect(program).not.toHaveProperty("categoryName");
+  });
+
+  it("detail: a future publish date is not public yet, and the staff reader sees drafts and scheduled items", async () => {
     const [row] = await t.db
       .insert(news)
       .values({ title: "مجدول", content: "نص", pageSlug: "scheduled-item", status: "published", publishDate: new Date(Date.now() + 86_400_000) })
       .returning({ id: news.id });
-    expect(await findPublishedNews(t.db, { slug: "scheduled-item" })).toBeNull();
+    expect(await findPublishedItem(t.db, "news", { slug: "scheduled-item" })).toBeNull();
+    expect(await findPublishedItem(t.db, "news", { id: row.id })).toBeNull();
+    expect((await findItemForStaff(t.db, "news", row.id))?.title).toBe("مجدول");
+    const [draft] = await t.db.select({ id: programs.id }).from(programs).where(eq(programs.pageSlug, "maqal-salt-of-ijil-draft"));
+    expect((await findItemForStaff(t.db, "program", draft.id))?.status).toBe("draft");
+    expect(await findItemForStaff(t.db, "program", 999_999)).toBeNull();
     await t.db.delete(news).where(eq(news.id, row.id));
+  });
+
+  it("detail: an old slug of a type names the item it was moved from, in that type only", async () => {
+    const [a] = await t.db.select({ id: articles.id }).from(articles).where(eq(articles.status, "published")).limit(1);
+    await t.db.insert(slugRedirects).values({ contentType: "article", oldSlug: "الاسم-القديم", itemId: a.id });
+    expect(await findRedirectedItemId(t.db, "article", "الاسم-القديم")).toBe(a.id);
+    expect(await findRedirectedItemId(t.db, "news", "الاسم-القديم")).toBeNull();
+    expect(await findRedirectedItemId(t.db, "article", "no-such-slug")).toBeNull();
   });
 
   it("related: up to 4 of the same type and category, newest first, never the item itself nor a draft", async () => {
@@ -129,9 +156,14 @@ describe.each(testDatabaseKinds)("public reading on %s", (kind) => {
 });
 
 describe("item keys in URLs", () => {
-  it("accepts slugs and numeric ids, refuses anything else", () => {
+  it("accepts slugs in any script and numeric ids, refuses anything else", () => {
     expect(parseItemKey("chinguetti-manuscripts")).toEqual({ slug: "chinguetti-manuscripts" });
+    expect(parseItemKey("Chinguetti-Manuscripts")).toEqual({ slug: "chinguetti-manuscripts" });
+    expect(parseItemKey("مخطوطات-شنقيط")).toEqual({ slug: "مخطوطات-شنقيط" });
+    expect(parseItemKey("مهرجان-2024")).toEqual({ slug: "مهرجان-2024" });
     expect(parseItemKey("42")).toEqual({ id: 42 });
-    for (const bad of [undefined, "", "a".repeat(201), "<script>", "a--b", "-a", "a b", "١٢", "12abc!"]) expect(parseItemKey(bad)).toBeNull();
+    for (const bad of [undefined, "", "a".repeat(201), "<script>", "a--b", "-a", "a b", "12abc!", "مخطوطات_شنقيط", "%D9%85", "a/b", "ً"]) {
+      expect(parseItemKey(bad), bad).toBeNull();
+    }
   });
 });

@@ -1,15 +1,23 @@
+import type { Body } from "~/lib/detail-view.ts";
+
+const CLASS = "prose-article text-lg leading-loose";
+
 /**
- * Article text as stored: plain text with blank lines between paragraphs. Single line breaks are kept
- * (verse is one line per hemistich), and React escapes everything, so stored text can never inject markup.
+ * A body as stored. Rich text from the newsroom editor arrives as HTML the server has just sanitised
+ * (server/detail-page.ts, with server/rich-text.ts) and is rendered as such. Plain text (the demo's, the old
+ * site's) has blank lines between paragraphs; single line breaks are kept (verse is one line per hemistich)
+ * and React escapes everything, so stored text can never inject markup.
  */
-export function ArticleBody({ text, verse = false }: { text: string | null | undefined; verse?: boolean }) {
-  if (!text) return null;
-  const paragraphs = text
+export function ArticleBody({ body, verse = false }: { body: Body | null | undefined; verse?: boolean }) {
+  if (!body) return null;
+  const className = `${CLASS} ${verse ? "text-center" : ""}`;
+  if ("html" in body) return <div className={className} data-testid="article-body" dangerouslySetInnerHTML={{ __html: body.html }} />;
+  const paragraphs = body.text
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean);
   return (
-    <div className={`prose-article text-lg leading-loose ${verse ? "text-center" : ""}`} data-testid="article-body">
+    <div className={className} data-testid="article-body">
       {paragraphs.map((p, i) => (
         <p key={i} className="whitespace-pre-line">
           {p}

@@ -15,7 +15,8 @@ export type RelatedCard = {
   summaryFr: string | null;
   imageUrl: string | null;
   publishDate: Date | string;
-  pageSlug: string;
+  /** Its public path (publicUrl). */
+  url: string;
 };
 
 type Fact = { label?: string; value: string | null | undefined; testId?: string };
@@ -32,7 +33,6 @@ type DetailLayoutProps = {
   children: ReactNode;
   path: string;
   related: RelatedCard[];
-  relatedPath: string;
   relatedTitle: string;
   testId: string;
   /** Demo content seeded on first start is labelled as such. */
@@ -51,7 +51,6 @@ export function DetailLayout({
   children,
   path,
   related,
-  relatedPath,
   relatedTitle,
   testId,
   demo,
@@ -130,7 +129,7 @@ export function DetailLayout({
               <ContentCard
                 key={r.id}
                 layout="horizontal"
-                href={`${relatedPath}/${r.pageSlug || r.id}`}
+                href={r.url}
                 title={localized(lang, r.title, r.titleFr)}
                 excerpt={excerpt(localized(lang, r.summary, r.summaryFr), 90)}
                 imageUrl={r.imageUrl}

@@ -1,4 +1,5 @@
 import { ContentCard } from "./content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import { useLanguage } from "~/lib/i18n.ts";
@@ -11,7 +12,7 @@ export type NewsCardData = {
   excerptFr: string | null;
   imageUrl: string | null;
   location: string | null;
-  pageSlug: string | null;
+  pageSlug: string;
   publishDate: Date | string;
   categoryName: string | null;
   categoryNameFr: string | null;
@@ -21,7 +22,7 @@ export function NewsCard({ item, eager }: { item: NewsCardData; eager?: boolean 
   const lang = useLanguage();
   return (
     <ContentCard
-      href={`/news/${item.pageSlug || item.id}`}
+      href={publicUrl("news", item.pageSlug, item.id)}
       title={localized(lang, item.title, item.titleFr)}
       excerpt={excerpt(localized(lang, item.excerpt, item.excerptFr), 120)}
       imageUrl={item.imageUrl}

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/articles";
+import { publicUrl } from "../../lib/content-types.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { apiJson, handleApi, integerParam, oneOf, readQuery } from "../../../server/api.ts";
 import { listPublishedArticles } from "../../../server/content/articles.ts";
@@ -29,7 +30,7 @@ function articleJson(a: Omit<ArticleRow, "updatedAt">) {
   return {
     id: a.id,
     slug: a.pageSlug,
-    url: `/articles/${encodeURIComponent(a.pageSlug)}`,
+    url: publicUrl("article", a.pageSlug, a.id),
     title: a.title,
     titleFr: a.titleFr,
     excerpt: a.excerpt,

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/literature";
+import { publicUrl } from "../../lib/content-types.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { apiJson, handleApi, integerParam, oneOf, readQuery } from "../../../server/api.ts";
 import { listPublishedArticlesInCategories } from "../../../server/content/articles.ts";
@@ -25,7 +26,7 @@ function literatureItem(a: Row) {
   return {
     id: a.id,
     slug: a.pageSlug,
-    url: `/articles/${encodeURIComponent(a.pageSlug)}`,
+    url: publicUrl("article", a.pageSlug, a.id),
     type: a.categorySlug,
     typeFr: a.categoryNameFr,
     category: a.categoryName,

@@ -2,6 +2,7 @@ import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/culture";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
@@ -55,7 +56,7 @@ export default function CulturePage({ loaderData }: Route.ComponentProps) {
   const card = (a: (typeof grid.items)[number], eager = false) => (
     <ContentCard
       key={a.id}
-      href={`/articles/${a.pageSlug}`}
+      href={publicUrl("article", a.pageSlug, a.id)}
       title={localized(lang, a.title, a.titleFr)}
       excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
       imageUrl={a.imageUrl}

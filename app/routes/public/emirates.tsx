@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/emirates";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "~/components/sections/section-ui.tsx";
 import { VideoPlayer } from "~/components/media/video-player.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import { languageOfRequest, type Language } from "~/lib/language.ts";
@@ -83,7 +84,7 @@ export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
               {articles.map((a, i) => (
                 <li key={a.id}>
                   <EmirateCard
-                    href={`/articles/${a.pageSlug}`}
+                    href={publicUrl("article", a.pageSlug, a.id)}
                     title={localized(lang, a.title, a.titleFr)}
                     excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EMIRATES_EXCERPT_MAX)}
                     imageUrl={a.imageUrl}

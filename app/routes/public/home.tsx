@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/home";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { useToast } from "~/components/ui/toast.tsx";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
@@ -96,7 +97,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     <ContentCard
       key={a.id}
       layout={layout}
-      href={`/articles/${a.pageSlug || a.id}`}
+      href={publicUrl("article", a.pageSlug, a.id)}
       title={localized(lang, a.title, a.titleFr)}
       excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
       imageUrl={a.imageUrl}
@@ -137,7 +138,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {shows.map((s) => (
               <ContentCard
                 key={`${s.kind}-${s.id}`}
-                href={`/${s.kind === "program" ? "programs" : "podcasts"}/${s.pageSlug || s.id}`}
+                href={publicUrl(s.kind, s.pageSlug, s.id)}
                 title={localized(lang, s.title, s.titleFr)}
                 excerpt={excerpt(s.description, 100)}
                 imageUrl={s.imageUrl}
@@ -181,7 +182,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {literature.map((a) => (
             <div key={a.id} className="relative">
               <ContentCard
-                href={a.sample ? "/literature" : `/articles/${a.pageSlug || a.id}`}
+                href={a.sample ? "/literature" : publicUrl("article", a.pageSlug, a.id)}
                 title={localized(lang, a.title, a.titleFr)}
                 excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
                 imageUrl={a.imageUrl}

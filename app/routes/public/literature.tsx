@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { localized } from "~/lib/localized.ts";
 import { languageOfRequest, type Language } from "~/lib/language.ts";
 import { pageParam } from "~/lib/query.ts";
@@ -82,7 +83,10 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
           {sample ? (
             title
           ) : (
-            <Link to={`/articles/${item.pageSlug}`} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            <Link
+              to={publicUrl("article", item.pageSlug, item.id)}
+              className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline"
+            >
               {title}
             </Link>
           )}

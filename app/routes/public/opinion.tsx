@@ -2,6 +2,7 @@ import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/opinion";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { ArticleProposalForm, NewsletterForm, type OpinionActionData } from "~/components/sections/opinion-forms.tsx";
 import { ArticleProposalSchema, NewsletterSchema, proposalFormValues, type ProposalField } from "~/lib/schemas/newsletter.ts";
@@ -146,7 +147,7 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
             <section aria-labelledby="opinion-featured-title" className="mb-10" data-testid="opinion-featured">
               <BlockHeading id="opinion-featured-title">{t("opinionPage.featured")}</BlockHeading>
               <FeaturedStory
-                href={`/articles/${featured.pageSlug}`}
+                href={publicUrl("article", featured.pageSlug, featured.id)}
                 title={title(featured)}
                 excerpt={excerpt(localized(lang, featured.excerpt, featured.excerptFr), EXCERPT)}
                 imageUrl={featured.imageUrl}
@@ -164,7 +165,7 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
                 {list.items.map((a) => (
                   <ContentCard
                     key={a.id}
-                    href={`/articles/${a.pageSlug}`}
+                    href={publicUrl("article", a.pageSlug, a.id)}
                     title={title(a)}
                     excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
                     imageUrl={a.imageUrl}
@@ -195,7 +196,7 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
                     {i + 1}
                   </span>
                   <div className="min-w-0">
-                    <Link to={`/articles/${a.pageSlug}`} className="font-bold leading-snug hover:text-desert-700">
+                    <Link to={publicUrl("article", a.pageSlug, a.id)} className="font-bold leading-snug hover:text-desert-700">
                       {title(a)}
                     </Link>
                     <p className="text-sm text-ink-soft">

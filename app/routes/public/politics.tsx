@@ -3,6 +3,7 @@ import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/politics";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
@@ -97,7 +98,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
   const playOverlay = (a: SectionCard) =>
     a.contentType === "video" && a.videoUrl ? (
       <a
-        href={`/articles/${a.pageSlug}`}
+        href={publicUrl("article", a.pageSlug, a.id)}
         onClick={(e) => {
           e.preventDefault();
           setPlaying({ source: a.videoUrl!, title: title(a), poster: a.imageUrl });
@@ -113,7 +114,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
   const card = (a: SectionCard) => (
     <div key={a.id} className="relative" data-testid="politics-item" data-type={a.contentType} data-region={a.region ?? ""}>
       <ContentCard
-        href={`/articles/${a.pageSlug}`}
+        href={publicUrl("article", a.pageSlug, a.id)}
         title={title(a)}
         excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
         imageUrl={a.imageUrl}
@@ -195,7 +196,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                                   {formatDate(a.publishDate, lang)}
                                 </time>
                                 <p className="font-bold leading-snug">
-                                  <Link to={`/articles/${a.pageSlug}`} className="hover:text-desert-700">
+                                  <Link to={publicUrl("article", a.pageSlug, a.id)} className="hover:text-desert-700">
                                     {title(a)}
                                   </Link>
                                 </p>
@@ -230,7 +231,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                   <BlockHeading id="politics-featured-title">{t("politicsPage.featured")}</BlockHeading>
                   <div className="relative" data-testid="politics-item" data-type={featured.contentType} data-region={featured.region ?? ""}>
                     <FeaturedStory
-                      href={`/articles/${featured.pageSlug}`}
+                      href={publicUrl("article", featured.pageSlug, featured.id)}
                       title={title(featured)}
                       excerpt={excerpt(localized(lang, featured.excerpt, featured.excerptFr), EXCERPT)}
                       imageUrl={featured.imageUrl}
@@ -272,7 +273,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                       {i + 1}
                     </span>
                     <div className="min-w-0">
-                      <Link to={`/articles/${a.pageSlug}`} className="font-bold leading-snug hover:text-desert-700">
+                      <Link to={publicUrl("article", a.pageSlug, a.id)} className="font-bold leading-snug hover:text-desert-700">
                         {title(a)}
                       </Link>
                       <p className="text-sm text-ink-soft">

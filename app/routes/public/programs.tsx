@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/programs";
 import { ContentCard } from "~/components/content/content-card.tsx";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import { languageOfRequest, type Language } from "~/lib/language.ts";
@@ -66,7 +67,7 @@ export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
             {programs.items.map((p, i) => (
               <ContentCard
                 key={p.id}
-                href={`/programs/${p.pageSlug || p.id}`}
+                href={publicUrl("program", p.pageSlug, p.id)}
                 title={localized(lang, p.title, p.titleFr)}
                 excerpt={excerpt(p.description, 100)}
                 imageUrl={p.imageUrl}
@@ -99,7 +100,7 @@ export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
             {podcasts.items.map((p) => (
               <ContentCard
                 key={p.id}
-                href={`/podcasts/${p.pageSlug || p.id}`}
+                href={publicUrl("podcast", p.pageSlug, p.id)}
                 title={localized(lang, p.title, p.titleFr)}
                 excerpt={excerpt(p.description, 100)}
                 imageUrl={p.imageUrl}

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
 import { FOOTER_LINKS, NAV_ITEMS } from "~/lib/navigation.ts";
+import { publicUrl } from "~/lib/content-paths.ts";
 import { formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import type { Language } from "~/lib/language.ts";
@@ -107,14 +108,19 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
         <LatestList
           title={t("sitemapPage.latestNews")}
           testId="sitemap-news"
-          items={loaderData.news.map((n) => ({ id: n.id, href: `/news/${n.pageSlug}`, title: localized(lang, n.title, n.titleFr), date: n.publishDate }))}
+          items={loaderData.news.map((n) => ({
+            id: n.id,
+            href: publicUrl("news", n.pageSlug, n.id),
+            title: localized(lang, n.title, n.titleFr),
+            date: n.publishDate,
+          }))}
         />
         <LatestList
           title={t("sitemapPage.latestArticles")}
           testId="sitemap-articles"
           items={loaderData.articles.map((a) => ({
             id: a.id,
-            href: `/articles/${a.pageSlug}`,
+            href: publicUrl("article", a.pageSlug, a.id),
             title: localized(lang, a.title, a.titleFr),
             date: a.publishDate,
           }))}

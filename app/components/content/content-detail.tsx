@@ -1,0 +1,128 @@
+import { lazy, Suspense, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ArticleBody } from "./article-body.tsx";
+import { DetailLayout } from "./detail-layout.tsx";
+import { DETAIL_VIEWS, localizedField, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
+import { formatDate } from "~/lib/format.ts";
+import type { Language } from "~/lib/language.ts";
+import { localized } from "~/lib/localized.ts";
+
+type T = ReturnType<typeof useTranslation>["t"];
+
+// Articles and news, most of what is read, have no player: its code loads only on pages that show one.
+const VideoPlayer = lazy(() => import("~/components/media/video-player.tsx").then((m) => ({ default: m.VideoPlayer })));
+
+/** A value worth showing: not missing, not empty, not zero (no "0 views", no "episode 0"). */
+const shown = (value: unknown) => value !== null && value !== undefined && value !== "" && value !== 0 && value !== false;
+
+function kickerOf(view: DetailView, item: DetailItem, lang: Language, t: T) {
+  const { category, option, label, fallback, href } = view.kicker;
+  const optionValue = option && textOf(item, option.field);
+  const text =
+    (category && localizedField(lang, item, "categoryName")) ||
+    (optionValue && t(`${option.labels}.${optionValue}`)) ||
+    (label && t(label)) ||
+    (fallback && t(fallback)) ||
+    null;
+  return text ? { label: text, href } : null;
+}
+
+function factsOf(view: DetailView, item: DetailItem, lang: Language, t: T) {
+  return view.facts.map(({ field, label, template, equals, date, testId }) => {
+    const raw = item[field];
+    let value: string | null = null;
+    if (equals !== undefined) value = raw === equals && template ? t(template) : null;
+    else if (!shown(raw)) value = null;
+    else if (date) value = formatDate(raw as string | Date, lang);
+    else if (template) value = t(template, { n: raw, count: Number(raw) });
+    else value = localizedField(lang, item, field);
+    return { label: label && t(label), value, testId };
+  });
+}
+
+/** The player of a type that has one (video, audio, or a media item's file by its kind); none: the image. */
+function mediaOf(view: DetailView, page: DetailPage, title: string, t: T): { media?: ReactNode; imageUrl: string | null } {
+  const { item } = page;
+  let video = view.media?.video ? textOf(item, view.media.video) : null;
+  let audio = view.media?.audio ? textOf(item, view.media.audio) : null;
+  let image = item.imageUrl;
+  const byKind = view.media?.byKind;
+  if (byKind) {
+    const source = textOf(item, byKind.source);
+    const kind = textOf(item, byKind.kind);
+    if (kind === "video") video = source;
+    else if (kind === "audio") audio = source;
+    else image = source ?? image;
+  }
+  if (!video && !audio) return { imageUrl: image };
+  const media = (
+    <div className="mt-6 space-y-4">
+      {video ? (
+        <Suspense fallback={<div className="aspect-video w-full rounded-xl bg-ink/90" />}>
+          <VideoPlayer source={video} title={title} poster={item.imageUrl} />
+        </Suspense>
+      ) : image ? (
+        <img src={image} alt="" width={1200} height={675} fetchPriority="high" className="aspect-video w-full rounded-xl object-cover" />
+      ) : null}
+      {audio && (
+        <figure className="rounded-xl border border-sand-200 bg-white p-4">
+          <figcaption className="mb-2 font-bold">{t("detail.listen")}</figcaption>
+          {/* eslint-disable-next-line jsx-a11y/media-has-caption -- an episode's transcript, when it has one, is its text alternative */}
+          <audio controls preload="none" src={audio} className="w-full" data-testid={`${page.type}-audio`}>
+            {t("detail.audioUnsupported")}
+          </audio>
+        </figure>
+      )}
+    </div>
+  );
+  return { media, imageUrl: image };
+}
+
+/**
+ * The detail page of any content type, from its data (app/lib/detail-view.ts): the public page
+ * (app/routes/public/content-detail.tsx) and the newsroom's preview, which passes a page from
+ * loadPreviewPage() and gets the "preview, not published" banner above it.
+ */
+export function ContentDetail({ page }: { page: DetailPage }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const { item, type } = page;
+  const view = DETAIL_VIEWS[type];
+  const title = localizedField(lang, item, "title") ?? item.title;
+  const { media, imageUrl } = mediaOf(view, page, title, t);
+  const category = textOf(item, "categorySlug");
+  const bio = textOf(item, "authorBio");
+  return (
+    <>
+      {page.preview && (
+        <div className="mx-auto max-w-4xl px-4 pt-6">
+          <p
+            role="status"
+            className="rounded-lg border-2 border-dashed border-amber-600 bg-amber-50 px-4 py-3 font-bold text-amber-950"
+            data-testid="preview-banner"
+            data-status={page.preview.status}
+          >
+            {t(`detail.preview.${page.preview.status}`, { date: formatDate(item.publishDate, lang, "dateTime") })}
+          </p>
+        </div>
+      )}
+      <DetailLayout
+        testId={`${type}-detail`}
+        demo={item.isDemo}
+        kicker={kickerOf(view, item, lang, t)}
+        title={title}
+        lead={localized(lang, page.summary, page.summaryFr)}
+        date={item.publishDate}
+        facts={factsOf(view, item, lang, t)}
+        imageUrl={imageUrl}
+        media={media}
+        path={page.url}
+        related={page.related}
+        relatedTitle={t(view.relatedTitle)}
+      >
+        <ArticleBody body={lang === "fr" && page.bodyFr ? page.bodyFr : page.body} verse={!!category && !!view.verseCategories?.includes(category)} />
+        {bio && <p className="mt-8 rounded-lg bg-sand-100 p-4 text-ink-soft">{bio}</p>}
+      </DetailLayout>
+    </>
+  );
+}
