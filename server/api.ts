@@ -3,6 +3,7 @@
  * checks that answer 400 with `{error: {code, message}}`, a short public cache on success, and a logged 500
  * that reveals nothing on failure. Codes are stable; messages are for the people reading them.
  */
+import { z } from "zod/mini";
 import { logger } from "./logger.ts";
 
 export const PUBLIC_API_CACHE = "public, max-age=60";
@@ -39,39 +40,32 @@ export async function handleApi(what: string, run: () => Promise<Response>): Pro
 
 const MAX_VALUE_LENGTH = 100;
 
+/** What an endpoint's query schema is: z.strictObject of pieces from app/lib/query.ts. */
+type QuerySchema = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$strict>;
+
 /**
- * The query string of a request, refusing parameters the endpoint does not know, repeated parameters and
- * oversized values. Returns a plain record of the known ones that are present.
+ * The query string of a request, checked by the endpoint's one schema: unknown parameters, repeated ones,
+ * oversized values and bad values each answer 400 with a stable code (UNKNOWN_PARAMETER,
+ * DUPLICATE_PARAMETER, INVALID_PARAMETER, INVALID_<NAME>) and a message that never echoes the value.
  */
-export function readQuery<K extends string>(request: Request, allowed: readonly K[]): Partial<Record<K, string>> {
-  const params = new URL(request.url).searchParams;
-  const out: Partial<Record<K, string>> = {};
-  for (const [name, value] of params) {
-    if (!(allowed as readonly string[]).includes(name)) {
-      const known = allowed.length ? `Allowed: ${allowed.join(", ")}.` : "This endpoint takes none.";
-      throw new ApiError(400, "UNKNOWN_PARAMETER", `Unknown query parameter "${name.slice(0, 40).replace(/[^\w-]/g, "?")}". ${known}`);
-    }
-    if (name in out) throw new ApiError(400, "DUPLICATE_PARAMETER", `The ${name} parameter may be given only once.`);
-    if (value.length > MAX_VALUE_LENGTH) throw new ApiError(400, "INVALID_PARAMETER", `The ${name} parameter is too long.`);
-    out[name as K] = value;
+export function parseQuery<S extends QuerySchema>(request: Request, schema: S): z.output<S> {
+  const raw: Record<string, string> = {};
+  for (const [name, value] of new URL(request.url).searchParams) {
+    if (Object.hasOwn(raw, name)) throw new ApiError(400, "DUPLICATE_PARAMETER", `The ${safeName(name)} parameter may be given only once.`);
+    if (value.length > MAX_VALUE_LENGTH) throw new ApiError(400, "INVALID_PARAMETER", `The ${safeName(name)} parameter is too long.`);
+    raw[name] = value;
   }
-  return out;
+  const parsed = z.safeParse(schema, raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue.code === "unrecognized_keys") {
+    const allowed = Object.keys(schema.shape);
+    const known = allowed.length ? `Allowed: ${allowed.join(", ")}.` : "This endpoint takes none.";
+    throw new ApiError(400, "UNKNOWN_PARAMETER", `Unknown query parameter "${safeName(issue.keys[0])}". ${known}`);
+  }
+  const name = String(issue.path[0]);
+  throw new ApiError(400, `INVALID_${name.toUpperCase()}`, `The ${name} parameter ${issue.message}.`);
 }
 
-/** One of a fixed list of values, or undefined when absent. The bad value is never echoed back. */
-export function oneOf<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(values as readonly string[]).includes(value)) {
-    throw new ApiError(400, `INVALID_${name.toUpperCase()}`, `The ${name} parameter must be one of: ${values.join(", ")}.`);
-  }
-  return value as T;
-}
-
-/** A whole number in [min, max], `fallback` when absent. */
-export function integerParam(name: string, value: string | undefined, { min, max, fallback }: { min: number; max: number; fallback: number }): number {
-  if (value === undefined) return fallback;
-  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ApiError(400, `INVALID_${name.toUpperCase()}`, `The ${name} parameter must be a whole number from ${min} to ${max}.`);
-  }
-  return Number(value);
-}
+/** A parameter name as it may appear in a message: short, and nothing but word characters. */
+const safeName = (name: string) => name.slice(0, 40).replace(/[^\w-]/g, "?");

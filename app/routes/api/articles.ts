@@ -1,11 +1,15 @@
 import type { Route } from "./+types/articles";
 import { publicUrl } from "../../lib/content-types.ts";
 import { getDb } from "../../../server/db/client.ts";
-import { apiJson, handleApi, integerParam, oneOf, readQuery } from "../../../server/api.ts";
+import { z } from "zod/mini";
+import { oneOf, wholeNumberOr } from "~/lib/query.ts";
+import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
 import { listPublishedArticles } from "../../../server/content/articles.ts";
 import { listSectionArticles, SECTIONS } from "../../../server/content/sections.ts";
 
 type ArticleRow = Awaited<ReturnType<typeof listPublishedArticles>>[number];
+
+const Query = z.strictObject({ category: oneOf(SECTIONS), limit: wholeNumberOr(12, 1, 50), offset: wholeNumberOr(0, 0, 100_000) });
 
 /**
  * GET /api/articles?category=culture|opinion|politics|literature|emirates[&limit=1..50][&offset=n]
@@ -14,10 +18,7 @@ type ArticleRow = Awaited<ReturnType<typeof listPublishedArticles>>[number];
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/articles", async () => {
-    const query = readQuery(request, ["category", "limit", "offset"]);
-    const section = oneOf("category", query.category, SECTIONS);
-    const limit = integerParam("limit", query.limit, { min: 1, max: 50, fallback: 12 });
-    const offset = integerParam("offset", query.offset, { min: 0, max: 100_000, fallback: 0 });
+    const { category: section, limit, offset } = parseQuery(request, Query);
     const db = await getDb();
     const rows: Omit<ArticleRow, "updatedAt">[] = section
       ? await listSectionArticles(db, section, {}, { limit, offset })

@@ -1,12 +1,15 @@
 import type { Route } from "./+types/literature-types";
 import { getDb } from "../../../server/db/client.ts";
-import { apiJson, handleApi, readQuery } from "../../../server/api.ts";
+import { z } from "zod/mini";
+import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
 import { LITERATURE_TYPES, listSectionChips } from "../../../server/content/sections.ts";
+
+const Query = z.strictObject({});
 
 /** GET /api/literature-types: the literature filter's types with their names, in editorial order. */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/literature-types", async () => {
-    readQuery(request, []);
+    parseQuery(request, Query);
     const chips = await listSectionChips(await getDb(), "literature");
     const types = chips.filter((c) => (LITERATURE_TYPES as readonly string[]).includes(c.slug)).map((c) => ({ type: c.slug, name: c.name, nameFr: c.nameFr }));
     return apiJson({ types });

@@ -1,11 +1,15 @@
 import type { Route } from "./+types/literature";
 import { publicUrl } from "../../lib/content-types.ts";
 import { getDb } from "../../../server/db/client.ts";
-import { apiJson, handleApi, integerParam, oneOf, readQuery } from "../../../server/api.ts";
+import { z } from "zod/mini";
+import { oneOf, wholeNumberOr } from "~/lib/query.ts";
+import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
 import { listPublishedArticlesInCategories } from "../../../server/content/articles.ts";
 import { LITERATURE_TYPES } from "../../../server/content/sections.ts";
 
 type Row = Awaited<ReturnType<typeof listPublishedArticlesInCategories>>[number];
+
+const Query = z.strictObject({ type: oneOf(LITERATURE_TYPES), limit: wholeNumberOr(20, 1, 50), offset: wholeNumberOr(0, 0, 100_000) });
 
 /**
  * GET /api/literature[?type=poetry|prose|folktales|translations][&limit=1..50][&offset=n]
@@ -13,10 +17,7 @@ type Row = Awaited<ReturnType<typeof listPublishedArticlesInCategories>>[number]
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/literature", async () => {
-    const query = readQuery(request, ["type", "limit", "offset"]);
-    const type = oneOf("type", query.type, LITERATURE_TYPES);
-    const limit = integerParam("limit", query.limit, { min: 1, max: 50, fallback: 20 });
-    const offset = integerParam("offset", query.offset, { min: 0, max: 100_000, fallback: 0 });
+    const { type, limit, offset } = parseQuery(request, Query);
     const rows = await listPublishedArticlesInCategories(await getDb(), type ? [type] : LITERATURE_TYPES, { limit, offset });
     return apiJson({ items: rows.map(literatureItem) });
   });

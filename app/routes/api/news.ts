@@ -1,12 +1,16 @@
-import { data } from "react-router";
 import type { Route } from "./+types/news";
-import { pageParam } from "~/lib/query.ts";
+import { z } from "zod/mini";
+import { pageNumber } from "~/lib/query.ts";
 import { getDb } from "../../../server/db/client.ts";
+import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
 import { newsPage } from "../../../server/content/news-feed.ts";
+
+const Query = z.strictObject({ page: pageNumber(500) });
 
 /** GET /api/news?page=N: the news listing's next pages, as JSON for its load-more and infinite scroll. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const page = pageParam(new URL(request.url));
-  const result = await newsPage(await getDb(), page);
-  return data(result, { headers: { "Cache-Control": "public, max-age=30" } });
+  return handleApi("api/news", async () => {
+    const { page } = parseQuery(request, Query);
+    return apiJson(await newsPage(await getDb(), page), { cache: "public, max-age=30" });
+  });
 }

@@ -15,11 +15,22 @@ import { loader as articlesLoader } from "./articles.ts";
 import { loader as categoriesLoader } from "./categories.ts";
 import { loader as literatureLoader } from "./literature.ts";
 import { loader as literatureTypesLoader } from "./literature-types.ts";
+import { loader as newsLoader } from "./news.ts";
 
 type Loader = (args: never) => Promise<Response>;
-async function get(loader: Loader, query = "") {
+
+/** The answers' JSON, as far as these tests read it. */
+type ErrorBody = { error: { code: string; message: string } };
+type ArticleJson = { id: number; slug: string; url: string; publishDate: string; category: { slug: string } | null };
+type CategoryJson = { id: number; slug: string; type: string; parentId: number | null };
+type LiteratureJson = { slug: string; type: string; typeFr: string; category: string; content: string; date: string };
+type Articles = { articles: ArticleJson[] };
+type Categories = { categories: CategoryJson[] };
+type Literature = { items: LiteratureJson[] };
+
+async function get<T = ErrorBody>(loader: Loader, query = "") {
   const response = await loader({ request: new Request(`http://localhost/api/x${query}`), params: {}, context: {} } as never);
-  return { status: response.status, cache: response.headers.get("cache-control"), body: (await response.json()) as Record<string, any> };
+  return { status: response.status, cache: response.headers.get("cache-control"), body: (await response.json()) as T };
 }
 
 describe.each(testDatabaseKinds)("public API on %s", (kind) => {
@@ -69,15 +80,15 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
 
   describe("GET /api/articles", () => {
     it.each(["culture", "opinion"])("?category=%s lists the section's published articles, children included, newest first", async (section) => {
-      const { status, cache, body } = await get(articlesLoader, `?category=${section}&limit=50`);
+      const { status, cache, body } = await get<Articles>(articlesLoader, `?category=${section}&limit=50`);
       expect(status).toBe(200);
       expect(cache).toBe("public, max-age=60");
-      const list = body.articles as any[];
+      const list = body.articles;
       expect(list.length).toBeGreaterThan(3);
       const allowed = await sectionSlugs(section);
-      for (const a of list) expect(allowed.has(a.category.slug), a.slug).toBe(true);
+      for (const a of list) expect(allowed.has(a.category!.slug), a.slug).toBe(true);
       // Children are included, not only the parent.
-      expect(list.some((a) => a.category.slug !== section)).toBe(true);
+      expect(list.some((a) => a.category!.slug !== section)).toBe(true);
       const dates = list.map((a) => Date.parse(a.publishDate));
       expect(dates).toEqual([...dates].sort((x, y) => y - x));
       const hidden = [...(await drafts()), "api-test-scheduled"];
@@ -110,11 +121,11 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     });
 
     it("honours limit and offset, and lists every section without a category", async () => {
-      const first = (await get(articlesLoader, "?category=culture&limit=2")).body.articles;
+      const first = (await get<Articles>(articlesLoader, "?category=culture&limit=2")).body.articles;
       expect(first).toHaveLength(2);
-      const next = (await get(articlesLoader, "?category=culture&limit=2&offset=2")).body.articles;
+      const next = (await get<Articles>(articlesLoader, "?category=culture&limit=2&offset=2")).body.articles;
       expect(next[0].id).not.toBe(first[0].id);
-      const all = (await get(articlesLoader, "?limit=50")).body.articles as any[];
+      const all = (await get<Articles>(articlesLoader, "?limit=50")).body.articles;
       expect(new Set(all.map((a) => a.category?.slug)).size).toBeGreaterThan(4);
     });
 
@@ -141,10 +152,10 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
 
   describe("GET /api/categories", () => {
     it("lists every category, each parent before its children", async () => {
-      const { status, cache, body } = await get(categoriesLoader);
+      const { status, cache, body } = await get<Categories>(categoriesLoader);
       expect(status).toBe(200);
       expect(cache).toBe("public, max-age=60");
-      const list = body.categories as any[];
+      const list = body.categories;
       expect(list.length).toBeGreaterThan(20);
       expect(Object.keys(list[0]).sort()).toEqual(["description", "descriptionFr", "id", "name", "nameFr", "parentId", "slug", "sortOrder", "type"]);
       const position = new Map(list.map((c, i) => [c.id, i]));
@@ -152,13 +163,13 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     });
 
     it.each(CATEGORY_TYPES)("?type=%s lists only that type", async (type) => {
-      const { status, body } = await get(categoriesLoader, `?type=${type}`);
+      const { status, body } = await get<Categories>(categoriesLoader, `?type=${type}`);
       expect(status).toBe(200);
       for (const c of body.categories) expect(c.type).toBe(type);
     });
 
     it("lists culture's parent and children for ?type=culture", async () => {
-      const slugs = (await get(categoriesLoader, "?type=culture")).body.categories.map((c: any) => c.slug);
+      const slugs = (await get<Categories>(categoriesLoader, "?type=culture")).body.categories.map((c) => c.slug);
       expect(slugs).toEqual(expect.arrayContaining(["culture", "music", "crafts", "manuscripts", "architecture"]));
     });
 
@@ -171,10 +182,10 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
 
   describe("GET /api/literature and /api/literature-types", () => {
     it("lists published literature as the spec's literature item", async () => {
-      const { status, cache, body } = await get(literatureLoader, "?limit=50");
+      const { status, cache, body } = await get<Literature>(literatureLoader, "?limit=50");
       expect(status).toBe(200);
       expect(cache).toBe("public, max-age=60");
-      const items = body.items as any[];
+      const items = body.items;
       expect(items.length).toBeGreaterThanOrEqual(8);
       for (const key of ["type", "typeFr", "title", "excerpt", "content", "author", "date", "views", "readTime", "featured", "category"]) {
         expect(items[0]).toHaveProperty(key);
@@ -183,7 +194,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
       for (const type of types) expect(["poetry", "prose", "folktales", "translations"]).toContain(type);
       expect(types.size).toBe(4);
       expect(items.map((i) => i.slug)).not.toContain("api-test-poem-draft");
-      const poem = items.find((i) => i.type === "poetry");
+      const poem = items.find((i) => i.type === "poetry")!;
       expect(poem.typeFr).toBe("Poésie");
       expect(poem.category).toBe("الشعر");
       expect(poem.content.split("\n").length).toBeGreaterThanOrEqual(6);
@@ -193,7 +204,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
 
     it("filters by ?type=", async () => {
       for (const type of ["poetry", "prose", "folktales", "translations"]) {
-        const items = (await get(literatureLoader, `?type=${type}`)).body.items as any[];
+        const items = (await get<Literature>(literatureLoader, `?type=${type}`)).body.items;
         expect(items.length, type).toBeGreaterThan(0);
         for (const i of items) expect(i.type).toBe(type);
       }
@@ -206,7 +217,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     });
 
     it("lists the four literature types with their names", async () => {
-      const { status, body } = await get(literatureTypesLoader);
+      const { status, body } = await get<{ types: unknown[] }>(literatureTypesLoader);
       expect(status).toBe(200);
       expect(body.types).toEqual([
         { type: "poetry", name: "الشعر", nameFr: "Poésie" },
@@ -215,6 +226,29 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
         { type: "translations", name: "الترجمات", nameFr: "Traductions" },
       ]);
       expect((await get(literatureTypesLoader, "?x=1")).status).toBe(400);
+    });
+  });
+
+  describe("GET /api/news", () => {
+    it("answers a page of news, page 1 without ?page", async () => {
+      const first = await get<{ items: unknown[] }>(newsLoader);
+      expect(first.status).toBe(200);
+      expect(first.cache).toBe("public, max-age=30");
+      expect(first.body.items.length).toBeGreaterThan(0);
+      expect((await get(newsLoader, "?page=2")).status).toBe(200);
+    });
+
+    it.each([
+      ["?page=0", "INVALID_PAGE"],
+      ["?page=-1", "INVALID_PAGE"],
+      ["?page=1e2", "INVALID_PAGE"],
+      ["?page=501", "INVALID_PAGE"],
+      ["?page=1&page=2", "DUPLICATE_PARAMETER"],
+      ["?sort=new", "UNKNOWN_PARAMETER"],
+    ])("answers 400 for %s", async (query, code) => {
+      const { status, body } = await get(newsLoader, query);
+      expect(status).toBe(400);
+      expect(body.error.code).toBe(code);
     });
   });
 
