@@ -21,7 +21,7 @@ md.validateLink = (url) => safeHref(url) !== null;
 
 const renderLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  if (/^https?:/i.test(tokens[idx].attrGet("href") ?? "")) tokens[idx].attrSet("rel", "noopener noreferrer");
+  if (/^https?:/i.test(String(tokens[idx].attrGet("href") ?? ""))) tokens[idx].attrSet("rel", "noopener noreferrer");
   return renderLinkOpen(tokens, idx, options, env, self);
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage, directionOf, languageOfRequest, parseAcceptLanguage, toSupportedLanguage } from "./language.ts";
+import { detectLanguage, directionOf, languageCookie, languageOfRequest, toSupportedLanguage } from "./language.ts";
 
 describe("language detection (public-site.md §1)", () => {
   it("defaults to Arabic, right to left", () => {
@@ -31,9 +31,17 @@ describe("language detection (public-site.md §1)", () => {
   });
 
   it("reads Accept-Language with its quality values", () => {
-    expect(parseAcceptLanguage("de;q=0.9, fr-FR;q=0.95, en;q=0.1")).toEqual(["fr-FR", "de", "en"]);
-    expect(parseAcceptLanguage("*")).toEqual([]);
-    expect(parseAcceptLanguage("")).toEqual([]);
+    const req = (accept: string) => new Request("http://x/", { headers: { "Accept-Language": accept } });
+    expect(languageOfRequest(req("de;q=0.9, fr-FR;q=0.95, en;q=0.1"))).toBe("fr");
+    expect(languageOfRequest(req("de, en;q=0.5, fr;q=0.6"))).toBe("fr");
+    expect(languageOfRequest(req("fr;q=0, en"))).toBe("en");
+    expect(languageOfRequest(req("*"))).toBe("ar");
+    expect(languageOfRequest(req("de-DE,es"))).toBe("ar");
+  });
+
+  it("keeps the choice in a year-long, site-wide, SameSite=Lax cookie, Secure over HTTPS", () => {
+    expect(languageCookie("fr")).toBe("i18nextLng=fr; Max-Age=31536000; Path=/; SameSite=Lax");
+    expect(languageCookie("ar", true)).toBe("i18nextLng=ar; Max-Age=31536000; Path=/; Secure; SameSite=Lax");
   });
 
   it("renders the server request in the cookie's language, else the browser's", () => {

@@ -4,6 +4,9 @@
  * injection are dropped. The stored choice lives in localStorage `i18nextLng` (the spec) and in a cookie
  * of the same name so the server renders the right language on the first request (docs/decisions).
  */
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
+import Negotiator from "negotiator";
+
 export const LANGUAGES = ["ar", "fr", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "ar";
@@ -47,46 +50,19 @@ export function detectLanguage({ stored, browser = [], htmlLang }: DetectionSour
   return DEFAULT_LANGUAGE;
 }
 
-/** Accept-Language in preference order (q values honoured, ties keep header order). */
-export function parseAcceptLanguage(header: string | null | undefined): string[] {
-  if (!header) return [];
-  return header
-    .split(",")
-    .slice(0, 20)
-    .map((part, index) => {
-      const [tag, ...params] = part.trim().split(";");
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-      const quality = q ? Number.parseFloat(q.slice(2)) : 1;
-      return { tag: tag.trim(), quality: Number.isFinite(quality) ? quality : 0, index };
-    })
-    .filter((l) => l.tag && l.tag !== "*" && l.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index)
-    .map((l) => l.tag);
-}
-
-export function readCookie(header: string | null | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
-
-/** The language the server renders a request in. */
+/**
+ * The language the server renders a request in: the cookie's choice, then Accept-Language in the browser's
+ * order of preference (negotiator honours q values and keeps header order for ties).
+ */
 export function languageOfRequest(request: Request): Language {
+  const accept = request.headers.get("Accept-Language");
   return detectLanguage({
-    stored: readCookie(request.headers.get("Cookie"), LANGUAGE_COOKIE),
-    browser: parseAcceptLanguage(request.headers.get("Accept-Language")),
+    stored: parseCookie(request.headers.get("Cookie") ?? "")[LANGUAGE_COOKIE],
+    browser: accept ? new Negotiator({ headers: { "accept-language": accept } }).languages() : [],
   });
 }
 
+/** The Set-Cookie value that keeps the reader's choice for a year. */
 export function languageCookie(lang: Language, secure = false): string {
-  return `${LANGUAGE_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? "; Secure" : ""}`;
+  return serializeCookie(LANGUAGE_COOKIE, lang, { path: "/", maxAge: 31_536_000, sameSite: "lax", secure });
 }
