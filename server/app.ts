@@ -15,6 +15,7 @@ import { logger } from "./logger.ts";
 import { securityHeaders } from "./security.ts";
 import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
 import { announceFirstRunSetup } from "./auth/setup.ts";
+import { armScheduledPublishing } from "./content/newsroom.ts";
 import { CLIENT_IP_HEADER } from "./content/views.ts";
 
 declare module "react-router" {
@@ -52,6 +53,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     }
     // With no administrator yet, print a one-time link that lets the owner create the first one.
     await announceFirstRunSetup(handle.db);
+    // Items scheduled before this start appear at their time (the read cache is told when one comes due).
+    await armScheduledPublishing(handle.db);
     return config;
   })();
   return prepared;
