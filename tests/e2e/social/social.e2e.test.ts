@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startFakeGraph, type FakeGraph } from "../../helpers/fake-graph.ts";
 import { browserCookies, get, startAuthServer, type AuthServer } from "../auth/support.ts";
-import { hasChromium, hydrated, launchBrowser, newPage, skipReason } from "../support/browser.ts";
+import { horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP, skipReason } from "../support/browser.ts";
 import { projectRoot, startServer, type RunningServer } from "../support/server.ts";
 
 /** A token of the length the spec's debug page mentions (206 characters). */
@@ -234,6 +235,28 @@ describe("the social feed", () => {
     }
   });
 
+  it.skipIf(!hasChromium)("the pages with posts fit a phone and pass axe, in Arabic and in French", async () => {
+    for (const [lang, viewport] of [
+      ["ar", PHONE],
+      ["fr", DESKTOP],
+    ] as const) {
+      const { context, page } = await newPage(browser!, { viewport, locale: lang });
+      recordResponses(page, server.url, sent);
+      try {
+        await useLanguage(page, server.url, lang);
+        for (const p of ["/", "/news", "/facebook"]) {
+          await page.goto(server.url + p);
+          await hydrated(page);
+          expect(await page.locator('[data-testid="social-post"]').count(), `${lang} ${p}`).toBeGreaterThan(0);
+          expect(await horizontalOverflow(page), `${lang} ${p} overflow`).toBeLessThanOrEqual(0);
+          expect(await seriousA11yViolations(page), `${lang} ${p}`).toEqual([]);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it("keeps showing the last good posts when Facebook fails after a success", async () => {
     const before = postIds(within((await html(server.url, "/")).body, "home-social"));
     expect(before).toHaveLength(3);
@@ -293,6 +316,8 @@ describe("the social feed", () => {
       await page.goto(server.url + "/debug/facebook");
       await hydrated(page);
       expect(await page.getAttribute('[data-testid="debug-result"]', "data-success")).toBe("true");
+      expect(await page.textContent('[data-testid="debug-token-length"]')).toContain("206");
+      expect(await seriousA11yViolations(page)).toEqual([]);
       await page.click('[data-testid="debug-run"]');
       await page.waitForSelector('[data-testid="social-debug"][aria-busy="false"] [data-testid="debug-result"][data-success="true"]');
     } finally {
