@@ -22,14 +22,36 @@ function run(name, command, args, env = {}) {
   return result.status === 0;
 }
 
-function count(reportFile) {
+function readReport(reportFile) {
   try {
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8"));
-    totals.passed += report.numPassedTests ?? 0;
-    totals.failed += report.numFailedTests ?? 0;
-    totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    return JSON.parse(fs.readFileSync(reportFile, "utf8"));
   } catch {
-    // the step failed before writing its report; the failed step is reported below
+    return null; // the step failed before writing its report; the failed step is reported below
+  }
+}
+
+function count(report) {
+  if (!report) return;
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+/** Each test file's wall time, slowest first, so that a file growing slow is seen in every run's output. */
+function printDurations(title, report) {
+  const files = (report?.testResults ?? [])
+    .map((file) => ({
+      name: path.relative(root, file.name),
+      seconds: Math.max(0, (file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
+      tests: file.assertionResults?.length ?? 0,
+      status: file.status,
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+  if (!files.length) return;
+  const total = files.reduce((sum, f) => sum + f.seconds, 0);
+  console.log(`\n━━ ${title}: ${files.length} files, ${total.toFixed(1)} s in all, slowest first`);
+  for (const f of files) {
+    console.log(`${f.seconds.toFixed(1).padStart(8)} s  ${String(f.tests).padStart(3)} tests  ${f.status === "passed" ? "  " : "✗ "}${f.name}`);
   }
 }
 
@@ -49,13 +71,13 @@ const buildSecrets = {
 };
 const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 
-if (!only || only === "typecheck") run("type-check", "npx", ["react-router", "typegen"]) && run("type-check", "npx", ["tsc"]);
+if ((!only || only === "typecheck") && run("type-check", "npx", ["react-router", "typegen"])) run("type-check", "npx", ["tsc"]);
 if (!only || only === "unit") {
   const file = path.join(reports, "unit.json");
   run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], {
     NODE_ENV: "test",
   });
-  count(file);
+  count(readReport(file));
 }
 if (!only || only === "e2e") {
   const built = run("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
@@ -67,7 +89,9 @@ if (!only || only === "e2e") {
       [vitest, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`],
       buildSecrets,
     );
-    count(file);
+    const report = readReport(file);
+    count(report);
+    printDurations("browser test files by duration", report);
   }
 }
 

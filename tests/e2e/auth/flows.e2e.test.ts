@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, renderedFrames } from "../support/browser.ts";
 import { horizontalOverflow, seriousA11yViolations } from "../support/a11y.ts";
 import { setSessionExpiry } from "../../helpers/auth.ts";
 import { startSmtpReceiver } from "../../helpers/smtp.ts";
@@ -153,8 +153,9 @@ describe.skipIf(!hasChromium)("accounts in the browser", () => {
     await page.reload();
     await hydrated(page);
     await page.waitForSelector('[data-testid="admin-dashboard"]');
-    // The warning's effect has run with hydration; it is not repeated in the same browser session.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+    // The warning's effect has run with hydration, and a toast it raised would be on screen two frames later;
+    // it is not repeated in the same browser session.
+    await renderedFrames(page);
     expect(await page.locator('[data-testid="toast"]').count()).toBe(0);
     await context.close();
   });

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../../server/db/client.ts";
 import { account, user } from "../../../server/db/schema.ts";
 import { startSmtpReceiver } from "../../helpers/smtp.ts";
@@ -49,15 +49,17 @@ describe("credentials stay out of logs and pages", () => {
     pages.push(await (await post(base, "/auth", { mode: "signIn", email, password: passwords[1] }, { ip: "10.4.0.3" })).text());
 
     await post(base, "/auth/forgot", { email }, { ip: "10.4.0.4" });
-    const started = Date.now();
-    let resetLink: string | undefined;
-    while (!resetLink && Date.now() - started < 15_000) {
-      resetLink = smtp.messages.flatMap((m) => m.links).find((l) => l.includes("/auth/reset?"));
-      if (!resetLink) await new Promise((r) => setTimeout(r, 100));
-    }
-    linkTokens.push(tokenOf(resetLink!));
-    pages.push(await (await get(base, new URL(resetLink!).pathname + new URL(resetLink!).search)).text());
-    await post(base, "/auth/reset", { token: tokenOf(resetLink!), password: passwords[2], confirm: passwords[2] }, { ip: "10.4.0.5" });
+    const resetLink = await vi.waitFor(
+      () => {
+        const link = smtp.messages.flatMap((m) => m.links).find((l) => l.includes("/auth/reset?"));
+        if (!link) throw new Error("no reset e-mail yet");
+        return link;
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    linkTokens.push(tokenOf(resetLink));
+    pages.push(await (await get(base, new URL(resetLink).pathname + new URL(resetLink).search)).text());
+    await post(base, "/auth/reset", { token: tokenOf(resetLink), password: passwords[2], confirm: passwords[2] }, { ip: "10.4.0.5" });
 
     const second = await post(base, "/auth", { mode: "signIn", email, password: passwords[2] }, { ip: "10.4.0.6" });
     sessionCookies.push(cookiesFrom(second));

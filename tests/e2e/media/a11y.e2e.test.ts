@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "../support/a11y.ts";
 import { contentA11yViolations } from "./helpers.ts";
 

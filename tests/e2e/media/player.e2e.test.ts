@@ -106,7 +106,8 @@ describe.skipIf(!hasChromium)("the video player", () => {
   /** Makes the page a browser without native HLS (Firefox, Chrome before it shipped HLS): canPlayType says no. */
   async function withoutNativeHls(page: Page) {
     await page.addInitScript(() => {
-      const original = HTMLMediaElement.prototype.canPlayType;
+      // Reflect.get: the method is taken off the prototype on purpose, and called below with the element as `this`.
+      const original = Reflect.get(HTMLMediaElement.prototype, "canPlayType") as (this: HTMLMediaElement, type: string) => CanPlayTypeResult;
       HTMLMediaElement.prototype.canPlayType = function (type: string) {
         return /mpegurl/i.test(type) ? "" : original.call(this, type);
       };

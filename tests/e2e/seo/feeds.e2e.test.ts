@@ -84,7 +84,7 @@ describe("the public JSON endpoints", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.headers.get("cache-control")).toBe("public, max-age=60");
-    const body = await res.json();
+    const body = (await res.json()) as Partial<Record<"articles" | "categories" | "items" | "types", unknown>>;
     const list = body.articles ?? body.categories ?? body.items ?? body.types;
     expect(Array.isArray(list) && list.length > 0).toBe(true);
     expect(JSON.stringify(body)).not.toMatch(/-draft"/);
@@ -99,7 +99,7 @@ describe("the public JSON endpoints", () => {
   ])("%s answers 400 with a JSON error", async (path) => {
     const res = await fetch(base + path);
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toMatch(/^[A-Z_]+$/);
     expect(body.error.message.length).toBeGreaterThan(10);
     expect(body.error.message).not.toContain("<script>");

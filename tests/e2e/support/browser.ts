@@ -39,6 +39,9 @@ export async function newPage(
     locale: opts.locale ?? "ar",
     javaScriptEnabled: opts.javaScriptEnabled ?? true,
   });
+  // Playwright's 30 s default is too tight for a page action on a loaded 2-core machine; tests wait for states,
+  // so this only bounds how long a real failure takes to report.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));

@@ -24,7 +24,7 @@ export async function freePort(): Promise<number> {
 
 export type RunningServer = { url: string; port: number; dataDir: string; output: () => string; stop: () => Promise<void>; process: ChildProcess };
 
-export async function startServer(env: Record<string, string> = {}, { timeoutMs = 120_000 } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "sahara-e2e-"));
   let output = "";
