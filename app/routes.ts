@@ -12,6 +12,7 @@ export default [
   route("api/literature", "routes/api/literature.ts"),
   route("api/literature-types", "routes/api/literature-types.ts"),
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
+  route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),
   route("rss.xml", "routes/feeds/rss-xml.ts"),
   route("social/image/:key", "routes/social/image.ts"),

@@ -2,12 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
+import { setDatabaseHandle } from "../db/client.ts";
 import { seedDemoContent } from "../db/seed.ts";
 import { articles, coverages, news, podcasts, programs } from "../db/schema.ts";
-import { listFeedItems, listSitemapEntries } from "./sitemap.ts";
-import { escapeXml, robotsTxt, rssXml, sitemapXml } from "../feeds.ts";
+import { countSitemapEntries, listFeedItems, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.ts";
+import { escapeXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "../feeds.ts";
+import { loader as sitemapLoader } from "../../app/routes/feeds/sitemap-xml.ts";
+import { loader as sitemapFileLoader } from "../../app/routes/feeds/sitemap-file.ts";
 
 describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   let t: TestDatabase;
@@ -44,6 +47,13 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
     expect(entries.every((e) => e.lastModified instanceof Date && !Number.isNaN(e.lastModified.getTime()))).toBe(true);
   });
 
+  it("reads any window of the list in the same order, and counts what it lists", async () => {
+    const all = await listSitemapEntries(t.db);
+    expect(await countSitemapEntries(t.db)).toBe(all.length);
+    expect(await listSitemapEntries(t.db, { offset: 5, limit: 7 })).toEqual(all.slice(5, 12));
+    expect(await listSitemapEntries(t.db, { offset: all.length, limit: 10 })).toEqual([]);
+  });
+
   it("gives the feed the latest 30 news items and articles together, newest first, published only", async () => {
     const items = await listFeedItems(t.db, 30);
     expect(items).toHaveLength(30);
@@ -56,7 +66,82 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   });
 });
 
+const urlsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+
+describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
+  let t: TestDatabase;
+  const ITEMS = 60_000;
+  const call = async (loader: (args: never) => Promise<Response>, file?: string) => {
+    const res = await loader({ request: new Request("http://localhost/"), params: { file }, context: {} } as never);
+    return { status: res.status, type: res.headers.get("content-type"), body: await res.text() };
+  };
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+    setDatabaseHandle(t);
+    // This throw-away database needs no search: without those indexes the 60,000 rows go in much faster.
+    await t.db.execute(sql`drop index news_search_fts_idx, news_title_trgm_idx`);
+    await t.db.execute(sql`
+      insert into news (title, content, page_slug, status, publish_date, updated_at)
+      select 'خبر ' || g, 'نص', 'bulk-' || g, 'published', now() - g * interval '1 minute', now() - g * interval '1 minute'
+      from generate_series(1, ${ITEMS}) as g`);
+    await t.db.execute(sql`insert into news (title, content, page_slug, status) values ('مسودة', 'نص', 'bulk-draft', 'draft')`);
+  });
+  afterAll(async () => {
+    setDatabaseHandle(undefined);
+    await t?.drop();
+  });
+
+  it("serves /sitemap.xml as an index of two files, which list every URL once, 50,000 at most each", async () => {
+    expect(await countSitemapEntries(t.db)).toBe(ITEMS);
+    const index = await call(sitemapLoader);
+    expect(index.status).toBe(200);
+    expect(index.type).toContain("application/xml");
+    expect(index.body).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    const files = urlsOf(index.body);
+    expect(files).toEqual(["http://localhost:3000/sitemaps/1.xml", "http://localhost:3000/sitemaps/2.xml"]);
+
+    const first = await call(sitemapFileLoader, "1.xml");
+    const second = await call(sitemapFileLoader, "2.xml");
+    expect(first.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    const [a, b] = [urlsOf(first.body), urlsOf(second.body)];
+    expect(a).toHaveLength(SITEMAP_MAX_URLS);
+    expect(b).toHaveLength(SITEMAP_SECTIONS.length + ITEMS - SITEMAP_MAX_URLS);
+    // The sections open the first file; every item appears exactly once, the draft never.
+    expect(a.slice(0, SITEMAP_SECTIONS.length)).toEqual(SITEMAP_SECTIONS.map((p) => `http://localhost:3000${p === "/" ? "/" : p}`));
+    const items = [...a.slice(SITEMAP_SECTIONS.length), ...b];
+    expect(new Set(items).size).toBe(ITEMS);
+    expect(items[0]).toBe("http://localhost:3000/news/bulk-1");
+    expect(items.at(-1)).toBe(`http://localhost:3000/news/bulk-${ITEMS}`);
+    expect(items).not.toContain("http://localhost:3000/news/bulk-draft");
+  });
+
+  it("answers 404 for a file past the last and for names that are not a file number", async () => {
+    for (const file of ["3.xml", "0.xml", "01.xml", "1", "x.xml", "1.xml.gz"]) expect((await call(sitemapFileLoader, file)).status, file).toBe(404);
+  });
+});
+
 describe("the site files", () => {
+  it("split URLs into files of at most the limit, the sections first", () => {
+    expect(sitemapFiles(10, 0, 50_000).files).toBe(1);
+    expect(sitemapFiles(10, 49_990, 50_000).files).toBe(1);
+    const plan = sitemapFiles(10, 60_000, 50_000);
+    expect(plan.files).toBe(2);
+    expect(plan.itemWindow(1)).toEqual({ offset: 0, limit: 49_990 });
+    expect(plan.itemWindow(2)).toEqual({ offset: 49_990, limit: 50_000 });
+    expect(plan.itemWindow(3)).toBeNull();
+    expect(plan.itemWindow(0)).toBeNull();
+    expect(sitemapFiles(10, 200_000, 50_000).files).toBe(5);
+  });
+
+  it("builds a sitemap index with absolute file URLs", () => {
+    const xml = sitemapIndexXml("https://sahara.example/", 2);
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+        "  <sitemap><loc>https://sahara.example/sitemaps/1.xml</loc></sitemap>\n  <sitemap><loc>https://sahara.example/sitemaps/2.xml</loc></sitemap>\n" +
+        "</sitemapindex>\n",
+    );
+  });
+
   it("escapes XML and drops characters XML cannot carry", () => {
     expect(escapeXml(`<a href="x">&'</a>\u0001\uFFFE`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
   });

@@ -2,46 +2,60 @@
  * What the search engines and feed readers are told about: every published item that has a detail page,
  * and the latest news and articles for the RSS feed. Published-only through isPublished().
  */
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client.ts";
 import { articles, categories, coverages, news, podcasts, programs } from "../db/schema.ts";
+import { publicUrl, type ContentType } from "../../app/lib/content-paths.ts";
+import { FOOTER_LINKS, NAV_ITEMS } from "../../app/lib/navigation.ts";
 import { isPublished } from "./published.ts";
-
-/** Detail pages by content type (public-site.md §2, route table). */
-export const DETAIL_PATHS = {
-  news: "/news",
-  articles: "/articles",
-  programs: "/programs",
-  podcasts: "/podcasts",
-  coverages: "/coverage",
-} as const;
-
-export type DetailType = keyof typeof DETAIL_PATHS;
-
-export const detailPath = (type: DetailType, slug: string) => `${DETAIL_PATHS[type]}/${encodeURIComponent(slug)}`;
 
 export type SitemapEntry = { path: string; lastModified: Date };
 
-/** A sitemap file holds at most 50,000 URLs; past that the site needs a sitemap index. */
+/** A sitemap file holds at most 50,000 URLs; past that the site serves a sitemap index (server/feeds.ts). */
 export const SITEMAP_MAX_URLS = 50_000;
 
-/** Every published item with a detail page, newest first per type, with its last modification. */
-export async function listSitemapEntries(db: Database, { perType = 10_000 } = {}): Promise<SitemapEntry[]> {
-  const tables = { news, articles, programs, podcasts, coverages } as const;
-  const lists = await Promise.all(
-    (Object.keys(tables) as DetailType[]).map(async (type) => {
-      const t = tables[type];
-      const rows = await db
-        .select({ slug: t.pageSlug, updatedAt: t.updatedAt, publishDate: t.publishDate })
-        .from(t)
-        .where(isPublished(t))
-        .orderBy(desc(t.publishDate), desc(t.id))
-        .limit(perType);
-      // A scheduled item becomes public at its publish date, which may be after its last edit.
-      return rows.map((r) => ({ path: detailPath(type, r.slug), lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate }));
-    }),
+/** The section pages every sitemap lists first, before the items. */
+export const SITEMAP_SECTIONS: readonly string[] = [...NAV_ITEMS.map((i) => i.to), ...FOOTER_LINKS.legal.map((l) => l.to)];
+
+/** The types with a page of their own, in the order the sitemap lists them, with their tables. */
+const DETAIL_TABLES = [
+  ["news", news],
+  ["article", articles],
+  ["program", programs],
+  ["podcast", podcasts],
+  ["coverage", coverages],
+] as const satisfies readonly (readonly [ContentType, unknown])[];
+
+/** How many published items have a detail page. */
+export async function countSitemapEntries(db: Database): Promise<number> {
+  const counts = await Promise.all(DETAIL_TABLES.map(([, t]) => db.select({ n: count() }).from(t).where(isPublished(t))));
+  return counts.reduce((sum, [row]) => sum + Number(row?.n ?? 0), 0);
+}
+
+/**
+ * Published items with a detail page and their last modification, type by type and newest first within a
+ * type: one window of that stable order (`offset`, `limit`), so each sitemap file reads only its own rows.
+ */
+export async function listSitemapEntries(
+  db: Database,
+  { offset = 0, limit = SITEMAP_MAX_URLS }: { offset?: number; limit?: number } = {},
+): Promise<SitemapEntry[]> {
+  const [first, second, ...rest] = DETAIL_TABLES.map(([, t], rank) =>
+    db
+      .select({ rank: sql<number>`${sql.raw(String(rank))}`.as("rank"), id: t.id, slug: t.pageSlug, updatedAt: t.updatedAt, publishDate: t.publishDate })
+      .from(t)
+      .where(isPublished(t)),
   );
-  return lists.flat();
+  const rows = await unionAll(first, second, ...rest)
+    .orderBy(sql`rank`, sql`publish_date desc`, sql`id desc`)
+    .limit(limit)
+    .offset(offset);
+  // A scheduled item becomes public at its publish date, which may be after its last edit.
+  return rows.map((r) => ({
+    path: publicUrl(DETAIL_TABLES[r.rank][0], r.slug),
+    lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate,
+  }));
 }
 
 export type FeedItem = {
@@ -87,8 +101,8 @@ export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[
       .limit(limit),
   ]);
   const items: FeedItem[] = [
-    ...newsRows.map(({ slug, ...r }) => ({ ...r, type: "news" as const, path: detailPath("news", slug) })),
-    ...articleRows.map(({ slug, ...r }) => ({ ...r, type: "articles" as const, path: detailPath("articles", slug) })),
+    ...newsRows.map(({ slug, ...r }) => ({ ...r, type: "news" as const, path: publicUrl("news", slug) })),
+    ...articleRows.map(({ slug, ...r }) => ({ ...r, type: "articles" as const, path: publicUrl("article", slug) })),
   ];
   return items.sort((a, b) => b.publishDate.getTime() - a.publishDate.getTime()).slice(0, limit);
 }
