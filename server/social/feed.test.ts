@@ -164,6 +164,16 @@ describe("the social feed store", () => {
     expect(await f.image("../../etc/passwd")).toBeNull();
   });
 
+  it("finds the picture of a page another process rendered, by loading the first pages itself", async () => {
+    const first = feed();
+    const result = await first.get({ limit: 6 });
+    if (result.state !== "ok") throw new Error("expected posts");
+    const key = result.posts[0].imageUrl!.split("/").pop()!;
+    const other = feed();
+    const image = await other.image(key);
+    expect(image?.type).toBe("image/png");
+  });
+
   it("is absent without a token, and links to the configured page", () => {
     expect(buildSocialFeed(checkConfig({}).config)).toBeNull();
     expect(buildSocialFeed(checkConfig({ FACEBOOK_PAGE_ID: "1" }).config)).toBeNull();

@@ -142,25 +142,34 @@ export function createSocialFeed(options: SocialFeedOptions) {
     timer.unref();
   }
 
-  return {
-    /**
-     * One page of posts. Answers at once from memory when there is anything to answer (refreshing in the
-     * background when due); waits for Facebook only for a page never loaded (at most one time-out).
-     */
-    async get({ limit, cursor = null }: { limit: number; cursor?: string | null }): Promise<FeedResult> {
-      startTimer();
-      const entry = entryFor(limit, cursor);
-      entry.lastUsed = now();
-      if (entry.page) {
-        if (now() >= entry.nextAttemptAt) void refresh(entry);
-        return answer(entry);
-      }
-      if (entry.pending) await entry.pending;
-      else if (!entry.error || now() >= entry.nextAttemptAt) await refresh(entry);
+  /**
+   * One page of posts. Answers at once from memory when there is anything to answer (refreshing in the
+   * background when due); waits for Facebook only for a page never loaded (at most one time-out).
+   */
+  async function get({ limit, cursor = null }: { limit: number; cursor?: string | null }): Promise<FeedResult> {
+    startTimer();
+    const entry = entryFor(limit, cursor);
+    entry.lastUsed = now();
+    if (entry.page) {
+      if (now() >= entry.nextAttemptAt) void refresh(entry);
       return answer(entry);
-    },
+    }
+    if (entry.pending) await entry.pending;
+    else if (!entry.error || now() >= entry.nextAttemptAt) await refresh(entry);
+    return answer(entry);
+  }
+
+  return {
+    get,
     refreshDue,
-    image: (key: string) => images.load(key),
+    /**
+     * A post picture by its key. A key this process has not seen (the page was rendered by another process, or
+     * before a restart) is looked for in the first pages of posts, read from memory or loaded once.
+     */
+    async image(key: string): Promise<SocialImage | null> {
+      if (!images.knows(key)) await Promise.all([get({ limit: SOCIAL_LIMITS.home }), get({ limit: SOCIAL_LIMITS.default })]);
+      return images.load(key);
+    },
     stop() {
       if (timer) clearInterval(timer);
       timer = undefined;

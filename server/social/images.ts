@@ -108,6 +108,9 @@ export function createImageProxy(options: ImageProxyOptions) {
       return `${SOCIAL_IMAGE_PREFIX}${key}`;
     },
 
+    /** True when the key is the address of a picture this process has seen in the feed. */
+    knows: (key: string) => urls.has(key),
+
     /** The image behind a key, or null (unknown key, or the image could not be fetched). */
     async load(key: string): Promise<SocialImage | null> {
       if (!KEY.test(key)) return null;
