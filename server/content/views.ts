@@ -8,8 +8,8 @@
  * Usage from a detail page loader — fire and forget, never slow the page:
  *
  *   const db = await getDb();
- *   const article = await findPublishedArticle(db, slug);
- *   countView(db, request, { contentType: "article", contentId: article.id });   // not awaited
+ *   const page = await loadDetailPage(db, type, params.slug);
+ *   countView(db, request, { contentType: type, contentId: page.item.id });   // not awaited
  *
  * or, with the pieces: `void recordView(db, { contentType, contentId, readerKey: readerKeyFor(request) }).catch(log)`.
  */

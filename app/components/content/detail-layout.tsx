@@ -6,18 +6,7 @@ import { ShareButton } from "./share-button.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import type { Language } from "~/lib/language.ts";
-
-export type RelatedCard = {
-  id: number;
-  title: string;
-  titleFr: string | null;
-  summary: string | null;
-  summaryFr: string | null;
-  imageUrl: string | null;
-  publishDate: Date | string;
-  /** Its public path (publicUrl). */
-  url: string;
-};
+import type { DetailPage } from "~/lib/detail-view.ts";
 
 type Fact = { label?: string; value: string | null | undefined; testId?: string };
 
@@ -32,7 +21,7 @@ type DetailLayoutProps = {
   media?: ReactNode;
   children: ReactNode;
   path: string;
-  related: RelatedCard[];
+  related: DetailPage["related"];
   relatedTitle: string;
   testId: string;
   /** Demo content seeded on first start is labelled as such. */
