@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectLanguage, directionOf, languageCookie, languageOfRequest, toSupportedLanguage } from "./language.ts";
+import { detectLanguage, directionOf, toSupportedLanguage } from "./language.ts";
+import { languageCookie, languageOfRequest } from "./language.server.ts";
 
 describe("language detection (public-site.md §1)", () => {
   it("defaults to Arabic, right to left", () => {

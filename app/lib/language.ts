@@ -3,10 +3,8 @@
  * stored choice, then the browser language, then the page's lang attribute; values that look like script
  * injection are dropped. The stored choice lives in localStorage `i18nextLng` (the spec) and in a cookie
  * of the same name so the server renders the right language on the first request (docs/decisions).
+ * Reading a request's language is server-side: language.server.ts.
  */
-import { parse as parseCookie, serialize as serializeCookie } from "cookie";
-import Negotiator from "negotiator";
-
 export const LANGUAGES = ["ar", "fr", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "ar";
@@ -48,21 +46,4 @@ export function detectLanguage({ stored, browser = [], htmlLang }: DetectionSour
     if (lang) return lang;
   }
   return DEFAULT_LANGUAGE;
-}
-
-/**
- * The language the server renders a request in: the cookie's choice, then Accept-Language in the browser's
- * order of preference (negotiator honours q values and keeps header order for ties).
- */
-export function languageOfRequest(request: Request): Language {
-  const accept = request.headers.get("Accept-Language");
-  return detectLanguage({
-    stored: parseCookie(request.headers.get("Cookie") ?? "")[LANGUAGE_COOKIE],
-    browser: accept ? new Negotiator({ headers: { "accept-language": accept } }).languages() : [],
-  });
-}
-
-/** The Set-Cookie value that keeps the reader's choice for a year. */
-export function languageCookie(lang: Language, secure = false): string {
-  return serializeCookie(LANGUAGE_COOKIE, lang, { path: "/", maxAge: 31_536_000, sameSite: "lax", secure });
 }

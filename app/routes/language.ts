@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/language";
-import { languageCookie, toSupportedLanguage } from "~/lib/language.ts";
+import { toSupportedLanguage } from "~/lib/language.ts";
+import { languageCookie } from "~/lib/language.server.ts";
 import { safeRedirectPath } from "~/lib/navigation.ts";
 import { getConfig } from "../../server/config.ts";
 

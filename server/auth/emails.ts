@@ -4,7 +4,8 @@
  * request that caused it), and is sent through the mail module (SMTP, or the outbox with the link logged).
  */
 import escapeHtml from "escape-html";
-import { languageOfRequest, type Language } from "../../app/lib/language.ts";
+import { type Language } from "../../app/lib/language.ts";
+import { languageOfRequest } from "../../app/lib/language.server.ts";
 import { translate } from "../i18n.server.ts";
 import { sendMail, type SentMail } from "../mail.ts";
 import type { Config } from "../config.ts";

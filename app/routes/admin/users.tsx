@@ -8,7 +8,8 @@ import { AccessSchema, formValues, InviteSchema, UserIdSchema, validate } from "
 import type { FieldErrors } from "~/lib/schemas/shared.ts";
 import { authMeta } from "~/lib/auth-meta.ts";
 import { formatDate } from "~/lib/format.ts";
-import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { type Language } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { getConfig } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { logger } from "../../../server/logger.ts";

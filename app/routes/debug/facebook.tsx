@@ -2,7 +2,7 @@ import { data, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
 import { AdminError } from "~/components/admin/guard.tsx";
-import { languageOfRequest } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { requireAdmin } from "../../../server/auth/session.server.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { socialDebugReport, type DebugCheck } from "../../../server/social/debug.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
 import { SocialPostCard, type SocialPost } from "~/components/social/post-card.tsx";
 import { FacebookIcon } from "~/components/ui/icons.tsx";
-import { languageOfRequest } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { getSocialFeed, isValidCursor, socialPageUrl } from "../../../server/social/feed.ts";
 

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/legal";
-import { directionOf, languageOfRequest } from "~/lib/language.ts";
+import { directionOf } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { absoluteUrl, rootData } from "~/lib/seo.ts";
 import { LEGAL_PAGES, loadLegalPage, type LegalPage } from "../../../server/legal.ts";
 

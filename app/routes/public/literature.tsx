@@ -5,7 +5,8 @@ import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
 import { publicUrl } from "~/lib/content-paths.ts";
 import { localized } from "~/lib/localized.ts";
-import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { type Language } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { pageParam } from "~/lib/query.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { loadLiteraturePage, readLiteraturePage, type LiteratureItem, type LiteratureType } from "../../../server/content/sections.ts";

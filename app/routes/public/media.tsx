@@ -6,7 +6,8 @@ import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "~/co
 import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
-import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { type Language } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { localized } from "~/lib/localized.ts";
 import { isVideoId } from "~/lib/video-source.ts";
 import { getDb } from "../../../server/db/client.ts";

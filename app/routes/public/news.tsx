@@ -7,7 +7,7 @@ import { withRetry } from "~/lib/retry.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { newsPage } from "../../../server/content/news-feed.ts";
 import { translate } from "../../../server/i18n.server.ts";
-import { languageOfRequest } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { SocialBlock } from "~/components/social/post-card.tsx";
 import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
 

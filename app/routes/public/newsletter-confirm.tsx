@@ -4,7 +4,7 @@ import type { Route } from "./+types/newsletter-confirm";
 import { getDb } from "../../../server/db/client.ts";
 import { confirmNewsletterSubscription } from "../../../server/content/newsletter.ts";
 import { translate } from "../../../server/i18n.server.ts";
-import { languageOfRequest } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 
 /**
  * The link of the confirmation e-mail. A valid token confirms the subscriber (once, within 48 hours); any

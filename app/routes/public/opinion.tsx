@@ -9,7 +9,8 @@ import { ArticleProposalSchema, NewsletterSchema, proposalFormValues, type Propo
 import { fieldErrorsOf } from "~/lib/schemas/shared.ts";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
-import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { type Language } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { pageParam } from "~/lib/query.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { findSection, listMostRead, listSectionArticles, listSectionChips, pageOfSectionArticles, type SectionCard } from "../../../server/content/sections.ts";

@@ -8,7 +8,8 @@ import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, href
 import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
-import { languageOfRequest, type Language } from "~/lib/language.ts";
+import { type Language } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { pageParam } from "~/lib/query.ts";
 import { getDb } from "../../../server/db/client.ts";
 import {

@@ -7,7 +7,7 @@ import { SearchIcon } from "~/components/ui/icons.tsx";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import { useLanguage } from "~/lib/i18n.ts";
-import { languageOfRequest } from "~/lib/language.ts";
+import { languageOfRequest } from "~/lib/language.server.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_TOTAL, SEARCH_TYPES, type SearchType } from "~/lib/search.ts";
