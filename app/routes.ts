@@ -1,11 +1,28 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
+/**
+ * The newsroom's screens of one content type (back-office.md §2): its list, the editor (new and existing
+ * items), revisions and draft preview. One module per screen serves all six types; it reads the type from
+ * the URL's segment through the registry (app/lib/content-types.ts).
+ */
+function contentScreens(segment: string) {
+  return [
+    route(segment, "routes/admin/content-list.tsx", { id: `admin-${segment}` }),
+    route(`${segment}/new`, "routes/admin/content-editor.tsx", { id: `admin-${segment}-new` }),
+    route(`${segment}/:id`, "routes/admin/content-editor.tsx", { id: `admin-${segment}-edit` }),
+    route(`${segment}/:id/revisions`, "routes/admin/content-revisions.tsx", { id: `admin-${segment}-revisions` }),
+    route(`${segment}/:id/preview`, "routes/admin/content-preview.tsx", { id: `admin-${segment}-preview` }),
+  ];
+}
+
 /** Every URL of the product, in one place. */
 export default [
   route("language", "routes/language.ts"),
   route("api/auth/*", "routes/api/auth.$.ts"),
   route("auth/sign-out", "routes/auth/sign-out.ts"),
   route("api/news", "routes/api/news.ts"),
+  route("api/admin/:type", "routes/api/admin-content.ts"),
+  route("api/admin/:type/:id", "routes/api/admin-content-item.ts"),
   route("api/videos/:guid/playback", "routes/api/video-playback.ts"),
   route("api/articles", "routes/api/articles.ts"),
   route("api/categories", "routes/api/categories.ts"),
@@ -48,5 +65,18 @@ export default [
     route("404", "routes/public/not-found.tsx", { id: "not-found" }),
     route("*", "routes/public/not-found.tsx", { id: "unknown-url" }),
   ]),
-  ...prefix("admin", [layout("routes/admin/layout.tsx", [index("routes/admin/dashboard.tsx"), route("users", "routes/admin/users.tsx")])]),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      ...contentScreens("articles"),
+      ...contentScreens("news"),
+      ...contentScreens("coverage"),
+      ...contentScreens("podcasts"),
+      ...contentScreens("programs"),
+      ...contentScreens("media"),
+      route("videos", "routes/admin/videos.tsx"),
+      route("upload", "routes/admin/upload.tsx"),
+      route("users", "routes/admin/users.tsx"),
+    ]),
+  ]),
 ] satisfies RouteConfig;

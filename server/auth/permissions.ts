@@ -6,6 +6,8 @@
  * open to staff (admins and editors); a reader — anyone who merely signed up — is refused at the door.
  */
 
+import { ALL_CONTENT_TYPES, type ContentTypeDefinition } from "../../app/lib/content-types.ts";
+
 export const ROLES = ["reader", "editor", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -66,13 +68,43 @@ export function hasAccess(profile: AccessProfile | null | undefined, access: Acc
  * checks that each loader and action enforces what is declared. `action` is set when the page's action
  * requires something else than the page.
  */
-export const ADMIN_PAGES: readonly { path: string; label: string; access: Access; action?: Access }[] = [
+export type AdminPage = { path: string; label: string; access: Access; action?: Access };
+
+/** A content type's list (back-office.md §2): opening it needs the type's write permission, its delete action the delete one. */
+function contentList(segment: ContentTypeDefinition["segment"]): AdminPage {
+  const { permissions } = ALL_CONTENT_TYPES.find((d) => d.segment === segment)!;
+  return { path: `/admin/${segment}`, label: `admin.${segment}`, access: permissions.write, action: permissions.delete };
+}
+
+export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin", label: "admin.dashboard", access: "staff" },
+  contentList("articles"),
+  contentList("news"),
+  contentList("coverage"),
+  contentList("podcasts"),
+  contentList("programs"),
+  contentList("media"),
+  { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
+  { path: "/admin/upload", label: "admin.upload", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
 ];
 
+/**
+ * Back-office pages reached from a menu page rather than from the menu: each content type's editor (new and
+ * existing items), revisions and draft preview. Declared like the menu's pages, for the same checks.
+ */
+export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
+  ...ALL_CONTENT_TYPES.flatMap(({ segment, permissions }) =>
+    ["new", ":id", ":id/revisions", ":id/preview"].map((rest) => ({ path: `/admin/${segment}/${rest}`, access: permissions.write })),
+  ),
+  // The newsroom's JSON API (every type needs the same permissions: reading and writing content.write,
+  // DELETE content.delete).
+  { path: "/api/admin/:type", access: "content.write" },
+  { path: "/api/admin/:type/:id", access: "content.write" },
+];
+
 export function adminPageAccess(pathname: string): Access | undefined {
-  return ADMIN_PAGES.find((p) => p.path === pathname)?.access;
+  return (ADMIN_PAGES.find((p) => p.path === pathname) ?? ADMIN_SUBPAGES.find((p) => p.path === pathname))?.access;
 }
 
 /**

@@ -1,19 +1,21 @@
 /**
  * The authorisation matrix: every back-office page and every back-office action or API of app/routes.ts,
  * requested by each persona, gets exactly the expected answer from the server. The routes are read from
- * app/routes.ts and each is looked up in ADMIN_PAGES (server/auth/permissions.ts), so a new admin route is
- * covered — and must declare what it requires — without touching this file.
+ * app/routes.ts and each is looked up in ADMIN_PAGES or ADMIN_SUBPAGES (server/auth/permissions.ts), so a
+ * new admin route is covered — and must declare what it requires — without touching this file. Staff are
+ * tried without any permission and with each permission alone.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../../app/routes.ts";
-import { ADMIN_PAGES, type Access } from "../../../server/auth/permissions.ts";
+import { ADMIN_PAGES, ADMIN_SUBPAGES, PERMISSIONS, type Access, type Permission } from "../../../server/auth/permissions.ts";
 import { projectRoot } from "../support/server.ts";
+import type { PersonaSpec } from "../../helpers/auth.ts";
 import { get, startAuthServer, type AuthServer } from "./support.ts";
 
 type RouteEntry = { file: string; path?: string; index?: boolean; children?: RouteEntry[] };
-type AdminRoute = { path: string; url: string; file: string; index: boolean; loader: boolean; action: boolean };
+type AdminRoute = { path: string; url: string; file: string; index: boolean; loader: boolean; action: boolean; api: boolean };
 
 function flatten(entries: RouteEntry[], parent = ""): { path: string; file: string; index: boolean }[] {
   return entries.flatMap((e) => {
@@ -28,17 +30,28 @@ const exported = (source: string, name: string) =>
 
 const isAdminPath = (p: string) => p === "/admin" || p.startsWith("/admin/") || p.startsWith("/api/admin/");
 
+/** Every declaration: the menu's pages and the pages and APIs reached from them. */
+const DECLARED: readonly { path: string; access: Access; action?: Access }[] = [...ADMIN_PAGES, ...ADMIN_SUBPAGES];
+const declarationOf = (path: string) => DECLARED.find((p) => p.path === path)!;
+
+/** Sample values of dynamic segments: a content type's segment where one is expected, else an id. */
+const SAMPLE_PARAMS: Record<string, string> = { type: "news" };
+
 const adminRoutes: AdminRoute[] = flatten(routes as RouteEntry[])
   .filter((r) => isAdminPath(r.path))
   .map((r) => {
     const source = fs.readFileSync(path.join(projectRoot, "app", r.file), "utf8");
     // Dynamic segments get a sample value; the answer to a missing item (404) still proves access was granted.
-    const url = r.path.replace(/:[^/]+\??/g, "1").replace(/\*$/, "x");
-    return { ...r, url, loader: exported(source, "loader"), action: exported(source, "action") };
+    const url = r.path.replace(/:([^/?]+)\??/g, (_m, name: string) => SAMPLE_PARAMS[name] ?? "1").replace(/\*$/, "x");
+    return { ...r, url, loader: exported(source, "loader"), action: exported(source, "action"), api: r.path.startsWith("/api/") };
   });
 
-const PERSONAS = ["anonymous", "expired", "reader", "unconfirmedAdmin", "staffWithoutPermission", "admin"] as const;
+/** A member of staff holding one permission and no other. */
+type EditorWith = `editorWith:${Permission}`;
+const editorWith = (permission: Permission): EditorWith => `editorWith:${permission}`;
+const PERSONAS = ["anonymous", "expired", "reader", "unconfirmedAdmin", "staffWithoutPermission", ...PERMISSIONS.map(editorWith), "admin"] as const;
 type PersonaName = (typeof PERSONAS)[number];
+type SignedIn = Exclude<PersonaName, "anonymous" | "expired">;
 
 type Expected = { kind: "redirect"; location: string } | { kind: "denied"; status: 401 | 403; reason: string } | { kind: "allowed" };
 
@@ -52,15 +65,15 @@ function expected(persona: PersonaName, access: Access, url: string, mode: "page
       : { kind: "denied", status: 401, reason: "unauthenticated" };
   if (persona === "reader") return { kind: "denied", status: 403, reason: "access-denied" };
   if (persona === "unconfirmedAdmin") return { kind: "denied", status: 403, reason: "confirm-email" };
-  if (persona === "staffWithoutPermission") {
-    if (access === "staff") return { kind: "allowed" };
+  if (persona === "staffWithoutPermission" || persona.startsWith("editorWith:")) {
+    if (access === "staff" || persona === `editorWith:${access}`) return { kind: "allowed" };
     return { kind: "denied", status: 403, reason: access === "admin" ? "access-denied" : "permission-needed" };
   }
   return { kind: "allowed" };
 }
 
 describe("the authorisation matrix of the back-office", () => {
-  let server: AuthServer<"reader" | "unconfirmedAdmin" | "staffWithoutPermission" | "admin">;
+  let server: AuthServer<SignedIn>;
   const cookies = {} as Record<PersonaName, string | undefined>;
 
   beforeAll(async () => {
@@ -69,12 +82,18 @@ describe("the authorisation matrix of the back-office", () => {
         reader: { email: "reader@matrix.test", password: "Passw0rdR", role: "reader" },
         unconfirmedAdmin: { email: "unconfirmed@matrix.test", password: "Passw0rdU", role: "admin", emailVerified: false },
         staffWithoutPermission: { email: "editor@matrix.test", password: "Passw0rdE", role: "editor", permissions: [] },
+        ...(Object.fromEntries(
+          PERMISSIONS.map((p) => [
+            editorWith(p),
+            { email: `editor-${p.replace(".", "-")}@matrix.test`, password: "Passw0rdE", role: "editor", permissions: [p] },
+          ]),
+        ) as Record<EditorWith, PersonaSpec>),
         admin: { email: "admin@matrix.test", password: "Passw0rdA", role: "admin" },
       },
     });
     cookies.anonymous = undefined;
     cookies.expired = "sahara.session_token=revoked-or-expired.bm90LWEtc2lnbmF0dXJl";
-    for (const p of ["reader", "unconfirmedAdmin", "staffWithoutPermission", "admin"] as const) cookies[p] = server.personas[p].cookie;
+    for (const p of PERSONAS) if (p !== "anonymous" && p !== "expired") cookies[p] = server.personas[p].cookie;
   });
 
   afterAll(async () => {
@@ -83,10 +102,11 @@ describe("the authorisation matrix of the back-office", () => {
 
   it("finds the back-office routes in app/routes.ts, each declared in ADMIN_PAGES, and nothing declared that does not exist", () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(2);
-    const declared = new Set(ADMIN_PAGES.map((p) => p.path));
-    for (const r of adminRoutes) expect(declared.has(r.path), `${r.path} (${r.file}) is missing from ADMIN_PAGES in server/auth/permissions.ts`).toBe(true);
+    const declared = new Set(DECLARED.map((p) => p.path));
+    for (const r of adminRoutes)
+      expect(declared.has(r.path), `${r.path} (${r.file}) is missing from ADMIN_PAGES or ADMIN_SUBPAGES in server/auth/permissions.ts`).toBe(true);
     const existing = new Set(adminRoutes.map((r) => r.path));
-    for (const p of ADMIN_PAGES) expect(existing.has(p.path), `ADMIN_PAGES names ${p.path}, which app/routes.ts does not have`).toBe(true);
+    for (const p of DECLARED) expect(existing.has(p.path), `server/auth/permissions.ts names ${p.path}, which app/routes.ts does not have`).toBe(true);
     // Every back-office module checks access itself.
     for (const r of adminRoutes.filter((x) => x.loader || x.action)) {
       const source = fs.readFileSync(path.join(projectRoot, "app", r.file), "utf8");
@@ -95,10 +115,22 @@ describe("the authorisation matrix of the back-office", () => {
   });
 
   describe.each(adminRoutes.filter((r) => r.loader).map((r) => [r.path, r] as const))("page %s", (_p, route) => {
-    const access = () => ADMIN_PAGES.find((p) => p.path === route.path)!.access;
+    const access = () => declarationOf(route.path).access;
     it.each(PERSONAS.map((p) => [p]))("as %s", async (persona) => {
       const res = await get(server.url, route.url, { cookie: cookies[persona] });
-      const want = expected(persona, access(), route.url, "page");
+      // A JSON API answers a GET as it answers an action: a status and the reason, never a redirect.
+      const want = expected(persona, access(), route.url, route.api ? "action" : "page");
+      if (route.api) {
+        const text = await res.text();
+        if (want.kind === "allowed") {
+          expect(route.path.includes(":") ? [200, 404] : [200]).toContain(res.status);
+          expect(text).not.toMatch(/"reason":"(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"/);
+        } else {
+          expect(res.status).toBe(want.kind === "denied" ? want.status : 401);
+          expect(text).toContain(`"${want.kind === "denied" ? want.reason : "unauthenticated"}"`);
+        }
+        return;
+      }
       if (want.kind === "redirect") {
         expect(res.status).toBe(302);
         expect(res.headers.get("location")).toBe(want.location);
@@ -115,22 +147,24 @@ describe("the authorisation matrix of the back-office", () => {
 
   describe.each(adminRoutes.filter((r) => r.action).map((r) => [r.path, r] as const))("action %s", (_p, route) => {
     const access = () => {
-      const page = ADMIN_PAGES.find((p) => p.path === route.path)!;
+      const page = declarationOf(route.path);
       return page.action ?? page.access;
     };
-    // The URL a script (or the page, with JavaScript) posts to.
-    const dataUrl = () => `${route.url === "/" ? "/_root" : route.url}.data${route.index ? "?index" : ""}`;
+    // The URL a script (or the page, with JavaScript) posts to; an API is posted to as it is.
+    const dataUrl = () => (route.api ? route.url : `${route.url === "/" ? "/_root" : route.url}.data${route.index ? "?index" : ""}`);
+    // One item of an API is changed with PATCH (POST creates, on the collection).
+    const method = route.api && /\/:[^/]+$/.test(route.path) ? "PATCH" : "POST";
 
     it.each(PERSONAS.map((p) => [p]))("as %s", async (persona) => {
       const headers: Record<string, string> = { origin: server.url, "content-type": "application/x-www-form-urlencoded" };
       if (cookies[persona]) headers.cookie = cookies[persona]!;
-      const res = await fetch(server.url + dataUrl(), { method: "POST", headers, body: "", redirect: "manual" });
+      const res = await fetch(server.url + dataUrl(), { method, headers, body: "", redirect: "manual" });
       const want = expected(persona, access(), route.url, "action");
       const text = await res.text();
       if (want.kind === "allowed") {
         // Past the guard: the action ran and judged the (empty) input.
         expect(res.status).toBeLessThan(500);
-        expect(text).not.toMatch(/"reason","(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"/);
+        expect(text).not.toMatch(/"reason"[,:]"(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"/);
       } else {
         const status = want.kind === "redirect" ? 401 : want.status;
         expect(res.status).toBe(status);
@@ -141,13 +175,13 @@ describe("the authorisation matrix of the back-office", () => {
     it("refuses the admin's own cookie on a post from another site, or with no origin at all", async () => {
       const base = { "content-type": "application/x-www-form-urlencoded", cookie: cookies.admin! };
       const foreign = await fetch(server.url + dataUrl(), {
-        method: "POST",
+        method,
         headers: { ...base, origin: "https://evil.example" },
         body: "",
         redirect: "manual",
       });
       expect([400, 403]).toContain(foreign.status);
-      const none = await fetch(server.url + dataUrl(), { method: "POST", headers: base, body: "", redirect: "manual" });
+      const none = await fetch(server.url + dataUrl(), { method, headers: base, body: "", redirect: "manual" });
       expect(none.status).toBe(403);
       expect(await none.text()).toContain('"cross-origin"');
     });

@@ -1,0 +1,528 @@
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { RichTextField } from "~/components/editor/rich-text-field.tsx";
+import {
+  checkFormValues,
+  formValuesOf,
+  IMAGE_LIMIT_MB,
+  imageFileInput,
+  imageRemoveInput,
+  OVERWRITE_INPUT,
+  UPDATED_AT_INPUT,
+  type FormValues,
+} from "~/lib/content-form.ts";
+import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "~/lib/content-types.ts";
+import type { FieldErrors } from "~/lib/schemas/shared.ts";
+import type { Language } from "~/lib/language.ts";
+import { MediaRefField } from "./media-ref-field.tsx";
+
+export type CategoryOption = { id: number; name: string; nameFr: string | null };
+
+export type ContentFormProps = {
+  def: ContentTypeDefinition;
+  /** The saved item's id and concurrency token, or null for a new item. */
+  item: { id: number; updatedAt: string } | null;
+  /** The starting values: the saved item's, or what was submitted when the server refused it. */
+  values: FormValues;
+  /** The server's messages by field (translation keys). */
+  serverErrors: FieldErrors | undefined;
+  categories: CategoryOption[];
+  /** The site's public origin, to show the item's address. */
+  origin: string;
+  /** Someone saved since this editor opened the item: their token, to overwrite on purpose. */
+  conflict: { updatedAt: string; title: string } | null;
+};
+
+const inputClass = (invalid: boolean) =>
+  `block w-full rounded-md border bg-white px-3 text-base outline-none focus:ring-2 focus:ring-desert-500 ${invalid ? "border-red-600" : "border-sand-300"}`;
+
+const ids = (name: string) => ({ input: `field-${name}`, label: `field-${name}-label`, error: `field-${name}-error`, hint: `field-${name}-hint` });
+
+/** A label, the control, its hint and its message, tied together for screen readers. */
+function FieldShell({
+  name,
+  label,
+  required,
+  hint,
+  error,
+  children,
+  asGroup,
+}: {
+  name: string;
+  label: string;
+  required?: boolean;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+  asGroup?: boolean;
+}) {
+  const { t } = useTranslation();
+  const id = ids(name);
+  const labelText = (
+    <>
+      {label}
+      {required && (
+        <span aria-hidden="true" className="text-red-700">
+          {" "}
+          *
+        </span>
+      )}
+    </>
+  );
+  return (
+    <div className="space-y-1.5" data-field={name}>
+      {asGroup ? (
+        <p id={id.label} className="text-sm font-bold text-ink">
+          {labelText}
+        </p>
+      ) : (
+        <label id={id.label} htmlFor={id.input} className="block text-sm font-bold text-ink">
+          {labelText}
+        </label>
+      )}
+      {children}
+      {hint && !error && (
+        <p id={id.hint} className="text-xs text-ink-soft">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={id.error} className="text-sm text-red-700" data-testid={`error-${name}`}>
+          {t(error, { max: IMAGE_LIMIT_MB })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The current image, a file to replace it (image/*, 10 MB) and a box to remove it. */
+function ImageField({ field, value, invalid, describedBy }: { field: FieldDefinition; value: string; invalid: boolean; describedBy?: string }) {
+  const { t } = useTranslation();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [removed, setRemoved] = useState(false);
+  useEffect(() => () => void (chosen && URL.revokeObjectURL(chosen)), [chosen]);
+  const shown = chosen ?? (removed ? null : value || null);
+  return (
+    <div className="space-y-2">
+      <input type="hidden" name={field.name} value={value} />
+      {shown && (
+        <img
+          src={shown}
+          alt={t(chosen ? "newsroom.ui.imageChosen" : "newsroom.ui.imageCurrent")}
+          className="max-h-48 rounded-md border border-sand-200 object-contain"
+          data-testid={`image-preview-${field.name}`}
+        />
+      )}
+      <input
+        id={ids(field.name).input}
+        name={imageFileInput(field.name)}
+        type="file"
+        accept="image/*"
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        data-testid={`input-${field.name}`}
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          setChosen(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
+        }}
+        className="block w-full text-sm file:me-3 file:rounded-md file:border-0 file:bg-sand-100 file:px-3 file:py-2 file:font-bold hover:file:bg-sand-200"
+      />
+      {value && (
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            name={imageRemoveInput(field.name)}
+            onChange={(e) => setRemoved(e.currentTarget.checked)}
+            data-testid={`remove-${field.name}`}
+          />
+          {t("newsroom.ui.imageRemove")}
+        </label>
+      )}
+    </div>
+  );
+}
+
+/** One field of the type's definition, by its kind. */
+function FieldControl({
+  field,
+  value,
+  error,
+  categories,
+  onRichEdited,
+}: {
+  field: FieldDefinition;
+  value: string;
+  error?: string;
+  categories: CategoryOption[];
+  onRichEdited: (name: string, html: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const id = ids(field.name);
+  const invalid = Boolean(error);
+  const describedBy = error ? id.error : field.hint || field.kind === "image" ? id.hint : undefined;
+  const common = {
+    id: id.input,
+    name: field.name,
+    "aria-invalid": invalid || undefined,
+    "aria-required": field.required || undefined,
+    "aria-describedby": describedBy,
+    "data-testid": `input-${field.name}`,
+  };
+  const latin = field.name.endsWith("_fr");
+  let control: ReactNode;
+  switch (field.kind) {
+    case "text":
+      control = (
+        <input
+          {...common}
+          type="text"
+          defaultValue={value}
+          dir={latin ? "ltr" : "auto"}
+          lang={latin ? "fr" : undefined}
+          className={`${inputClass(invalid)} h-11`}
+        />
+      );
+      break;
+    case "textarea":
+      control = <textarea {...common} defaultValue={value} rows={3} dir="auto" className={`${inputClass(invalid)} py-2`} />;
+      break;
+    case "richtext":
+      control = (
+        <RichTextField
+          name={field.name}
+          id={id.input}
+          labelId={id.label}
+          defaultValue={value}
+          invalid={invalid}
+          describedBy={describedBy}
+          onEdited={(html) => onRichEdited(field.name, html)}
+        />
+      );
+      break;
+    case "select":
+      control = (
+        <select {...common} defaultValue={value} className={`${inputClass(invalid)} h-11`}>
+          {!field.defaultValue && <option value="">{t("newsroom.ui.choose")}</option>}
+          {field.options?.map((o) => (
+            <option key={o} value={o}>
+              {t(`${field.optionLabels}.${o}`)}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "category":
+      control = (
+        <select {...common} defaultValue={value} className={`${inputClass(invalid)} h-11`}>
+          <option value="">{t("newsroom.ui.choose")}</option>
+          {categories.map((c) => (
+            <option key={c.id} value={String(c.id)}>
+              {lang === "ar" ? c.name : (c.nameFr ?? c.name)}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "integer":
+      control = (
+        <input {...common} type="text" inputMode="numeric" pattern="[0-9]*" defaultValue={value} dir="ltr" className={`${inputClass(invalid)} h-11 max-w-40`} />
+      );
+      break;
+    case "date":
+      control = <input {...common} type="date" defaultValue={value} className={`${inputClass(invalid)} h-11 max-w-56`} />;
+      break;
+    case "boolean":
+      return (
+        <div className="flex items-center gap-2" data-field={field.name}>
+          <input {...common} type="checkbox" value="on" defaultChecked={value === "on"} className="h-5 w-5" />
+          <label htmlFor={id.input} id={id.label} className="text-sm font-bold">
+            {t(field.label)}
+          </label>
+        </div>
+      );
+    case "image":
+      control = <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
+      break;
+    case "audio":
+    case "video":
+    case "file":
+      control = <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
+      break;
+  }
+  const hint = field.hint ? t(field.hint) : field.kind === "image" ? t("newsroom.ui.imageHint", { max: IMAGE_LIMIT_MB }) : undefined;
+  return (
+    <FieldShell name={field.name} label={t(field.label)} required={field.required} hint={hint} error={error}>
+      {control}
+    </FieldShell>
+  );
+}
+
+/** Status, publish date-time and slug (with the address readers will open). */
+function PublishingSection({
+  def,
+  values,
+  errors,
+  itemId,
+  origin,
+  slugShown,
+}: {
+  def: ContentTypeDefinition;
+  values: FormValues;
+  errors: FieldErrors;
+  itemId: number | null;
+  origin: string;
+  slugShown: string;
+}) {
+  const { t } = useTranslation();
+  const address = slugShown ? origin + decodeURIComponent(publicUrl(def.type, slugShown, itemId ?? undefined)) : null;
+  return (
+    <fieldset className="space-y-4 rounded-lg border border-sand-200 bg-white p-4 shadow-sm" data-testid="publishing">
+      <legend className="px-1 text-base font-bold">{t("newsroom.ui.publishing")}</legend>
+      <FieldShell name="status" label={t("newsroom.ui.status")} error={errors.status} asGroup>
+        <div role="radiogroup" aria-labelledby={ids("status").label} className="flex flex-wrap gap-2">
+          {EDITOR_STATUSES.map((s) => (
+            <label
+              key={s}
+              className="flex cursor-pointer items-center gap-2 rounded-md border border-sand-300 px-3 py-2 text-sm has-[:checked]:border-desert-600 has-[:checked]:bg-sand-50"
+            >
+              <input type="radio" name="status" value={s} defaultChecked={values.status === s} data-testid={`status-${s}`} />
+              {t(`newsroom.status.${s}`)}
+            </label>
+          ))}
+        </div>
+      </FieldShell>
+      <FieldShell name="publish_date" label={t("newsroom.ui.publishDate")} hint={t("newsroom.ui.publishDateHint")} error={errors.publish_date}>
+        <input
+          id={ids("publish_date").input}
+          name="publish_date"
+          type="datetime-local"
+          step={60}
+          defaultValue={values.publish_date}
+          aria-invalid={errors.publish_date ? true : undefined}
+          aria-describedby={errors.publish_date ? ids("publish_date").error : ids("publish_date").hint}
+          data-testid="input-publish_date"
+          className={`${inputClass(Boolean(errors.publish_date))} h-11`}
+          dir="ltr"
+        />
+      </FieldShell>
+      <FieldShell
+        name="page_slug"
+        label={t("newsroom.f.slug")}
+        error={errors.page_slug}
+        hint={
+          <>
+            {t("newsroom.ui.slugHint")}
+            {address && (
+              <>
+                {" "}
+                {t("newsroom.ui.publicAddress")}
+                <span className="mt-1 block break-all font-mono text-[0.8rem] text-ink" dir="ltr" data-testid="public-address">
+                  {address}
+                </span>
+              </>
+            )}
+          </>
+        }
+      >
+        <input
+          id={ids("page_slug").input}
+          name="page_slug"
+          type="text"
+          dir="auto"
+          defaultValue={values.page_slug}
+          maxLength={120}
+          aria-invalid={errors.page_slug ? true : undefined}
+          aria-describedby={errors.page_slug ? ids("page_slug").error : ids("page_slug").hint}
+          data-testid="input-page_slug"
+          className={`${inputClass(Boolean(errors.page_slug))} h-11`}
+        />
+      </FieldShell>
+    </fieldset>
+  );
+}
+
+/** Browser-only checks of a chosen image, before the bytes travel (the server checks the content). */
+function imageErrors(def: ContentTypeDefinition, form: HTMLFormElement): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const field of def.fields.filter((f) => f.kind === "image")) {
+    const input = form.elements.namedItem(imageFileInput(field.name));
+    const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
+    if (!file) continue;
+    if (!file.type.startsWith("image/")) errors[field.name] = "newsroom.v.fileUnsupported";
+    else if (file.size > IMAGE_LIMIT_MB * 1024 * 1024) errors[field.name] = "newsroom.v.fileTooLarge";
+  }
+  return errors;
+}
+
+/**
+ * The editor's form for any content type, rendered from its definition. It posts multipart/form-data to
+ * the route's action, with or without JavaScript. With JavaScript it checks itself with the type's schema
+ * first (the same one the server runs), then after each change of a field that shows a message.
+ */
+export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict }: ContentFormProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
+  const [shownServerErrors, setShownServerErrors] = useState(serverErrors);
+  if (shownServerErrors !== serverErrors) {
+    setShownServerErrors(serverErrors);
+    setErrors(serverErrors ?? {});
+  }
+  const [slugInputs, setSlugInputs] = useState({ title: values.title ?? "", slug: values.page_slug ?? "" });
+  const slugShown = slugify(slugInputs.slug) || slugify(slugInputs.title);
+
+  const check = (form: HTMLFormElement, override: FormValues = {}): FieldErrors => {
+    const current = { ...formValuesOf(def, new FormData(form)), ...override };
+    for (const field of def.fields) {
+      const remove = form.elements.namedItem(imageRemoveInput(field.name));
+      if (remove instanceof HTMLInputElement && remove.checked) current[field.name] = "";
+    }
+    return { ...checkFormValues(def, current), ...imageErrors(def, form) };
+  };
+
+  /** Once a message shows, the fields it concerns are checked again on each change. */
+  const recheck = (form: HTMLFormElement, changed: string, override?: FormValues) => {
+    if (!Object.keys(errors).length) return;
+    const found = check(form, override);
+    setErrors((prev) => {
+      const next: FieldErrors = {};
+      const watched = new Set([...Object.keys(prev), changed, ...(changed === "status" ? ["publish_date"] : [])]);
+      for (const name of watched) if (found[name]) next[name] = found[name];
+      return next;
+    });
+  };
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const found = check(e.currentTarget);
+    const first = Object.keys(found)[0];
+    if (first) {
+      e.preventDefault();
+      setErrors(found);
+      document.getElementById(ids(first).input)?.focus();
+    } else setErrors({});
+  };
+
+  const onInput = (e: FormEvent<HTMLFormElement>) => {
+    const target = e.target as HTMLInputElement;
+    const name = target.name?.replace(/__(file|remove)$/, "");
+    if (name === "title" || name === "page_slug") setSlugInputs((s) => ({ ...s, [name === "title" ? "title" : "slug"]: target.value }));
+    if (name) recheck(e.currentTarget, name);
+  };
+
+  const onRichEdited = (name: string, html: string) => {
+    const form = document.getElementById("content-form");
+    if (form instanceof HTMLFormElement) recheck(form, name, { [name]: html });
+  };
+
+  const errorCount = Object.keys(errors).length;
+  const lead = def.fields.filter((f) => f.kind !== "image" && f.kind !== "boolean");
+  const side = def.fields.filter((f) => f.kind === "image" || f.kind === "boolean");
+
+  return (
+    <Form
+      id="content-form"
+      method="post"
+      encType="multipart/form-data"
+      noValidate
+      onSubmit={onSubmit}
+      onInput={onInput}
+      aria-busy={saving || undefined}
+      data-state={saving ? "saving" : "idle"}
+      data-testid="content-form"
+      className="space-y-5"
+    >
+      {item && <input type="hidden" name={UPDATED_AT_INPUT} value={item.updatedAt} />}
+      {errorCount > 0 && (
+        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="form-errors">
+          {t("newsroom.ui.checkFields")}
+        </p>
+      )}
+      {conflict && (
+        <div
+          role="alert"
+          className="space-y-3 rounded-md border border-s-4 border-amber-500 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+          data-testid="conflict"
+        >
+          <p className="font-bold">{t("newsroom.ui.conflictTitle")}</p>
+          <p>{t("newsroom.v.conflict")}</p>
+          <div className="flex flex-wrap gap-2">
+            {item && (
+              <a
+                href={`/admin/${def.segment}/${item.id}`}
+                target="_blank"
+                rel="noopener"
+                className="rounded-md border border-amber-400 bg-white px-3 py-1.5 font-bold hover:bg-amber-100"
+                data-testid="conflict-open"
+              >
+                {t("newsroom.ui.conflictOpen")}
+              </a>
+            )}
+            <button
+              type="submit"
+              name={OVERWRITE_INPUT}
+              value={conflict.updatedAt}
+              disabled={saving}
+              className="rounded-md border border-amber-600 px-3 py-1.5 font-bold hover:bg-amber-100 disabled:opacity-60"
+              data-testid="conflict-overwrite"
+            >
+              {t("newsroom.ui.conflictOverwrite")}
+            </button>
+          </div>
+        </div>
+      )}
+
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6">
+          {lead.map((field) => (
+            <FieldControl
+              key={field.name}
+              field={field}
+              value={values[field.name] ?? ""}
+              error={errors[field.name]}
+              categories={categories}
+              onRichEdited={onRichEdited}
+            />
+          ))}
+        </div>
+        <div className="space-y-5">
+          <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
+          {side.length > 0 && (
+            <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">
+              {side.map((field) => (
+                <FieldControl
+                  key={field.name}
+                  field={field}
+                  value={values[field.name] ?? ""}
+                  error={errors[field.name]}
+                  categories={categories}
+                  onRichEdited={onRichEdited}
+                />
+              ))}
+            </div>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="submit"
+              disabled={saving}
+              className="flex-1 rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700 disabled:cursor-wait disabled:opacity-70"
+              data-testid="save"
+            >
+              {saving ? t("admin.saving") : t("admin.save")}
+            </button>
+            <Link
+              to={`/admin/${def.segment}`}
+              aria-disabled={saving || undefined}
+              className={`rounded-md border border-sand-300 bg-white px-5 py-3 font-bold hover:bg-sand-100 ${saving ? "pointer-events-none opacity-60" : ""}`}
+              data-testid="cancel"
+            >
+              {t("admin.cancel")}
+            </Link>
+          </div>
+        </div>
+      </div>
+    </Form>
+  );
+}

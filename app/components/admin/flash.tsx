@@ -1,0 +1,65 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import { useToast, type ToastInput } from "~/components/ui/toast.tsx";
+import { contentTypeOf, type ContentType } from "~/lib/content-types.ts";
+
+/** What a save, delete or restore left for the next page (server/content/newsroom-flash.ts). */
+export type Flash = {
+  kind: "created" | "updated" | "deleted" | "restored";
+  type: ContentType;
+  imageFailed?: { key: string; values: Record<string, string | number> };
+};
+
+/** The success toast of back-office.md §8 for a flash. */
+function successOf(flash: Flash, t: TFunction): ToastInput {
+  const def = contentTypeOf(flash.type);
+  switch (flash.kind) {
+    case "deleted":
+      return { title: t("newsroom.ui.deletedTitle"), description: t("newsroom.ui.deleted"), variant: "success" };
+    case "restored":
+      return { title: t("newsroom.ui.successTitle"), description: t("newsroom.ui.restored"), variant: "success" };
+    default:
+      return { title: t("newsroom.ui.successTitle"), description: t(flash.kind === "created" ? def.labels.created : def.labels.updated), variant: "success" };
+  }
+}
+
+/** The warning of an item saved without its image (§8: 'خطأ في رفع الصورة' …), or null. */
+function warningOf(flash: Flash, t: TFunction): ToastInput | null {
+  if (!flash.imageFailed) return null;
+  return {
+    title: t("newsroom.ui.imageFailedTitle"),
+    description: t(`newsroom.ui.imageFailed.${flash.type}`, { reason: t(flash.imageFailed.key, flash.imageFailed.values) }),
+    variant: "warning",
+    duration: 6000,
+  };
+}
+
+/** Shows a flash once, as a toast. */
+export function useNewsroomFlash(flash: Flash | null) {
+  const toast = useToast();
+  const { t } = useTranslation();
+  useEffect(() => {
+    // One toast at a time: the warning says the item was saved, so it stands for both.
+    if (flash) toast(warningOf(flash, t) ?? successOf(flash, t));
+  }, [flash, t, toast]);
+}
+
+/** The same words in the page, for a browser without JavaScript (rendered inside <noscript>). */
+export function FlashNotice({ flash }: { flash: Flash }) {
+  const { t } = useTranslation();
+  const success = successOf(flash, t);
+  const warning = warningOf(flash, t);
+  return (
+    <div className="space-y-2" data-testid="flash-notice">
+      <p role="status" className="rounded-md border border-s-4 border-palm-600 bg-emerald-50 px-4 py-3 text-sm text-emerald-950">
+        <strong>{success.title}</strong> {success.description}
+      </p>
+      {warning && (
+        <p role="alert" className="rounded-md border border-s-4 border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="flash-warning">
+          <strong>{warning.title}</strong> {warning.description}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { useEffect } from "react";
+import { data, Link, redirect } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/content-editor";
+import { AdminError } from "~/components/admin/guard.tsx";
+import { ContentForm } from "~/components/admin/content-form.tsx";
+import { FlashNotice, useNewsroomFlash } from "~/components/admin/flash.tsx";
+import { useToast } from "~/components/ui/toast.tsx";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { contentTypeOfUrl, initialValues, type FormValues } from "~/lib/content-form.ts";
+import { contentTypeBySegment, type ContentTypeDefinition } from "~/lib/content-types.ts";
+import type { FieldErrors } from "~/lib/schemas/shared.ts";
+import { getConfig } from "../../../server/config.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
+import { requirePermission } from "../../../server/auth/session.server.ts";
+import { getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES } from "../../../server/content/newsroom.ts";
+import { saveFromForm } from "../../../server/content/newsroom-form.ts";
+import { flashCookie, takeFlash } from "../../../server/content/newsroom-flash.ts";
+
+/**
+ * One editor for every content type (back-office.md §2 and §5): /admin/{segment}/new and /admin/{segment}/:id.
+ * The form comes from the type's definition; a save goes back to the list with its toast, a refused one
+ * shows the form again as it was typed, with the messages under the fields.
+ */
+
+const notFound = () => data(null, { status: 404, statusText: "Not Found" });
+
+function typeOf(request: Request): ContentTypeDefinition {
+  const def = contentTypeOfUrl(request.url);
+  if (!def) throw notFound();
+  return def;
+}
+
+/** The item id of /admin/{segment}/:id, null for /new; a malformed id is a 404. */
+function idOf(params: { id?: string }): number | null {
+  if (params.id === undefined) return null;
+  const id = Number(params.id);
+  if (!/^\d{1,12}$/.test(params.id) || !Number.isSafeInteger(id) || id < 1) throw notFound();
+  return id;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const def = typeOf(request);
+  await requirePermission(request, def.permissions.write);
+  const id = idOf(params);
+  const db = await getDb();
+  const [item, categories] = await Promise.all([
+    id === null ? null : getForStaff(db, def.type, id),
+    def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db) : [],
+  ]);
+  if (id !== null && !item) throw notFound();
+  // A restored revision lands here with its toast.
+  const { flash, headers } = takeFlash(request);
+  return data(
+    {
+      flash,
+      segment: def.segment,
+      item: item ? { id: item.id, title: item.title, updatedAt: item.updated_at, url: item.url, status: item.status } : null,
+      values: initialValues(def, item),
+      categories,
+      origin: getConfig().publicUrl,
+    },
+    { headers: { ...headers, "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
+
+type Refusal = {
+  values: FormValues;
+  errors: FieldErrors;
+  conflict: { updatedAt: string; title: string } | null;
+  /** Why the save failed, when it is not the input (a translation key). */
+  failure: string | null;
+  at: number;
+};
+
+const refuse = (status: number, refusal: Omit<Refusal, "at">) => data<Refusal>({ ...refusal, at: Date.now() }, { status });
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const def = typeOf(request);
+  const user = await requirePermission(request, def.permissions.write);
+  const id = idOf(params);
+  let form: FormData;
+  try {
+    form = await readFormData(request, MAX_CONTENT_FORM_BYTES);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    const failure = error.code === "BODY_TOO_LARGE" ? "newsroom.ui.tooLarge" : "newsroom.ui.badRequest";
+    return refuse(error.status, { values: {}, errors: {}, conflict: null, failure });
+  }
+  const outcome = await saveFromForm(await getDb(), def, form, { id: user.id, email: user.email }, id);
+  if (!outcome.ok)
+    return refuse(outcome.status, { values: outcome.values, errors: outcome.errors, conflict: outcome.conflict ?? null, failure: outcome.failure ?? null });
+  return redirect(`/admin/${def.segment}`, {
+    headers: { "Set-Cookie": flashCookie({ kind: id === null ? "created" : "updated", type: def.type, imageFailed: outcome.imageFailed ?? undefined }) },
+  });
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
+
+/** The failure toasts of §8: 'فشل إنشاء الخبر' / 'فشل تحديث الخبر' with why, once per answer. */
+function useRefusalToast(def: ContentTypeDefinition, editing: boolean, refusal: Refusal | undefined) {
+  const toast = useToast();
+  const { t } = useTranslation();
+  useEffect(() => {
+    if (!refusal) return;
+    const title = t(editing ? def.labels.updateFailed : def.labels.createFailed);
+    const description = refusal.conflict ? t("newsroom.ui.conflictTitle") : t(refusal.failure ?? "newsroom.ui.checkFields");
+    toast({ title, description, variant: "destructive" });
+  }, [refusal, def, editing, t, toast]);
+}
+
+export default function ContentEditorPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const def = contentTypeBySegment(loaderData.segment)!;
+  const { item } = loaderData;
+  useRefusalToast(def, item !== null, actionData);
+  useNewsroomFlash(loaderData.flash);
+  // A body the server could not read comes back without values: the form keeps the item's.
+  const values = actionData && Object.keys(actionData.values).length ? actionData.values : loaderData.values;
+
+  return (
+    <section data-testid="content-editor" data-type={def.type} data-mode={item ? "edit" : "create"} className="space-y-5">
+      <div className="space-y-2">
+        <nav aria-label="breadcrumb" className="text-sm text-ink-soft">
+          <Link to={`/admin/${def.segment}`} className="hover:underline" data-testid="back-to-list">
+            {t(def.labels.title)}
+          </Link>
+        </nav>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-2xl font-bold">{item ? t("newsroom.ui.editTitle", { title: item.title }) : t(`newsroom.ui.new.${def.type}`)}</h1>
+          {item && (
+            <div className="flex flex-wrap gap-2 text-sm">
+              <Link
+                to={`/admin/${def.segment}/${item.id}/preview`}
+                target="_blank"
+                className="rounded-md border border-sand-300 bg-white px-3 py-1.5 font-bold hover:bg-sand-100"
+                data-testid="preview-link"
+              >
+                {t("newsroom.ui.preview")}
+              </Link>
+              <Link
+                to={`/admin/${def.segment}/${item.id}/revisions`}
+                className="rounded-md border border-sand-300 bg-white px-3 py-1.5 font-bold hover:bg-sand-100"
+                data-testid="revisions-link"
+              >
+                {t("newsroom.ui.revisions")}
+              </Link>
+            </div>
+          )}
+        </div>
+      </div>
+      {loaderData.flash && (
+        <noscript>
+          <FlashNotice flash={loaderData.flash} />
+        </noscript>
+      )}
+      {actionData?.failure && (
+        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="save-failure">
+          <strong>{t(item ? def.labels.updateFailed : def.labels.createFailed)}</strong> — {t(actionData.failure)}
+        </p>
+      )}
+      <ContentForm
+        def={def}
+        item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
+        values={values}
+        serverErrors={actionData?.errors}
+        categories={loaderData.categories}
+        origin={loaderData.origin}
+        conflict={actionData?.conflict ?? null}
+      />
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} />;
+}

@@ -1,0 +1,331 @@
+import { useEffect, useState, type MouseEvent } from "react";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/content-list";
+import { AdminError } from "~/components/admin/guard.tsx";
+import { ContentCards, ContentTable, type ContentRow } from "~/components/admin/content-table.tsx";
+import { DeleteDialog, DeleteStep, type DeleteTarget } from "~/components/admin/delete-confirm.tsx";
+import { FlashNotice, useNewsroomFlash } from "~/components/admin/flash.tsx";
+import { useToast } from "~/components/ui/toast.tsx";
+import { PlusIcon } from "~/components/admin/icons.tsx";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { asText, contentTypeOfUrl } from "~/lib/content-form.ts";
+import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "~/lib/content-types.ts";
+import { isVideoId } from "~/lib/video-source.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { logger } from "../../../server/logger.ts";
+import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
+import { requirePermission, userCan } from "../../../server/auth/session.server.ts";
+import { ContentNotFoundError, deleteItem, getForStaff, listForStaff, type StaffItem } from "../../../server/content/newsroom.ts";
+import { flashCookie, takeFlash } from "../../../server/content/newsroom-flash.ts";
+import { getVideoLibrary } from "../../../server/video/index.ts";
+
+/**
+ * One list screen for every content type (back-office.md §2): /admin/articles, /admin/news, /admin/coverage,
+ * /admin/podcasts, /admin/programs and /admin/media. The registry says which columns, order and actions;
+ * the server pages, searches and filters by status (GET parameters, so every view is a link).
+ */
+
+type StatusFilter = EditorStatus | "all";
+const FILTERS: StatusFilter[] = ["all", ...EDITOR_STATUSES];
+
+function typeOf(request: Request): ContentTypeDefinition {
+  const def = contentTypeOfUrl(request.url);
+  if (!def) throw data(null, { status: 404, statusText: "Not Found" });
+  return def;
+}
+
+function query(url: URL) {
+  const status = url.searchParams.get("status") as StatusFilter | null;
+  const page = Number(url.searchParams.get("page") ?? 1);
+  return {
+    q: (url.searchParams.get("q") ?? "").trim().slice(0, 200),
+    status: status && FILTERS.includes(status) ? status : "all",
+    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+  };
+}
+
+/** Where the extra action opens a podcast's audio or a program's video: a hosted video id becomes its file. */
+async function openMediaOf(def: ContentTypeDefinition, item: StaffItem): Promise<string | null> {
+  const value = def.openMediaField ? item[def.openMediaField] : null;
+  if (typeof value !== "string" || !value) return null;
+  if (!isVideoId(value)) return value;
+  try {
+    const playback = await getVideoLibrary().playback(value);
+    return playback?.mp4 ?? playback?.hls ?? playback?.embed ?? null;
+  } catch (error) {
+    logger.warn({ err: error }, "video playback not found for the list");
+    return null;
+  }
+}
+
+async function rowOf(def: ContentTypeDefinition, item: StaffItem): Promise<ContentRow> {
+  const values: Record<string, unknown> = {};
+  for (const column of def.columns) values[column.field] = item[column.field] ?? null;
+  const summary = item[def.summaryField];
+  return {
+    id: item.id,
+    title: item.title,
+    status: item.status,
+    summary: typeof summary === "string" ? summary : null,
+    categoryName: item.category_name ?? null,
+    openMedia: await openMediaOf(def, item),
+    values,
+  };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const def = typeOf(request);
+  const user = await requirePermission(request, def.permissions.write);
+  const url = new URL(request.url);
+  const { q, status, page } = query(url);
+  const db = await getDb();
+  const { flash, headers } = takeFlash(request);
+  let loadFailed = false;
+  let list: Awaited<ReturnType<typeof listForStaff>> = { items: [], total: 0, page, perPage: 20, counts: { all: 0, draft: 0, published: 0, scheduled: 0 } };
+  try {
+    list = await listForStaff(db, def.type, { q, status, page });
+  } catch (error) {
+    logger.error({ err: error, type: def.type }, "admin list failed");
+    loadFailed = true;
+  }
+  const canDelete = userCan(user, def.permissions.delete);
+  // The confirmation step of a browser without JavaScript: /admin/news?delete=12.
+  const deleteId = Number(url.searchParams.get("delete"));
+  let confirmDelete: DeleteTarget | null = null;
+  if (canDelete && Number.isSafeInteger(deleteId) && deleteId > 0) {
+    const item = list.items.find((i) => i.id === deleteId) ?? (await getForStaff(db, def.type, deleteId));
+    if (item) confirmDelete = { id: item.id, title: item.title };
+  }
+  return data(
+    {
+      segment: def.segment,
+      rows: await Promise.all(list.items.map((item) => rowOf(def, item))),
+      total: list.total,
+      page: list.page,
+      pages: Math.max(1, Math.ceil(list.total / list.perPage)),
+      counts: list.counts,
+      q,
+      status,
+      canDelete,
+      confirmDelete,
+      loadFailed,
+      flash,
+    },
+    { headers: { ...headers, "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
+
+/** The list's one action: delete an item (its own permission), then back to the same view of the list. */
+export async function action({ request }: Route.ActionArgs) {
+  const def = typeOf(request);
+  await requirePermission(request, def.permissions.delete);
+  let form: FormData;
+  try {
+    form = await readFormData(request, 16 * 1024);
+  } catch (error) {
+    if (error instanceof RequestBodyError) return data({ failure: "newsroom.ui.badRequest", at: Date.now() }, { status: error.status });
+    throw error;
+  }
+  const id = Number(form.get("id"));
+  if (form.get("intent") !== "delete" || !Number.isSafeInteger(id) || id < 1)
+    return data({ failure: "newsroom.ui.badRequest", at: Date.now() }, { status: 400 });
+  const back = asText(form.get("back"));
+  const list = `/admin/${def.segment}`;
+  try {
+    await deleteItem(await getDb(), def.type, id);
+  } catch (error) {
+    if (error instanceof ContentNotFoundError) return data({ failure: "newsroom.ui.notFound", at: Date.now() }, { status: 404 });
+    logger.error({ err: error, type: def.type, id }, "delete failed");
+    return data({ failure: "newsroom.ui.deleteFailedDetail", at: Date.now() }, { status: 500 });
+  }
+  // Back to the view the editor came from, never elsewhere (and never to the confirmation step again).
+  const params = new URLSearchParams(back.startsWith("?") ? back.slice(1) : "");
+  params.delete("delete");
+  const search = params.toString();
+  return redirect(search ? `${list}?${search}` : list, { headers: { "Set-Cookie": flashCookie({ kind: "deleted", type: def.type }) } });
+}
+
+export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
+
+function linkWith(search: URLSearchParams, changes: Record<string, string | number | null>): string {
+  const next = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === "" || (k === "page" && v === 1) || (k === "status" && v === "all")) next.delete(k);
+    else next.set(k, String(v));
+  }
+  next.delete("delete");
+  const s = next.toString();
+  return s ? `?${s}` : "?";
+}
+
+export default function ContentListPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const def = contentTypeBySegment(loaderData.segment)!;
+  const location = useLocation();
+  const navigation = useNavigation();
+  const search = new URLSearchParams(location.search);
+  const number = new Intl.NumberFormat(i18n.language === "ar" ? "ar-SA-u-nu-latn" : i18n.language);
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  // A new answer from the server (the list after a delete) closes the dialog.
+  const [shownRows, setShownRows] = useState(loaderData.rows);
+  if (shownRows !== loaderData.rows) {
+    setShownRows(loaderData.rows);
+    setDeleting(null);
+  }
+  const loading = navigation.state === "loading" && navigation.location.pathname === location.pathname;
+  const title = t(def.labels.title);
+  const back = linkWith(search, {});
+
+  useNewsroomFlash(loaderData.flash);
+  useListFailures(loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null, actionData);
+
+  const actions = {
+    editHref: (row: ContentRow) => `/admin/${def.segment}/${row.id}`,
+    deleteHref: loaderData.canDelete ? (row: ContentRow) => linkWith(search, { delete: row.id }) : null,
+    onDelete: (row: ContentRow, e: MouseEvent<HTMLAnchorElement>) => {
+      e.preventDefault();
+      setDeleting({ id: row.id, title: row.title });
+    },
+  };
+
+  return (
+    <section data-testid="content-list" data-type={def.type} className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{title}</h1>
+        <Link
+          to={`/admin/${def.segment}/new`}
+          className="inline-flex items-center gap-2 rounded-md bg-desert-600 px-4 py-2 font-bold text-white hover:bg-desert-700"
+          data-testid="add-new"
+        >
+          <PlusIcon />
+          {t("admin.addNew")}
+        </Link>
+      </div>
+
+      {loaderData.flash && (
+        <noscript>
+          <FlashNotice flash={loaderData.flash} />
+        </noscript>
+      )}
+      {actionData?.failure && (
+        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="list-failure">
+          <strong>{t("newsroom.ui.deleteFailed")}</strong> — {t(actionData.failure)}
+        </p>
+      )}
+      {loaderData.confirmDelete && <DeleteStep target={loaderData.confirmDelete} back={back} />}
+
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+        <nav aria-label={t("newsroom.ui.filterLabel")} data-testid="status-filter">
+          <ul className="flex flex-wrap gap-2">
+            {FILTERS.map((f) => {
+              const active = loaderData.status === f;
+              return (
+                <li key={f}>
+                  <Link
+                    to={linkWith(search, { status: f, page: 1 })}
+                    aria-current={active ? "page" : undefined}
+                    data-testid={`filter-${f}`}
+                    className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm ${active ? "border-desert-600 bg-desert-600 font-bold text-white" : "border-sand-300 bg-white hover:bg-sand-100"}`}
+                  >
+                    {t(`newsroom.ui.filter.${f}`)}
+                    <span data-testid={`count-${f}`} data-value={loaderData.counts[f]} className={`text-xs ${active ? "text-white/90" : "text-ink-soft"}`}>
+                      {number.format(loaderData.counts[f])}
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <Form method="get" role="search" className="flex gap-2" data-testid="list-search">
+          {loaderData.status !== "all" && <input type="hidden" name="status" value={loaderData.status} />}
+          <label htmlFor="list-q" className="sr-only">
+            {t("newsroom.ui.searchLabel")}
+          </label>
+          <input
+            id="list-q"
+            type="search"
+            name="q"
+            defaultValue={loaderData.q}
+            key={loaderData.q}
+            maxLength={200}
+            placeholder={t("newsroom.ui.searchPlaceholder")}
+            className="h-10 w-full min-w-0 rounded-md border border-sand-300 bg-white px-3 text-sm lg:w-72"
+          />
+          <button type="submit" className="rounded-md border border-sand-300 bg-white px-4 text-sm font-bold hover:bg-sand-100">
+            {t("newsroom.ui.searchSubmit")}
+          </button>
+        </Form>
+      </div>
+
+      <div aria-busy={loading} data-state={loading ? "loading" : "idle"} data-testid="list-body" data-total={loaderData.total}>
+        {loading && (
+          <p role="status" className="mb-3 text-sm text-ink-soft" data-testid="list-loading">
+            {t("common.loading")}
+          </p>
+        )}
+        {loaderData.rows.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-sand-300 bg-white px-4 py-10 text-center text-ink-soft" data-testid="list-empty">
+            {t("admin.empty")}
+          </p>
+        ) : (
+          <>
+            <ContentTable def={def} rows={loaderData.rows} actions={actions} />
+            <ContentCards def={def} rows={loaderData.rows} actions={actions} />
+          </>
+        )}
+      </div>
+
+      {loaderData.pages > 1 && (
+        <nav aria-label={t("newsroom.ui.pagination")} className="flex items-center justify-between gap-3 text-sm" data-testid="pagination">
+          {loaderData.page > 1 ? (
+            <Link
+              to={linkWith(search, { page: loaderData.page - 1 })}
+              rel="prev"
+              className="rounded-md border border-sand-300 bg-white px-3 py-1.5 hover:bg-sand-100"
+            >
+              {t("newsroom.ui.previous")}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-ink-soft">{t("newsroom.ui.pageOf", { page: number.format(loaderData.page), pages: number.format(loaderData.pages) })}</span>
+          {loaderData.page < loaderData.pages ? (
+            <Link
+              to={linkWith(search, { page: loaderData.page + 1 })}
+              rel="next"
+              className="rounded-md border border-sand-300 bg-white px-3 py-1.5 hover:bg-sand-100"
+            >
+              {t("newsroom.ui.next")}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+
+      <DeleteDialog target={deleting} back={back} onClose={() => setDeleting(null)} />
+    </section>
+  );
+}
+
+/** The list's failure toasts (§8): a list that did not load, a delete that failed. */
+function useListFailures(loadFailed: { title: string; key: unknown } | null, actionData: { failure: string; at: number } | undefined) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const loadKey = loadFailed?.key;
+  const loadTitle = loadFailed?.title;
+  useEffect(() => {
+    if (loadKey && loadTitle) toast({ title: loadTitle, description: t("newsroom.ui.loadFailedDetail"), variant: "destructive" });
+  }, [loadKey, loadTitle, t, toast]);
+  useEffect(() => {
+    if (actionData?.failure) toast({ title: t("newsroom.ui.deleteFailed"), description: t(actionData.failure), variant: "destructive" });
+  }, [actionData, t, toast]);
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} />;
+}

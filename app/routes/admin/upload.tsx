@@ -1,0 +1,71 @@
+import { data, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/upload";
+import { AdminError } from "~/components/admin/guard.tsx";
+import { authMeta } from "~/lib/auth-meta.ts";
+import { contentTypeOf, type ContentType } from "~/lib/content-types.ts";
+import { requirePermission } from "../../../server/auth/session.server.ts";
+
+/**
+ * The upload hub (back-office.md §2, "Upload hub"): six cards, each opening the same editor as its list's
+ * "add new" button, and the tips panel.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, "content.write");
+  return data(null, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.upload");
+
+/** The spec's order of the cards. */
+const CARDS: { type: ContentType; accent: string }[] = [
+  { type: "news", accent: "border-t-desert-600" },
+  { type: "article", accent: "border-t-desert-500" },
+  { type: "coverage", accent: "border-t-palm-600" },
+  { type: "podcast", accent: "border-t-palm-700" },
+  { type: "program", accent: "border-t-sand-300" },
+  { type: "media", accent: "border-t-ink-soft" },
+];
+
+const TIPS = ["titles", "descriptions", "category", "facts", "images", "video", "audio", "fileNames"] as const;
+
+export default function UploadHub() {
+  const { t } = useTranslation();
+  return (
+    <section className="space-y-6" data-testid="upload-hub">
+      <div>
+        <h1 className="text-2xl font-bold">{t("admin.upload")}</h1>
+        <p className="mt-1 text-ink-soft">{t("newsroom.ui.upload.intro")}</p>
+      </div>
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {CARDS.map(({ type, accent }) => (
+          <li key={type}>
+            <Link
+              to={`/admin/${contentTypeOf(type).segment}/new`}
+              className={`flex h-full flex-col rounded-lg border border-t-4 border-sand-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:ring-2 focus-visible:ring-desert-500 ${accent}`}
+              data-testid={`upload-card-${type}`}
+            >
+              <span className="text-lg font-bold">{t(`newsroom.ui.upload.cards.${type}.title`)}</span>
+              <span className="mt-1 flex-1 text-sm text-ink-soft">{t(`newsroom.ui.upload.cards.${type}.description`)}</span>
+              <span className="mt-4 text-sm font-bold text-desert-700">{t("newsroom.ui.upload.open")}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <aside aria-labelledby="upload-tips" className="rounded-lg border border-palm-600/30 bg-emerald-50/60 p-5" data-testid="upload-tips">
+        <h2 id="upload-tips" className="text-lg font-bold">
+          {t("newsroom.ui.upload.tipsTitle")}
+        </h2>
+        <ul className="mt-3 grid list-disc gap-x-8 gap-y-1.5 ps-5 text-sm sm:grid-cols-2">
+          {TIPS.map((tip) => (
+            <li key={tip}>{t(`newsroom.ui.upload.tips.${tip}`)}</li>
+          ))}
+        </ul>
+      </aside>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminError error={error} />;
+}
