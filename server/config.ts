@@ -12,7 +12,11 @@ const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
 const optionalUrl = z.preprocess(emptyToUndefined, z.string().trim().url().optional());
 const flag = (fallback: boolean) =>
-  z.preprocess((v) => (v === undefined || v === "" ? fallback : ["1", "true", "yes", "on"].includes(String(v).toLowerCase())), z.boolean());
+  z.preprocess(
+    (v) =>
+      v === undefined || v === "" ? fallback : typeof v === "boolean" ? v : typeof v === "string" && ["1", "true", "yes", "on"].includes(v.toLowerCase()),
+    z.boolean(),
+  );
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

@@ -58,12 +58,14 @@ export async function sendMail(message: MailMessage, config: Config = getConfig(
 }
 
 /** The messages in the outbox, newest last (for the set-up screen, scripts and tests). */
-export function readOutbox(config: Config = getConfig()): (MailMessage & { from: string; date: string })[] {
+export type OutboxMessage = MailMessage & { from: string; date: string };
+
+export function readOutbox(config: Config = getConfig()): OutboxMessage[] {
   const dir = path.join(config.dataDir, "outbox");
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")));
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as OutboxMessage);
 }

@@ -84,10 +84,11 @@ export function createAuth({ db, config }: AuthOptions) {
       revokeSessionsOnPasswordReset: true,
       // Not awaited: the answer to a reset request takes the same time whether or not the address has an
       // account (the mail is only sent when it does). A failure is logged, never shown.
-      sendResetPassword: async ({ user: u, token }, request) => {
+      sendResetPassword: ({ user: u, token }, request) => {
         void sendAccountMail(config, "reset", { to: u.email, token, lang: languageOf(request) }).catch((error) =>
           logger.error({ err: error }, "password reset e-mail failed"),
         );
+        return Promise.resolve();
       },
       // Following a link sent to the address proves it is theirs: a reset (or an accepted invitation) confirms it.
       onPasswordReset: async ({ user: u }) => {

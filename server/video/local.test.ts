@@ -157,12 +157,10 @@ describe.each(testDatabaseKinds)("local video library on %s", (kind) => {
 describe("the /videos page when the library fails", () => {
   const failing = (error: unknown): VideoLibrary => ({
     driver: "local",
-    list: async () => {
-      throw error;
-    },
-    get: async () => null,
+    list: () => Promise.reject(error as Error),
+    get: () => Promise.resolve(null),
     playbackFor: () => ({}),
-    playback: async () => null,
+    playback: () => Promise.resolve(null),
   });
 
   it("shows the two sample videos and the host's message", async () => {

@@ -49,7 +49,7 @@ const demoPictureByGuid = new Map(
 export type LocalVideoLibraryOptions = { db: Database | (() => Promise<Database>); dataDir: string };
 
 export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOptions): VideoLibrary {
-  const database = typeof db === "function" ? db : async () => db;
+  const database = typeof db === "function" ? db : () => Promise.resolve(db);
   const videosDir = path.join(dataDir, "videos");
   const uploadsDir = path.join(dataDir, "uploads");
   const fileUrl = (guid: string, name: string) => `${LOCAL_VIDEO_URL_PREFIX}/${guid}/${name}`;

@@ -3,39 +3,19 @@
  * test can read the e-mail a feature sent and follow its links.
  */
 import { SMTPServer } from "smtp-server";
+import { simpleParser } from "mailparser";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string; links: string[] };
+export type ReceivedMail = { from: string; to: string[]; raw: string; subject: string; text: string; html: string; links: string[] };
 
-function decodeQuotedPrintable(s: string) {
-  return s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
-}
-
-/** Decodes the parts of a nodemailer message well enough to read its text and links. */
-export function parseMail(raw: string): { subject: string; text: string; links: string[] } {
-  const subjectLine = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
-  const subject = subjectLine
-    .replace(/\r?\n[ \t]/g, "")
-    .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_, enc, data) =>
-      enc.toUpperCase() === "B"
-        ? Buffer.from(data, "base64").toString("utf8")
-        : Buffer.from(decodeQuotedPrintable(data.replace(/_/g, " ")), "latin1").toString("utf8"),
-    )
-    .replace(/\s+/g, " ")
-    .trim();
-  let text = "";
-  const parts = raw.split(/\r?\n--[^\r\n]+/);
-  for (const part of parts.length > 1 ? parts : [raw]) {
-    const headerEnd = part.search(/\r?\n\r?\n/);
-    if (headerEnd < 0) continue;
-    const headers = part.slice(0, headerEnd);
-    const body = part.slice(headerEnd).trim();
-    if (/Content-Transfer-Encoding: base64/i.test(headers)) text += Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8") + "\n";
-    else if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) text += Buffer.from(decodeQuotedPrintable(body), "latin1").toString("utf8") + "\n";
-    else text += body + "\n";
-  }
-  const links = [...new Set(text.match(/https?:\/\/[^\s"'<>)]+/g) ?? [])].map((l) => l.replace(/&amp;/g, "&"));
-  return { subject, text, links };
+/** Subject, text and HTML bodies (decoded by mailparser), and every http(s) link in either body. */
+export async function parseMail(raw: string): Promise<{ subject: string; text: string; html: string; links: string[] }> {
+  const mail = await simpleParser(raw);
+  const text = mail.text ?? "";
+  const html = mail.html || "";
+  const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+  const links = [...new Set([...(text.match(/https?:\/\/[^\s"'<>)]+/g) ?? []), ...hrefs.filter((h) => /^https?:\/\//.test(h))])];
+  return { subject: mail.subject ?? "", text, html, links };
 }
 
 export async function startSmtpReceiver() {
@@ -50,14 +30,19 @@ export async function startSmtpReceiver() {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-          ...parseMail(raw),
-        });
-        waiters.splice(0).forEach((w) => w());
-        callback();
+        parseMail(raw).then(
+          (parsed) => {
+            messages.push({
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+              to: session.envelope.rcptTo.map((r) => r.address),
+              raw,
+              ...parsed,
+            });
+            waiters.splice(0).forEach((w) => w());
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });

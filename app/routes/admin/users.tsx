@@ -90,7 +90,8 @@ export async function action({ request }: Route.ActionArgs) {
   const me = await requirePermission(request, "users.manage");
   const actor = actorOf(me);
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "") as Intent;
+  const given = form.get("intent");
+  const intent = (typeof given === "string" ? given : "") as Intent;
   const db = await getDb();
 
   if (intent === "invite") {

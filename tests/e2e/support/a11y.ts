@@ -1,31 +1,27 @@
 /**
- * Accessibility and layout checks shared by the page tests: axe-core run inside the page (evaluated over the
- * DevTools protocol, so the page's CSP is untouched), and horizontal overflow.
+ * Accessibility and layout checks shared by the page tests: axe-core through @axe-core/playwright (it
+ * evaluates axe over the DevTools protocol, so the page's CSP is untouched), and horizontal overflow.
  */
-import fs from "node:fs";
-import { createRequire } from "node:module";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { expect, it } from "vitest";
-
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string }[] };
 
 /** Violations of impact "serious" or "critical" (WCAG 2.1 A/AA rules). */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(`${axeSource};0`);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
       id: v.id,
-      impact: v.impact,
+      impact: v.impact ?? null,
       help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })),
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target.map((t) => (Array.isArray(t) ? t.join(" ") : String(t))), html: n.html.slice(0, 200) })),
     }));
-  })) as AxeViolation[];
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
 /** Pixels the page is wider than the viewport (0 when nothing overflows). */
