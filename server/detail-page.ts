@@ -41,8 +41,9 @@ type Shaped = Omit<DetailPage, "related">;
 function shape(type: ContentType, row: DetailItem): Shaped {
   const summaryColumn = summaryColumnOf(type);
   const bodyColumn = bodyColumnOf(type);
+  const moved = bodyColumn ? [summaryColumn, `${summaryColumn}Fr`, bodyColumn, `${bodyColumn}Fr`] : [summaryColumn, `${summaryColumn}Fr`];
   const item: DetailItem = { ...row };
-  for (const column of [summaryColumn, `${summaryColumn}Fr`, bodyColumn, `${bodyColumn}Fr`]) delete item[column];
+  for (const column of moved) delete item[column];
   const text = (value: unknown) => (typeof value === "string" ? value : null);
   return {
     type,
@@ -50,8 +51,8 @@ function shape(type: ContentType, row: DetailItem): Shaped {
     item,
     summary: text(row[summaryColumn]),
     summaryFr: text(row[`${summaryColumn}Fr`]),
-    body: bodyOf(row[bodyColumn]),
-    bodyFr: bodyOf(row[`${bodyColumn}Fr`]),
+    body: bodyColumn ? bodyOf(row[bodyColumn]) : null,
+    bodyFr: bodyColumn ? bodyOf(row[`${bodyColumn}Fr`]) : null,
   };
 }
 

@@ -52,8 +52,8 @@ const columnOfField = (type: ContentType, name: string) => definitionOf(type).fi
 /** The column of the plain-text summary shown under the title and on cards (excerpt or description). */
 export const summaryColumnOf = (type: ContentType): string => columnOfField(type, definitionOf(type).summaryField) ?? definitionOf(type).summaryField;
 
-/** The column of the body (the rich-text field); media items have none. */
-export const bodyColumnOf = (type: ContentType): string => definitionOf(type).fields.find((f) => f.kind === "richtext")?.column ?? "content";
+/** The column of the body (the rich-text field), or null for a type without one (media items). */
+export const bodyColumnOf = (type: ContentType): string | null => definitionOf(type).fields.find((f) => f.kind === "richtext")?.column ?? null;
 
 /** The page's columns of a type, built once from its definition. */
 const selections = new Map<ContentType, Record<string, PgColumn>>();
