@@ -85,6 +85,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   contentList("programs"),
   contentList("media"),
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
+  { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
 ];
@@ -101,6 +102,9 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // DELETE content.delete).
   { path: "/api/admin/:type", access: "content.write" },
   { path: "/api/admin/:type/:id", access: "content.write" },
+  // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
+  { path: "/api/admin/contacts", access: "contacts.manage" },
+  { path: "/api/admin/contacts/:id", access: "contacts.manage" },
 ];
 
 export function adminPageAccess(pathname: string): Access | undefined {

@@ -192,7 +192,7 @@ export async function listContacts(db: Database, query: { status?: ContactFilter
       name: r.name,
       email: r.email,
       subject: r.subject,
-      preview: r.longer ? `${r.preview}…` : r.preview,
+      preview: r.longer ? `${r.preview.trimEnd()}…` : r.preview,
       status: r.status,
       kind: r.kind,
       created_at: new Date(r.createdAt).toISOString(),
@@ -214,16 +214,19 @@ export async function getContact(db: Database, id: number): Promise<ContactDetai
 
 /**
  * A message opened in the inbox: a new one becomes read (back-office.md §4), in one statement that only
- * touches it while it is still new, so two people opening it at once change it once. Null when it does not exist.
+ * touches it while it is still new, so two people opening it at once change it once (`markedRead` is true for
+ * the one who did). Null when it does not exist.
  */
-export async function openContact(db: Database, id: number): Promise<ContactDetail | null> {
+export async function openContact(db: Database, id: number): Promise<{ message: ContactDetail; markedRead: boolean } | null> {
   if (!contactIdOf(id)) return null;
   const [opened] = await db
     .update(contacts)
     .set({ status: "read", updatedAt: sql`now()` })
     .where(and(eq(contacts.id, id), eq(contacts.status, "new")))
     .returning(detailColumns);
-  return opened ? toDetail(opened) : getContact(db, id);
+  if (opened) return { message: toDetail(opened), markedRead: true };
+  const message = await getContact(db, id);
+  return message && { message, markedRead: false };
 }
 
 /**
@@ -241,6 +244,21 @@ export async function setContactStatus(db: Database, id: number, status: unknown
     .returning(detailColumns);
   if (!row) throw new ContactNotFoundError();
   return toDetail(row);
+}
+
+/** A JSON change of a message is a few bytes: `{"status": "replied"}`. */
+export const CONTACT_JSON_MAX_BYTES = 4 * 1024;
+
+/**
+ * A change sent to the API: only `status` may change (a visitor's words are theirs). Any other field, or a
+ * missing or unknown status, is refused field by field with ContactValidationError, and nothing is changed.
+ */
+export function updateContact(db: Database, id: number, changes: Record<string, unknown>): Promise<ContactDetail> {
+  const errors: Record<string, string> = {};
+  for (const field of Object.keys(changes)) if (field !== "status") errors[field] = "contacts.readOnlyField";
+  if (!isContactStatus(changes.status)) errors.status = "contacts.invalidStatus";
+  if (Object.keys(errors).length) return Promise.reject(new ContactValidationError(errors));
+  return setContactStatus(db, id, changes.status);
 }
 
 /** Deletes a message for good. Throws ContactNotFoundError when there is none by that id. */
