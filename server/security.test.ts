@@ -21,7 +21,13 @@ async function headersFor(env: Record<string, string>) {
   }
 }
 
-const directives = (csp: string) => new Map(csp.split(";").map((d) => d.trim().split(/\s+/) as [string, ...string[]]).map(([name, ...values]) => [name, values]));
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/) as [string, ...string[]])
+      .map(([name, ...values]) => [name, values]),
+  );
 
 describe("security headers", () => {
   it("send a CSP whose script nonce is the one the page receives, new on every request", async () => {

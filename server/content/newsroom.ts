@@ -244,7 +244,8 @@ const authorNameOf = (email: string) => email.split("@")[0] || email;
 /** The first free slug of `wanted`, `wanted-2`, `wanted-3`… among the type's items (other than `exceptId`). */
 async function freeSlug(db: Database, type: ContentType, wanted: string, exceptId?: number): Promise<string> {
   const t = tableOf(type);
-  const base = wanted || `${type}-${Date.now().toString(36)}`;
+  // A slug of digits alone would read as an item id in /{type}/{id} URLs.
+  const base = !wanted ? `${type}-${Date.now().toString(36)}` : /^\d+$/.test(wanted) ? `${type}-${wanted}` : wanted;
   const taken = new Set(
     (
       await db
