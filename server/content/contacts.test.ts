@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, desc, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
+import ar from "../../app/locales/ar/common.json" with { type: "json" };
 import { contacts } from "../db/schema.ts";
 import {
   CONTACTS_PAGE_SIZE,
@@ -20,10 +21,23 @@ import {
   listContacts,
   openContact,
   setContactStatus,
+  updateContact,
 } from "./contacts.ts";
 
 const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };
+
+describe("the inbox's words", () => {
+  it("are back-office.md's Arabic, verbatim (§2, §4, §5, §8)", () => {
+    const c = ar.contacts;
+    expect([c.status.new, c.status.read, c.status.replied, c.status.unknown]).toEqual(["جديدة", "مقروءة", "تم الرد", "غير محدد"]);
+    expect([c.markReplied, c.unmarkReplied]).toEqual(["تم الرد", "إلغاء الرد"]);
+    expect([c.empty, c.nothingSelected, c.confirmDelete]).toEqual(["لا توجد رسائل", "اختر رسالة لعرض التفاصيل", "هل أنت متأكد من حذف هذه الرسالة؟"]);
+    expect([c.updatedTitle, c.updated, c.updateFailed]).toEqual(["تم التحديث", "تم تحديث حالة الرسالة بنجاح", "فشل في تحديث حالة الرسالة"]);
+    expect([c.deletedTitle, c.deleted, c.deleteFailed]).toEqual(["تم الحذف", "تم حذف الرسالة بنجاح", "فشل في حذف الرسالة"]);
+    expect([c.errorTitle, c.loadFailed]).toEqual(["خطأ", "فشل في تحميل الرسائل"]);
+  });
+});
 
 describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
   let t: TestDatabase;
@@ -234,6 +248,17 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       expect((await listContacts(t.db)).items.map((m) => m.id)).toEqual([keep]);
       await expect(deleteContact(t.db, gone)).rejects.toBeInstanceOf(ContactNotFoundError);
       expect(Number((await t.db.select({ n: count() }).from(contacts).where(eq(contacts.id, keep)))[0].n)).toBe(1);
+    });
+
+    it("takes only a status from the API, refusing any other field by name, and changes nothing", async () => {
+      const [id] = await given([{ minutesAgo: 1, status: "new" }]);
+      await expect(updateContact(t.db, id, { status: "replied", message: "نص آخر", name: "x" })).rejects.toMatchObject({
+        code: "VALIDATION",
+        errors: { message: "contacts.readOnlyField", name: "contacts.readOnlyField" },
+      });
+      await expect(updateContact(t.db, id, {})).rejects.toMatchObject({ errors: { status: "contacts.invalidStatus" } });
+      expect((await getContact(t.db, id))?.status).toBe("new");
+      expect((await updateContact(t.db, id, { status: "replied" })).status).toBe("replied");
     });
 
     it("reads ids from URLs and forms strictly", () => {
