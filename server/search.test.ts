@@ -144,7 +144,8 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
     it("finds the article written with hamza when queried without it", async () => {
       const results = await searchPublished(t.db, "امارة ادرار");
       const hit = results.find((r) => r.href === "/articles/adrar-emirate-palms-and-caravans");
-      expect(hit).toMatchObject({ type: "articles", title: "إمارة آدرار: النخيل والقوافل وسلطة الأمراء", titleFr: expect.stringContaining("Adrar") });
+      expect(hit).toMatchObject({ type: "articles", title: "إمارة آدرار: النخيل والقوافل وسلطة الأمراء" });
+      expect(hit?.titleFr).toContain("Adrar");
       expect(hit?.imageUrl).toBeTruthy();
       expect(hit?.excerpt).toBeTruthy();
     });

@@ -57,7 +57,7 @@ export class SearchInputError extends Error {
 // Tabs and line breaks separate words; every other control character (C0, DEL, C1) and the bidi overrides
 // that make text display differently from what it says are dropped.
 const LINE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
-const CONTROLS = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+const CONTROLS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
 
 /**
  * The query as searched: control characters stripped, spaces collapsed, trimmed, 2–200 characters, and at

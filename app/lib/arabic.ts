@@ -56,6 +56,7 @@ const TRANSLATE = new Map<string, string>();
   if (from.length !== to.length) throw new Error("arabic.ts: translate tables differ in length");
   from.forEach((ch, i) => TRANSLATE.set(ch, to[i]));
 }
+// eslint-disable-next-line no-misleading-character-class -- the class lists combining marks one by one on purpose: each is removed on its own
 const REMOVED = new RegExp(`^${REMOVED_CLASS}$`, "u");
 const SEPARATOR = new RegExp(`^${SEPARATOR_CLASS}$`, "u");
 

@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const lang = languageOfRequest(request);
   const raw = url.searchParams.get("q") ?? "";
   // What the form shows back: never more than the field accepts.
-  const shown = [...raw.replace(/[\u0000-\u001F\u007F-\u009F]/g, " ")].slice(0, QUERY_MAX_LENGTH).join("").trim();
+  const shown = [...raw.replace(/\p{Cc}/gu, " ")].slice(0, QUERY_MAX_LENGTH).join("").trim();
   const title = (query: string) => (query ? translate(lang, "search.resultsFor").replace("{{query}}", query) : translate(lang, "search.title"));
   try {
     const types = parseSearchTypes(url.searchParams.getAll("type"));
