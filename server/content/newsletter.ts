@@ -7,6 +7,7 @@
  * The token is valid for 48 hours from when it was issued (the row's updated_at, which only this module
  * writes) and works once: confirming clears its hash.
  */
+import escapeHtml from "escape-html";
 import crypto from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
@@ -144,9 +145,8 @@ export function confirmationMail(language: Language, link: string, config: Confi
         ];
   const dir = fr || en ? "ltr" : "rtl";
   const lang = fr ? "fr" : en ? "en" : "ar";
-  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const html = `<!doctype html><html lang="${lang}" dir="${dir}"><body style="font-family:sans-serif;line-height:1.7">${lines
-    .map((l) => (l === link ? `<p><a href="${esc(link)}">${esc(link)}</a></p>` : l ? `<p>${esc(l)}</p>` : ""))
+    .map((l) => (l === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : l ? `<p>${escapeHtml(l)}</p>` : ""))
     .join("")}</body></html>`;
   return { subject, text: lines.join("\n"), html };
 }
