@@ -37,24 +37,6 @@ function count(report) {
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 
-/** Each test file's wall time, slowest first, so that a file growing slow is seen in every run's output. */
-function printDurations(title, report) {
-  const files = (report?.testResults ?? [])
-    .map((file) => ({
-      name: path.relative(root, file.name),
-      seconds: Math.max(0, (file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
-      tests: file.assertionResults?.length ?? 0,
-      status: file.status,
-    }))
-    .sort((a, b) => b.seconds - a.seconds);
-  if (!files.length) return;
-  const total = files.reduce((sum, f) => sum + f.seconds, 0);
-  console.log(`\n━━ ${title}: ${files.length} files, ${total.toFixed(1)} s in all, slowest first`);
-  for (const f of files) {
-    console.log(`${f.seconds.toFixed(1).padStart(8)} s  ${String(f.tests).padStart(3)} tests  ${f.status === "passed" ? "  " : "✗ "}${f.name}`);
-  }
-}
-
 const only = process.argv[2];
 
 // Secret values present while building and serving, so the browser-side leak check has something to find.
@@ -86,12 +68,20 @@ if (!only || only === "e2e") {
     run(
       "browser tests",
       process.execPath,
-      [vitest, "run", "--config", "vitest.e2e.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`],
+      [
+        vitest,
+        "run",
+        "--config",
+        "vitest.e2e.config.ts",
+        "--reporter=default",
+        // each file's duration, slowest first (tests/e2e/support/durations-reporter.ts)
+        "--reporter=./tests/e2e/support/durations-reporter.ts",
+        "--reporter=json",
+        `--outputFile.json=${file}`,
+      ],
       buildSecrets,
     );
-    const report = readReport(file);
-    count(report);
-    printDurations("browser test files by duration", report);
+    count(readReport(file));
   }
 }
 
