@@ -13,6 +13,8 @@ export default defineConfig({
     // durations: every test waits for states the page shows, so on a fast machine it finishes long before these.
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // expect.poll gives up after 1 s by default: less than a client navigation takes on a loaded machine.
+    expect: { poll: { timeout: 30_000 } },
     pool: "forks",
     // One server and one database for the run: files take turns so their data does not interleave.
     fileParallelism: false,
