@@ -143,6 +143,12 @@ const toDetail = (row: { [K in keyof typeof detailColumns]: (typeof detailColumn
 });
 
 /**
+ * Newest first, the id breaking ties so pages never repeat or skip a message. "nulls last" is the order of the
+ * indexes on created_at (created_at is never null): with it the database walks an index instead of sorting the table.
+ */
+const NEWEST_FIRST = [sql`${contacts.createdAt} desc nulls last`, desc(contacts.id)];
+
+/**
  * One page of the inbox, newest first, and the count of every filter. The filter, the counts, the order and
  * the preview are all computed by the database: only the 50 rows shown and their first 60 characters leave it.
  * A page past the end is empty (a client walking the pages stops there).
@@ -152,6 +158,16 @@ export async function listContacts(db: Database, query: { status?: ContactFilter
   const perPage = Math.min(Math.max(1, Math.trunc(query.perPage ?? CONTACTS_PAGE_SIZE)), 100);
   const page = Math.max(1, Math.trunc(query.page ?? 1));
   const where = status === "all" ? undefined : eq(contacts.status, status);
+  // The page's ids first, walking the created_at index; only its 50 rows are then read whole and cut to
+  // their preview (cutting every skipped row of a deep page cost ten times more at 10,000 messages).
+  const pageIds = db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(where)
+    .orderBy(...NEWEST_FIRST)
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .as("page_ids");
   const [rows, [tally]] = await Promise.all([
     db
       .select({
@@ -166,10 +182,8 @@ export async function listContacts(db: Database, query: { status?: ContactFilter
         createdAt: contacts.createdAt,
       })
       .from(contacts)
-      .where(where)
-      .orderBy(desc(contacts.createdAt), desc(contacts.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
+      .innerJoin(pageIds, eq(contacts.id, pageIds.id))
+      .orderBy(...NEWEST_FIRST),
     db
       .select({
         all: count(),
