@@ -30,6 +30,7 @@ export default [
   route("api/categories", "routes/api/categories.ts"),
   route("api/literature", "routes/api/literature.ts"),
   route("api/literature-types", "routes/api/literature-types.ts"),
+  route("api/search", "routes/api/search.ts"),
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
   route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),

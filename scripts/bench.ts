@@ -60,3 +60,6 @@ try {
 
 const { benchNewsroom } = await import("./bench-newsroom.ts");
 await benchNewsroom({ concurrency: CONCURRENCY, durationMs: DURATION_MS });
+
+const { benchSearch } = await import("./bench-search.ts");
+await benchSearch();

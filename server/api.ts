@@ -48,11 +48,11 @@ type QuerySchema = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$strict>;
  * oversized values and bad values each answer 400 with a stable code (UNKNOWN_PARAMETER,
  * DUPLICATE_PARAMETER, INVALID_PARAMETER, INVALID_<NAME>) and a message that never echoes the value.
  */
-export function parseQuery<S extends QuerySchema>(request: Request, schema: S): z.output<S> {
+export function parseQuery<S extends QuerySchema>(request: Request, schema: S, { maxLength = MAX_VALUE_LENGTH } = {}): z.output<S> {
   const raw: Record<string, string> = {};
   for (const [name, value] of new URL(request.url).searchParams) {
     if (Object.hasOwn(raw, name)) throw new ApiError(400, "DUPLICATE_PARAMETER", `The ${safeName(name)} parameter may be given only once.`);
-    if (value.length > MAX_VALUE_LENGTH) throw new ApiError(400, "INVALID_PARAMETER", `The ${safeName(name)} parameter is too long.`);
+    if (value.length > maxLength) throw new ApiError(400, "INVALID_PARAMETER", `The ${safeName(name)} parameter is too long.`);
     raw[name] = value;
   }
   const parsed = z.safeParse(schema, raw);

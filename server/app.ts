@@ -16,6 +16,7 @@ import { securityHeaders } from "./security.ts";
 import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
 import { announceFirstRunSetup } from "./auth/setup.ts";
 import { armScheduledPublishing } from "./content/newsroom.ts";
+import { syncSearchIndex } from "./search-index.ts";
 import { CLIENT_IP_HEADER } from "./content/views.ts";
 
 declare module "react-router" {
@@ -55,6 +56,11 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     await announceFirstRunSetup(handle.db);
     // Items scheduled before this start appear at their time (the read cache is told when one comes due).
     await armScheduledPublishing(handle.db);
+    // What was queued for search while the server was down (an import, a migration that changed the
+    // analysis) is indexed in the background: the site serves meanwhile, and searches find it as it lands.
+    void syncSearchIndex(handle.db)
+      .then((n) => n && logger.info({ items: n }, "search index caught up"))
+      .catch((error: unknown) => logger.error({ err: error }, "search index drain failed"));
     return config;
   })();
   return prepared;

@@ -12,7 +12,7 @@
  *  - invalidates the cached public reads of the type at once, and re-arms the timer that makes the next
  *    scheduled item appear at its time.
  */
-import { and, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
+import { and, getTableName, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
@@ -31,7 +31,9 @@ import type { Database } from "../db/client.ts";
 import { categories, contentRevisions, slugRedirects } from "../db/schema.ts";
 import { logger } from "../logger.ts";
 import { sanitizeRichText } from "../rich-text.ts";
-import { CACHE_TAGS, columnOf, tableOf } from "./registry.server.ts";
+import { CACHE_TAGS, CONTENT_TABLES, columnOf, tableOf } from "./registry.server.ts";
+import { syncSearchIndex } from "../search-index.ts";
+import { SEARCH_TYPES, type SearchType } from "../../app/lib/search.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -271,6 +273,13 @@ async function keepRevision(db: Database, type: ContentType, item: StaffItem, au
   await db.insert(contentRevisions).values({ contentType: type, itemId: item.id, data, authorId: author.id, authorName: authorNameOf(author.email) });
 }
 
+/** The saved item's search row written in the save's own transaction: found (or forgotten) at once. */
+async function indexForSearch(tx: Database, type: ContentType, id: number) {
+  // The searched types are named by their tables (media is not searched).
+  const table = getTableName(CONTENT_TABLES[type]);
+  if ((SEARCH_TYPES as readonly string[]).includes(table)) await syncSearchIndex(tx, { type: table as SearchType, id });
+}
+
 function afterWrite(db: Database, type: ContentType) {
   invalidate(CACHE_TAGS[type]);
   void armScheduledPublishing(db);
@@ -300,6 +309,7 @@ export async function createItem(db: Database, type: ContentType, input: Record<
         await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
         const item = (await getForStaff(tx as unknown as Database, type, row.id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
+        await indexForSearch(tx as unknown as Database, type, row.id);
         return row.id;
       });
       afterWrite(db, type);
@@ -349,6 +359,7 @@ export async function updateItem(db: Database, type: ContentType, id: number, in
         }
         const item = (await getForStaff(tx as unknown as Database, type, id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
+        await indexForSearch(tx as unknown as Database, type, id);
       });
       afterWrite(db, type);
       return (await getForStaff(db, type, id))!;
@@ -366,6 +377,7 @@ export async function deleteItem(db: Database, type: ContentType, id: number): P
     if (!rows.length) return false;
     await tx.delete(contentRevisions).where(and(eq(contentRevisions.contentType, type), eq(contentRevisions.itemId, id)));
     await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.itemId, id)));
+    await indexForSearch(tx as unknown as Database, type, id);
     return true;
   });
   if (!deleted) throw new ContentNotFoundError();

@@ -78,8 +78,8 @@ describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     setDatabaseHandle(t);
-    // This throw-away database needs no search: without those indexes the 60,000 rows go in much faster.
-    await t.db.execute(sql`drop index news_search_fts_idx, news_title_trgm_idx`);
+    // This throw-away database needs no search: the 60,000 rows are not queued for indexing.
+    await t.db.execute(sql`alter table news disable trigger news_search_write`);
     await t.db.execute(sql`
       insert into news (title, content, page_slug, status, publish_date, updated_at)
       select 'خبر ' || g, 'نص', 'bulk-' || g, 'published', now() - g * interval '1 minute', now() - g * interval '1 minute'

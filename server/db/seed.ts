@@ -25,6 +25,7 @@ import { PODCASTS } from "./seed-data/podcasts.ts";
 import { COVERAGES } from "./seed-data/coverages.ts";
 import { MEDIA } from "./seed-data/media.ts";
 import type { ArticleSeed } from "./seed-data/types.ts";
+import { syncSearchIndex } from "../search-index.ts";
 
 export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
 
@@ -239,9 +240,9 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   });
 
   const total = Object.values(inserted).reduce((a, b) => a + b, 0);
-  // Planner statistics for what was just loaded. PGlite has no autovacuum to gather them, and without them
-  // PostgreSQL guesses that hardly any row is published and normalises every row for a search instead of
-  // using the search indexes (drizzle/0002_search.sql).
+  // The seeded items searchable at once, then planner statistics for what was just loaded: PGlite has no
+  // autovacuum to gather them, and without them the search's choice of plan (decision 0071) is blind.
+  await syncSearchIndex(db);
   if (total > 0) await db.execute(sql`analyze`);
   log(
     total === 0

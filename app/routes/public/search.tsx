@@ -10,57 +10,81 @@ import { useLanguage } from "~/lib/i18n.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { translate } from "../../../server/i18n.server.ts";
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_TOTAL, SEARCH_TYPES, type SearchType } from "~/lib/search.ts";
-import { parseSearchQuery, parseSearchTypes, SEARCH_ERROR_KEYS, SearchInputError, searchPublished } from "../../../server/search.ts";
+import { clientAddress } from "../../../server/content/views.ts";
+import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "~/lib/search.ts";
+import {
+  displayedQuery,
+  parseSearchPage,
+  parseSearchQuery,
+  parseSearchTypes,
+  SEARCH_ERROR_KEYS,
+  SearchInputError,
+  searchPublished,
+  searchRateLimiter,
+  SearchTimeoutError,
+  type SearchPage as ResultsPage,
+} from "../../../server/search.ts";
+
+type Failure = { code: keyof typeof SEARCH_ERROR_KEYS; status: 400 | 429 | 503; headers?: HeadersInit };
 
 /**
- * /search?q=…[&type=articles]: the header's search button submits here (a plain GET form, so it works
- * without JavaScript). No query shows the empty state; a query that is too short, too long or not valid
- * text answers HTTP 400 with the message on this page, not an error screen.
+ * /search?q=…[&type=articles][&page=2]: the header's search button submits here (a plain GET form, so it
+ * works without JavaScript). No query shows the empty state. A query that is too short, too long or not
+ * valid text answers 400, too many searches from one address 429, a search the database could not finish
+ * in a second 503: each with its message on this page, never an error screen.
  */
+/** A refused search tells the browser when to try again (Retry-After of the 429 and the 503). */
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const lang = languageOfRequest(request);
   const raw = url.searchParams.get("q") ?? "";
-  // What the form shows back: never more than the field accepts.
-  const shown = [...raw.replace(/\p{Cc}/gu, " ")].slice(0, QUERY_MAX_LENGTH).join("").trim();
+  const shown = displayedQuery(raw);
   const title = (query: string) => (query ? translate(lang, "search.resultsFor").replace("{{query}}", query) : translate(lang, "search.title"));
-  try {
-    const types = parseSearchTypes(url.searchParams.getAll("type"));
-    const filter: SearchType | null = types.length === 1 ? types[0] : null;
-    if (raw.trim() === "") return { state: "empty" as const, query: "", filter, results: [], title: title("") };
-    const query = parseSearchQuery(raw);
-    const results = await searchPublished(await getDb(), query, { types });
-    return { state: "results" as const, query, filter, results, title: title(query) };
-  } catch (error) {
-    if (!(error instanceof SearchInputError)) throw error;
-    return data(
+  const failed = ({ code, status, headers }: Failure) =>
+    data(
       {
         state: "invalid" as const,
         query: shown,
         filter: null,
-        results: [],
-        code: error.code,
-        message: translate(lang, SEARCH_ERROR_KEYS[error.code]),
+        page: null,
+        code,
+        message: translate(lang, SEARCH_ERROR_KEYS[code]),
         title: translate(lang, "search.errorTitle"),
       },
-      { status: 400 },
+      { status, headers },
     );
+  try {
+    const types = parseSearchTypes(url.searchParams.getAll("type"));
+    const filter: SearchType | null = types.length === 1 ? types[0] : null;
+    if (raw.trim() === "") return { state: "empty" as const, query: "", filter, page: null, title: title("") };
+    const limit = searchRateLimiter.hit(`search:${clientAddress(request)}`);
+    if (!limit.allowed) return failed({ code: "RATE_LIMITED", status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
+    const query = parseSearchQuery(raw);
+    const page: ResultsPage = await searchPublished(await getDb(), query, { types, page: parseSearchPage(url.searchParams.get("page")) });
+    return { state: "results" as const, query, filter, page, title: title(query) };
+  } catch (error) {
+    if (error instanceof SearchInputError) return failed({ code: error.code, status: 400 });
+    if (error instanceof SearchTimeoutError) return failed({ code: "SEARCH_TIMEOUT", status: 503, headers: { "Retry-After": "5" } });
+    throw error;
   }
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex, follow" }];
 
-function searchHref(query: string, type: SearchType | null) {
+function searchHref(query: string, type: SearchType | null, page = 1) {
   const params = new URLSearchParams({ q: query });
   if (type) params.set("type", type);
+  if (page > 1) params.set("page", String(page));
   return `/search?${params}`;
 }
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLanguage();
-  const { state, query, filter, results } = loaderData;
+  const { state, query, filter } = loaderData;
+  const found = loaderData.state === "results" ? loaderData.page : null;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8" data-testid="search-page">
       <h1 className="text-3xl font-bold">{state === "results" ? t("search.resultsFor", { query }) : t("search.heading")}</h1>
@@ -92,7 +116,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         </button>
       </Form>
 
-      {state !== "invalid" && query && (
+      {state === "results" && (
         <nav aria-label={t("search.filterLabel")} className="mt-4" data-testid="search-filters">
           <ul className="flex flex-wrap gap-2">
             {[null, ...SEARCH_TYPES].map((type) => (
@@ -111,30 +135,49 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       )}
 
       {loaderData.state === "invalid" ? (
-        <div id="search-error" role="alert" className="mt-8 rounded-lg border border-red-200 bg-red-50 p-4 text-red-800" data-testid="search-error">
+        <div
+          id="search-error"
+          role="alert"
+          className="mt-8 rounded-lg border border-red-200 bg-red-50 p-4 text-red-800"
+          data-testid="search-error"
+          data-code={loaderData.code}
+        >
           <p className="font-bold">{t("search.errorTitle")}</p>
           <p className="mt-1">{loaderData.message}</p>
         </div>
-      ) : state === "empty" ? (
+      ) : !found ? (
         <div className="mt-10 text-center text-ink-soft" data-testid="search-empty">
           <p className="text-xl font-bold text-ink">{t("search.emptyTitle")}</p>
           <p className="mt-2">{t("search.emptyText")}</p>
         </div>
-      ) : results.length === 0 ? (
+      ) : found.results.length === 0 ? (
         <div className="mt-10 text-center text-ink-soft" data-testid="search-no-results" role="status">
           <p className="text-xl font-bold text-ink">{t("search.noResultsTitle")}</p>
           <p className="mt-2">{t("search.noResultsText", { query })}</p>
+          {found.suggestion && (
+            <p className="mt-4 text-lg" data-testid="search-suggestion">
+              {t("search.didYouMean")}{" "}
+              <Link to={searchHref(found.suggestion, filter)} className="font-bold text-desert-700 underline">
+                {found.suggestion}
+              </Link>
+              {lang === "ar" ? "؟" : " ?"}
+            </p>
+          )}
         </div>
       ) : (
         <section className="mt-6" aria-labelledby="search-count">
           <p id="search-count" className="text-ink-soft" role="status" data-testid="search-count">
-            {t("search.count", { count: results.length })}
-            {results.length >= SEARCH_TOTAL && <span className="ms-2">{t("search.capped", { count: SEARCH_TOTAL })}</span>}
+            {t("search.range", {
+              from: (found.page - 1) * SEARCH_PAGE_SIZE + 1,
+              to: (found.page - 1) * SEARCH_PAGE_SIZE + found.results.length,
+            })}
           </p>
           <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {results.map((r, i) => {
+            {found.results.map((r, i) => {
               const title = localized(lang, r.title, r.titleFr);
-              const summary = excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
+              // Where the query was found, in the reader's language when that text has it; else the excerpt.
+              const snippet = lang === "fr" && (r.snippetFr || r.excerptFr) ? r.snippetFr : r.snippet;
+              const summary = snippet ?? excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
               return (
                 <ContentCard
                   key={`${r.type}-${r.id}`}
@@ -152,6 +195,36 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               );
             })}
           </div>
+          {(found.page > 1 || found.hasMore) && (
+            <nav aria-label={t("search.pagination")} className="mt-8 flex items-center justify-between gap-4" data-testid="search-pagination">
+              {found.page > 1 ? (
+                <Link
+                  to={searchHref(query, filter, found.page - 1)}
+                  rel="prev"
+                  className="rounded-md border border-sand-300 bg-white px-4 py-2 hover:bg-sand-100"
+                >
+                  {t("search.previous")}
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-ink-soft" aria-current="page">
+                {t("search.pageOf", { page: found.page })}
+              </span>
+              {found.hasMore ? (
+                <Link
+                  to={searchHref(query, filter, found.page + 1)}
+                  rel="next"
+                  className="rounded-md border border-sand-300 bg-white px-4 py-2 hover:bg-sand-100"
+                  data-testid="search-next"
+                >
+                  {t("search.next")}
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          )}
         </section>
       )}
     </div>

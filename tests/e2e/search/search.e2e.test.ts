@@ -61,6 +61,62 @@ describe("the search page as the server renders it", () => {
     expect(await res.text()).toContain("La recherche ne peut pas dépasser 200 caractères");
   });
 
+  it("finds words with attached particles in bodies, and marks them in the snippet", async () => {
+    const res = await fetch(search("ثقافة"));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const cards = html.split('data-testid="search-result"').slice(1);
+    expect(cards.length).toBeGreaterThan(2);
+    // Some card shows where its text has the word, with whatever particles or endings it carries there.
+    const marked = [...html.matchAll(/<mark[^>]*>([^<]+)<\/mark>/g)].map((m) => m[1]);
+    expect(marked.some((w) => /^(و|ف|ب|ك|ل)*(ال)?ثقاف/.test(w) && w !== "ثقافة")).toBe(true);
+  });
+
+  it("proposes the word the texts use when a misspelt one finds nothing", async () => {
+    const html = await (await fetch(search("موريتانبا"))).text();
+    expect(html).toContain('data-testid="search-no-results"');
+    expect(html).toMatch(/data-testid="search-suggestion"[\s\S]*?href="\/search\?q=[^"]+"[^>]*>موريتانيا</);
+  });
+
+  it("pages through many results", async () => {
+    const first = await (await fetch(search("في"))).text();
+    expect(first.split('data-testid="search-result"').length - 1).toBe(20);
+    const next = /data-testid="search-next"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*data-testid="search-next"/.exec(first);
+    const href = (next?.[1] ?? next?.[2] ?? "").replaceAll("&amp;", "&");
+    expect(href).toContain("page=2");
+    const second = await fetch(base + href);
+    expect(second.status).toBe(200);
+    const html = await second.text();
+    expect(html).toContain('rel="prev"');
+    expect(html.split('data-testid="search-result"').length - 1).toBeGreaterThan(0);
+    expect((await fetch(search("في", "&page=51"))).status).toBe(400);
+  });
+
+  it("answers the JSON search with the same results, the same errors and a rate limit per address", async () => {
+    const res = await fetch(`${base}/api/search?q=${encodeURIComponent(QUERY)}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { page: number; hasMore: boolean; results: { url: string; match: string; title: string }[] };
+    expect(body.page).toBe(1);
+    expect(body.results[0]).toMatchObject({ url: ARTICLE_HREF, match: "title" });
+    const bad = await fetch(`${base}/api/search?q=${encodeURIComponent("ا")}`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("QUERY_TOO_SHORT");
+    expect((await fetch(`${base}/api/search?q=abc&type=media`)).status).toBe(400);
+    expect((await fetch(`${base}/api/search?q=abc&sort=new`)).status).toBe(400);
+    // One address, more than 60 searches in a minute: the 61st waits, the page and the JSON alike.
+    const from = { "X-Forwarded-For": "203.0.113.61" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await fetch(`${base}/api/search?q=${encodeURIComponent("نواكشوط")}`, { headers: from })).status);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    const page = await fetch(search("نواكشوط"), { headers: from });
+    expect(page.status).toBe(429);
+    expect(page.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await page.text()).toContain('data-code="RATE_LIMITED"');
+    // Another address is not held up.
+    expect((await fetch(search("نواكشوط"), { headers: { "X-Forwarded-For": "203.0.113.62" } })).status).toBe(200);
+  });
+
   it("filters by type", async () => {
     const html = await (await fetch(search("نواكشوط", "&type=news"))).text();
     const hrefs = [...html.matchAll(/data-testid="search-result"[\s\S]*?href="([^"]+)"/g)].map((m) => m[1]);

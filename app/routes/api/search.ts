@@ -1,0 +1,69 @@
+import type { Route } from "./+types/search";
+import { z } from "zod/mini";
+import { pageNumber } from "~/lib/query.ts";
+import { QUERY_MAX_LENGTH, SEARCH_MAX_PAGE } from "~/lib/search.ts";
+import { getDb } from "../../../server/db/client.ts";
+import { translate } from "../../../server/i18n.server.ts";
+import { clientAddress } from "../../../server/content/views.ts";
+import { ApiError, apiErrorResponse, apiJson, handleApi, parseQuery } from "../../../server/api.ts";
+import {
+  parseSearchQuery,
+  parseSearchTypes,
+  SEARCH_ERROR_KEYS,
+  SearchInputError,
+  searchPublished,
+  searchRateLimiter,
+  SearchTimeoutError,
+  type SearchResult,
+} from "../../../server/search.ts";
+
+const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page: pageNumber(SEARCH_MAX_PAGE) });
+
+/**
+ * GET /api/search?q=…[&type=articles,news][&page=N]: the site search as JSON, ranked and paged as /search.
+ * 400 with a stable code for bad input (QUERY_TOO_SHORT, QUERY_TOO_LONG, QUERY_MALFORMED, INVALID_TYPE,
+ * INVALID_PAGE, …), 429 RATE_LIMITED (shared with /search, per address), 503 SEARCH_TIMEOUT.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  return handleApi("api/search", async () => {
+    // A query may be 200 characters: the query-string check allows a little more, and the search says the rest.
+    const params = parseQuery(request, Query, { maxLength: QUERY_MAX_LENGTH * 2 });
+    const limit = searchRateLimiter.hit(`search:${clientAddress(request)}`);
+    if (!limit.allowed) return withRetryAfter(apiErrorResponse(429, "RATE_LIMITED", message("RATE_LIMITED")), Math.ceil(limit.retryAfterMs / 1000));
+    try {
+      const page = await searchPublished(await getDb(), parseSearchQuery(params.q), {
+        types: parseSearchTypes(params.type ? [params.type] : []),
+        page: params.page,
+      });
+      return apiJson({ query: page.query, page: page.page, hasMore: page.hasMore, suggestion: page.suggestion, results: page.results.map(resultJson) });
+    } catch (error) {
+      if (error instanceof SearchInputError) throw new ApiError(400, error.code, message(error.code));
+      if (error instanceof SearchTimeoutError) return withRetryAfter(apiErrorResponse(503, error.code, message(error.code)), 5);
+      throw error;
+    }
+  });
+}
+
+const message = (code: keyof typeof SEARCH_ERROR_KEYS) => translate("en", SEARCH_ERROR_KEYS[code]);
+
+function withRetryAfter(response: Response, seconds: number): Response {
+  response.headers.set("Retry-After", String(seconds));
+  return response;
+}
+
+function resultJson(r: SearchResult) {
+  return {
+    type: r.type,
+    id: r.id,
+    url: r.href,
+    title: r.title,
+    titleFr: r.titleFr,
+    excerpt: r.excerpt,
+    excerptFr: r.excerptFr,
+    snippet: r.snippet,
+    snippetFr: r.snippetFr,
+    imageUrl: r.imageUrl,
+    publishDate: r.publishDate.toISOString(),
+    match: r.match,
+  };
+}

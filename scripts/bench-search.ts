@@ -1,0 +1,349 @@
+/**
+ * The site search at newsroom scale, for `npm run bench` (scripts/bench.ts calls it; `npx tsx
+ * scripts/bench-search.ts` runs it alone).
+ *
+ * With TEST_DATABASE_URL or DATABASE_URL pointing at PostgreSQL: 100,000 published items (and 2,000 drafts)
+ * in a database of their own on that server, `<name>_bench_search`, made once and kept for the next runs
+ * while the migrations and this generator stay the same (BENCH_SEARCH_RESEED=1 makes it again). Without
+ * PostgreSQL: 5,000 items in an in-memory PGlite (BENCH_SEARCH_ITEMS changes either count).
+ *
+ * The texts are generated, deterministically: words of the demo content (as written, with their particles,
+ * hamzas and plurals) and a long tail of rarer words, in Zipf's proportions, with stop-words as often as in
+ * Arabic news copy. Prints p50/p95 of `searchPublished` per kind of query (one and two words, the most
+ * frequent words included), the recall and precision of the test corpus, whether any plan reads search_items
+ * without an index, and EXPLAIN ANALYZE of the three slowest queries.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client.ts";
+import { articles, coverages, news, podcasts, programs } from "../server/db/schema.ts";
+import { explainSearch, searchPublished } from "../server/search.ts";
+import { syncSearchIndex } from "../server/search-index.ts";
+import { isStopWord, surfaceArabic } from "../app/lib/arabic.ts";
+import { evaluateCorpus, formatCorpusReport } from "../tests/helpers/search-corpus.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** Bumped whenever the generator changes, so that a kept database is made again. */
+const GENERATOR = "search-bench-v2";
+
+// ---- The generated corpus ----
+
+function mulberry32(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Draws ranks 0..n-1 with probability ∝ 1/(rank+1)^s, by binary search in the cumulative weights. */
+function zipf(n: number, s: number, random: () => number) {
+  const cumulative = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) cumulative[i] = sum += 1 / Math.pow(i + 1, s);
+  return () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+const STOP_ORDER = `في من على إلى أن عن مع هذا التي الذي ما لا كان قد هذه بين بعد كما وفي ثم أو كل حيث ذلك عند إن منذ خلال حتى له لها فيه منها
+  قبل هو هي لم لن الذين وقد غير أيضا إذا`.split(/\s+/);
+const ARABIC_LETTERS = "ابتثجحخدذرزسشصضطظعغفقكلمنهوي";
+
+type Vocabulary = { content: string[]; french: string[]; tail: string[] };
+
+/** Words of the demo texts as written (content words only), French words of their French variants, and a rare tail. */
+function vocabulary(random: () => number): Vocabulary {
+  const dir = path.join(root, "server/db/seed-data");
+  const text = fs
+    .readdirSync(dir)
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .join("\n");
+  const shuffle = <T>(list: T[]) => {
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [list[i], list[j]] = [list[j], list[i]];
+    }
+    return list;
+  };
+  // Harakat belong to the words they sit on: each one is matched on its own, never as a pair with its letter.
+  // eslint-disable-next-line no-misleading-character-class
+  const arabic = [...new Set(text.match(/[\u0621-\u064A\u064B-\u0652]{2,}/g) ?? [])].filter((w) => !isStopWord(surfaceArabic(w))).sort();
+  const french = [...new Set((text.match(/[A-Za-zÀ-ÿ]{4,}/g) ?? []).filter((w) => /[a-zà-ÿ]/.test(w) && !/^[a-z]+[A-Z]/.test(w)))].sort();
+  // Names, places and words the demo never uses: made of letters, five to eight of them.
+  const tail = Array.from({ length: 40_000 }, () =>
+    Array.from({ length: 5 + Math.floor(random() * 4) }, () => ARABIC_LETTERS[Math.floor(random() * 28)]).join(""),
+  );
+  return { content: shuffle(arabic), french: shuffle(french), tail: [...new Set(tail)] };
+}
+
+type Item = {
+  type: "articles" | "news" | "programs" | "podcasts" | "coverages";
+  title: string;
+  titleFr: string | null;
+  excerpt: string;
+  body: string;
+  date: Date;
+  status: "published" | "draft";
+};
+
+function generator(items: number) {
+  const random = mulberry32(20_261_123);
+  const vocab = vocabulary(random);
+  // One list in Zipf's order: the demo's words first, then the tail.
+  const words = [...vocab.content, ...vocab.tail];
+  const content = zipf(words.length, 1.05, random);
+  const stop = zipf(STOP_ORDER.length, 1, random);
+  const french = zipf(vocab.french.length, 1, random);
+  const span = 5 * 365 * 24 * 3600 * 1000;
+  const start = Date.UTC(2021, 0, 1);
+  const sentence = (n: number, stopShare: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push(random() < stopShare ? STOP_ORDER[stop()] : words[content()]);
+    return out;
+  };
+  const item = (n: number): Item => {
+    // 80 to 200 words, in sentences of 8 to 17: a short news item to a short article.
+    const body: string[] = [];
+    const length = 80 + Math.floor(random() * 120);
+    for (let words = 0; words < length;) {
+      const n = 8 + Math.floor(random() * 10);
+      body.push(`${sentence(n, 0.4).join(" ")}${random() < 0.5 ? "،" : "."}`);
+      words += n;
+    }
+    // A name that folds like the commonest preposition, in one text in a hundred.
+    if (random() < 0.01) body.splice(Math.floor(random() * body.length), 0, "وقال علي");
+    const type = (["articles", "articles", "news", "news", "news", "news", "programs", "podcasts", "coverages", "articles"] as const)[n % 10];
+    return {
+      type,
+      title: sentence(5 + Math.floor(random() * 6), 0.25).join(" "),
+      titleFr: random() < 0.25 ? Array.from({ length: 5 + Math.floor(random() * 5) }, () => vocab.french[french()]).join(" ") : null,
+      excerpt: body.slice(0, 2).join(" "),
+      body: body.join(" "),
+      date: new Date(start + Math.floor(random() * span)),
+      status: n < items ? "published" : "draft",
+    };
+  };
+  return { item, words, vocab };
+}
+
+// ---- Databases ----
+
+const tables = { articles, news, programs, podcasts, coverages } as const;
+
+async function seed(db: Database, items: number, log: (line: string) => void) {
+  const { item } = generator(items);
+  const total = items + Math.round(items / 50);
+  const started = performance.now();
+  const BATCH = 2000;
+  for (let offset = 0; offset < total; offset += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, total - offset) }, (_, k) => ({ n: offset + k, ...item(offset + k) }));
+    for (const type of Object.keys(tables) as (keyof typeof tables)[]) {
+      const rows = batch.filter((b) => b.type === type);
+      if (!rows.length) continue;
+      const values = rows.map((b) => {
+        const common = { title: b.title, titleFr: b.titleFr, pageSlug: `bench-${b.n}`, publishDate: b.date, status: b.status };
+        return type === "programs" || type === "podcasts"
+          ? { ...common, description: b.excerpt, content: b.body }
+          : { ...common, excerpt: b.excerpt, content: b.body };
+      });
+      await db.insert(tables[type] as typeof articles).values(values as (typeof articles.$inferInsert)[]);
+    }
+    if ((offset / BATCH) % 5 === 4) log(`  seeded ${offset + BATCH} of ${total} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const inserted = performance.now();
+  log(`  inserted in ${((inserted - started) / 1000).toFixed(0)} s; analysing and indexing…`);
+  const indexed = await syncSearchIndex(db);
+  log(`  ${indexed} items analysed and indexed in ${((performance.now() - inserted) / 1000).toFixed(0)} s`);
+  // What autovacuum does on a live server: the GIN pending lists merged, the planner's statistics taken.
+  await db.execute(sql`vacuum analyze`);
+  return (performance.now() - started) / 1000;
+}
+
+function fingerprint(items: number): string {
+  const hash = crypto.createHash("sha256").update(`${GENERATOR}:${items}`);
+  const dir = path.join(root, "drizzle");
+  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith(".sql")) hash.update(fs.readFileSync(path.join(dir, f)));
+  // The analysis itself: a change of its rules changes every stored row.
+  hash.update(fs.readFileSync(path.join(root, "app/lib/arabic.ts")));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The bench's own database on the PostgreSQL server of `url`, made (migrated and seeded) unless kept from a run with the same fingerprint. */
+async function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<DatabaseHandle> {
+  const target = new URL(url);
+  const name = `${target.pathname.slice(1) || "postgres"}_bench_search`.replace(/[^a-z0-9_]/gi, "_");
+  target.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const print = fingerprint(items);
+  let kept = false;
+  try {
+    const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount;
+    if (exists && !process.env.BENCH_SEARCH_RESEED) {
+      const probe = new pg.Client({ connectionString: target.toString() });
+      await probe.connect();
+      kept = await probe
+        .query<{ fingerprint: string }>("select fingerprint from bench_search_meta")
+        .then((r) => r.rows[0]?.fingerprint === print)
+        .catch(() => false);
+      await probe.end();
+    }
+    if (!kept) {
+      if (exists) await admin.query(`drop database "${name}" with (force)`);
+      await admin.query(`create database "${name}"`);
+    }
+  } finally {
+    await admin.end();
+  }
+  const handle = openDatabase({ url: target.toString() });
+  if (kept) {
+    log(`database ${name}: kept from an earlier run (fingerprint ${print})`);
+    return handle;
+  }
+  await handle.migrate();
+  log(`database ${name}: seeding ${items} published items and ${Math.round(items / 50)} drafts…`);
+  const seconds = await seed(handle.db, items, log);
+  log(`  seeded in ${seconds.toFixed(0)} s`);
+  await handle.db.execute(sql.raw(`create table bench_search_meta (fingerprint text); insert into bench_search_meta values ('${print}')`));
+  return handle;
+}
+
+// ---- Measuring ----
+
+type Kind = { kind: string; queries: string[]; page?: number };
+
+function queryKinds(items: number): Kind[] {
+  const { words, vocab } = generator(items);
+  const bare = (from: number, n: number) =>
+    words
+      .slice(from)
+      .filter((w) => !/^(و|ف|ب|ك|ل|ال)/.test(w) && w.length >= 4)
+      .slice(0, n);
+  const frequent = bare(0, 5);
+  const common = bare(50, 5);
+  const mid = bare(600, 5);
+  const rare = vocab.tail.slice(20_000, 20_005);
+  const twoLetters = words.filter((w) => [...w].length === 2 && !isStopWord(surfaceArabic(w))).slice(0, 4);
+  const misspelt = frequent.map((w) => `${w.slice(0, -2)}${ARABIC_LETTERS[(ARABIC_LETTERS.indexOf(w.at(-2) ?? "ا") + 3) % 28]}${w.slice(-1)}`);
+  return [
+    { kind: "stop-word", queries: ["في", "من", "على", "إلى", "أن"] },
+    { kind: "علي (name)", queries: ["علي"] },
+    { kind: "frequent word", queries: frequent },
+    { kind: "common word", queries: common },
+    { kind: "mid word", queries: mid },
+    { kind: "rare word", queries: rare },
+    { kind: "two letters", queries: [...twoLetters, "مع"] },
+    { kind: "particles", queries: frequent.map((w, i) => `${["ال", "بال", "لل", "وال", "فال"][i]}${w}`) },
+    { kind: "2 frequent", queries: [0, 1, 2, 3].map((i) => `${frequent[i]} ${frequent[i + 1]}`) },
+    { kind: "frequent+rare", queries: frequent.map((w, i) => `${w} ${rare[i]}`) },
+    { kind: "stop+word", queries: frequent.map((w, i) => `${w} ${["في", "من", "على", "إلى", "أن"][i]}`) },
+    { kind: "no result", queries: misspelt },
+    { kind: "page 10", queries: frequent.slice(0, 3), page: 10 },
+  ];
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function measure(db: Database, kinds: Kind[], rounds: number, log: (line: string) => void) {
+  const perQuery: { query: string; page: number; times: number[] }[] = [];
+  log("\nkind              queries  runs    p50 ms   p95 ms   max ms   results (first query)");
+  for (const { kind, queries, page = 1 } of kinds) {
+    const times: number[] = [];
+    let first = "";
+    for (const query of queries) {
+      const own: number[] = [];
+      await searchPublished(db, query, { page }); // warm: plan cache, JIT
+      for (let r = 0; r < rounds; r++) {
+        const t0 = performance.now();
+        const result = await searchPublished(db, query, { page });
+        own.push(performance.now() - t0);
+        if (!first)
+          first = `${result.results.length}${result.hasMore ? "+" : ""}${result.suggestion ? `, did you mean «${result.suggestion}»` : ""} for «${query}»`;
+      }
+      times.push(...own);
+      perQuery.push({ query, page, times: own.sort((a, b) => a - b) });
+    }
+    times.sort((a, b) => a - b);
+    log(
+      `${kind.padEnd(17)} ${String(queries.length).padStart(5)} ${String(times.length).padStart(6)} ${percentile(times, 50).toFixed(1).padStart(9)} ${percentile(
+        times,
+        95,
+      )
+        .toFixed(1)
+        .padStart(8)} ${times.at(-1)!.toFixed(1).padStart(8)}   ${first}`,
+    );
+  }
+  const all = perQuery.flatMap((q) => q.times).sort((a, b) => a - b);
+  log(
+    `${"all".padEnd(17)} ${String(perQuery.length).padStart(5)} ${String(all.length).padStart(6)} ${percentile(all, 50).toFixed(1).padStart(9)} ${percentile(all, 95).toFixed(1).padStart(8)} ${all.at(-1)!.toFixed(1).padStart(8)}`,
+  );
+  return perQuery;
+}
+
+async function sizes(db: Database): Promise<string> {
+  const rows = (await db.execute(
+    sql`select c.relname as name, pg_size_pretty(pg_total_relation_size(c.oid)) as size from pg_class c
+      where c.relname in ('search_items', 'search_terms', 'search_items_all_idx', 'search_items_title_idx', 'search_terms_trgm_idx') order by c.relname`,
+  )) as unknown as { rows: { name: string; size: string }[] };
+  return rows.rows.map((r) => `${r.name} ${r.size}`).join(", ");
+}
+
+export async function benchSearch({ log = (line: string) => console.log(line) } = {}) {
+  const url = [process.env.TEST_DATABASE_URL, process.env.DATABASE_URL].find((u) => u && /^postgres(ql)?:/.test(u));
+  const items = Number(process.env.BENCH_SEARCH_ITEMS ?? (url ? 100_000 : 5_000));
+  log(`\n── search: ${items.toLocaleString("en")} published items on ${url ? "PostgreSQL" : "PGlite (in memory)"} ──`);
+  let handle: DatabaseHandle;
+  if (url) handle = await postgresDatabase(url, items, log);
+  else {
+    handle = openDatabase({ inMemory: true });
+    await handle.migrate();
+    log(`seeding ${items} items…`);
+    log(`  seeded in ${(await seed(handle.db, items, log)).toFixed(0)} s`);
+  }
+  try {
+    const db = handle.db;
+    log(`sizes: ${await sizes(db)}`);
+    const kinds = queryKinds(items);
+    const perQuery = await measure(db, kinds, Number(process.env.BENCH_SEARCH_ROUNDS ?? 10), log);
+
+    // Every plan: no statement reads search_items without an index.
+    const scans: string[] = [];
+    for (const { query, page } of perQuery) {
+      const plan = await explainSearch(db, query, { page });
+      if (/Seq Scan on search_items/.test(plan)) scans.push(query);
+    }
+    log(
+      scans.length
+        ? `\nplans reading search_items without an index: ${scans.join(", ")}`
+        : `\nevery plan reads search_items through an index (${perQuery.length} queries)`,
+    );
+
+    log(`\n${formatCorpusReport(await evaluateCorpus(db), url ? "PostgreSQL" : "PGlite")}`);
+
+    const slowest = [...perQuery].sort((a, b) => percentile(b.times, 95) - percentile(a.times, 95)).slice(0, 3);
+    for (const q of slowest) {
+      log(`\nEXPLAIN ANALYZE of «${q.query}»${q.page > 1 ? ` page ${q.page}` : ""} (p95 ${percentile(q.times, 95).toFixed(1)} ms):`);
+      log(await explainSearch(db, q.query, { page: q.page }));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await benchSearch();
