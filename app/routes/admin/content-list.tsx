@@ -156,7 +156,8 @@ function linkWith(search: URLSearchParams, changes: Record<string, string | numb
     if (v === null || v === "" || (k === "page" && v === 1) || (k === "status" && v === "all")) next.delete(k);
     else next.set(k, String(v));
   }
-  next.delete("delete");
+  // The confirmation step is never carried over to another view of the list.
+  if (!("delete" in changes)) next.delete("delete");
   const s = next.toString();
   return s ? `?${s}` : "?";
 }
