@@ -1,0 +1,168 @@
+/**
+ * Shared pieces of the newsroom's browser tests: a seeded server with staff personas, a signed-in page, a
+ * small PNG made here, the editor's form filled the way an editor fills it, and what an anonymous reader
+ * gets from the public site.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { deflateSync } from "node:zlib";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import { hydrated, newPage } from "../support/browser.ts";
+import { projectRoot } from "../support/server.ts";
+import { seriousA11yViolations } from "../support/a11y.ts";
+import type { PersonaSpec, Persona } from "../../helpers/auth.ts";
+import { browserCookies, startAuthServer, type AuthServer } from "../auth/support.ts";
+
+export type NewsroomServer<K extends string> = AuthServer<K>;
+
+/** A server on a fresh database with the demo content (categories, items for the lists) and the personas. */
+export function startNewsroomServer<K extends string>(personas: Record<K, PersonaSpec>): Promise<NewsroomServer<K>> {
+  return startAuthServer({ personas, seed: true });
+}
+
+/** A page signed in as `persona`, in Arabic unless told. */
+export async function signedInPage(
+  browser: Browser,
+  server: { url: string },
+  persona: Persona,
+  opts: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean; locale?: string } = {},
+) {
+  const made = await newPage(browser, opts);
+  await made.context.addCookies([...browserCookies(persona, server.url), { name: "i18nextLng", value: opts.locale ?? "ar", url: server.url }]);
+  return made;
+}
+
+/** Goes to a back-office page and waits until React has hydrated it. */
+export async function open(page: Page, url: string) {
+  await page.goto(url);
+  await hydrated(page);
+}
+
+/**
+ * Runs a test's steps and, when one fails, keeps a screenshot and the page's HTML in tests/e2e/screenshots/
+ * (git-ignored), with the server's log when given, so the failure can be looked at.
+ */
+export async function keepEvidence<T>(page: Page, name: string, steps: () => Promise<T>, serverOutput?: () => string): Promise<T> {
+  try {
+    return await steps();
+  } catch (error) {
+    const dir = path.join(projectRoot, "tests/e2e/screenshots");
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `newsroom-${name.replace(/[^a-z0-9]+/gi, "-")}`);
+    await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
+    fs.writeFileSync(`${file}.html`, await page.content().catch(() => ""));
+    if (serverOutput) fs.writeFileSync(`${file}.log`, serverOutput());
+    throw error;
+  }
+}
+
+/** Serious accessibility problems inside the page's <main> (the admin shell is tested with the accounts). */
+export async function mainViolations(page: Page) {
+  const all = await seriousA11yViolations(page);
+  const inMain = await Promise.all(
+    all.map((v) =>
+      page.evaluate(
+        (targets) => targets.some((t) => document.querySelector(t)?.closest("#main")),
+        v.nodes.map((n) => n.target.at(-1)!),
+      ),
+    ),
+  );
+  return all.filter((_, i) => inMain[i]);
+}
+
+// ---- A PNG made here ----
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A real `size`×`size` PNG of one colour (RGB, 8 bits): what an editor's camera would send, only smaller. */
+export function tinyPng(size = 8, rgb: [number, number, number] = [196, 102, 42]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+// ---- The editor ----
+
+/** Waits for the rich-text editor to replace the plain textarea (its code arrives on demand). */
+export async function richEditorReady(page: Page, field = "content") {
+  await page.waitForSelector(`[data-testid="editor-${field}"]`);
+}
+
+/** Replaces the rich-text body with `text`, typed as an editor types. */
+export async function typeBody(page: Page, text: string, field = "content") {
+  const editable = page.locator(`[data-testid="editor-${field}"]`);
+  await editable.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+}
+
+/** A datetime-local value `ms` from now in the site's time (UTC), to the second. */
+export function siteTimeIn(ms: number): string {
+  return new Date(Date.now() + ms).toISOString().slice(0, 19);
+}
+
+/** Saves the form and waits for the list with the toast that says so. */
+export async function saveAndExpectToast(page: Page, segment: string, text: string) {
+  await page.click('[data-testid="save"]');
+  await page.waitForURL((url) => url.pathname === `/admin/${segment}`);
+  await expectToast(page, text);
+}
+
+export async function expectToast(page: Page, text: string) {
+  const toast = page.locator('[data-testid="toast"]', { hasText: text });
+  await toast.waitFor();
+  return toast;
+}
+
+// ---- What readers get ----
+
+/** An anonymous GET of a public page: its status and body. */
+export async function publicPage(base: string, path: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(base + path, { redirect: "manual" });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Every URL listed by the sitemap (following a sitemap index to its files). */
+export async function sitemapUrls(base: string): Promise<string> {
+  const root = await (await fetch(`${base}/sitemap.xml`)).text();
+  if (!root.includes("<sitemapindex")) return root;
+  const files = [...root.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  const parts = await Promise.all(files.map(async (f) => (await fetch(base + f)).text()));
+  return parts.join("\n");
+}
+
+/** An item as the JSON API gives it to staff (its slug, public URL, status). */
+export async function staffItem(base: string, cookie: string, segment: string, id: number) {
+  const res = await fetch(`${base}/api/admin/${segment}/${id}`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { item?: Record<string, unknown> } & Record<string, unknown>;
+  return (body.item ?? body) as { id: number; page_slug: string; url: string; status: string; title: string; image_url?: string | null };
+}
