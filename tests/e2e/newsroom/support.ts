@@ -5,10 +5,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { hydrated, newPage } from "../support/browser.ts";
+import { makePng } from "../../helpers/png.ts";
 import { projectRoot } from "../support/server.ts";
 import { seriousA11yViolations } from "../support/a11y.ts";
 import type { PersonaSpec, Persona } from "../../helpers/auth.ts";
@@ -71,42 +71,8 @@ export async function mainViolations(page: Page) {
   return all.filter((_, i) => inMain[i]);
 }
 
-// ---- A PNG made here ----
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A real `size`×`size` PNG of one colour (RGB, 8 bits): what an editor's camera would send, only smaller. */
-export function tinyPng(size = 8, rgb: [number, number, number] = [196, 102, 42]): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", pixels),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+/** A `size`×`size` PNG of one colour: what an editor's camera would send, only smaller. */
+export const tinyPng = (size = 8, rgb: [number, number, number] = [196, 102, 42]) => makePng(size, size, rgb);
 
 // ---- The editor ----
 
