@@ -94,29 +94,50 @@ export function FilterChips({ label, chips, testId }: { label: string; chips: Ch
 /** Newer / older links between pages of a listing (GET ?page=N). */
 export function Pager({ page, hasMore, search }: { page: number; hasMore: boolean; search: string }) {
   const { t } = useTranslation();
-  if (page <= 1 && !hasMore) return null;
   return (
-    <nav aria-label={t("sectionPages.pagination")} className="mt-8 flex items-center justify-between gap-4" data-testid="pager">
+    <PageLinks
+      page={page}
+      hasMore={hasMore}
+      hrefOf={(p) => hrefWith(search, { page: p === 1 ? null : String(p) }, { keepPage: true })}
+      labels={{
+        nav: t("sectionPages.pagination"),
+        previous: t("sectionPages.newer"),
+        next: t("sectionPages.older"),
+        current: t("sectionPages.pageN", { page }),
+      }}
+      testId="pager"
+      nextTestId="pager-older"
+    />
+  );
+}
+
+/** Previous / next links around "page N" (listings and search results); nothing when there is one page. */
+export function PageLinks(props: {
+  page: number;
+  hasMore: boolean;
+  hrefOf: (page: number) => string;
+  labels: { nav: string; previous: string; next: string; current: string };
+  testId: string;
+  nextTestId: string;
+}) {
+  const { page, hasMore, hrefOf, labels, testId, nextTestId } = props;
+  if (page <= 1 && !hasMore) return null;
+  const linkClass = "rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100";
+  return (
+    <nav aria-label={labels.nav} className="mt-8 flex items-center justify-between gap-4" data-testid={testId}>
       {page > 1 ? (
-        <Link
-          to={hrefWith(search, { page: page === 2 ? null : String(page - 1) }, { keepPage: true })}
-          rel="prev"
-          className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100"
-        >
-          {t("sectionPages.newer")}
+        <Link to={hrefOf(page - 1)} rel="prev" className={linkClass}>
+          {labels.previous}
         </Link>
       ) : (
         <span />
       )}
-      <span className="text-sm text-ink-soft">{t("sectionPages.pageN", { page })}</span>
+      <span className="text-sm text-ink-soft" aria-current="page">
+        {labels.current}
+      </span>
       {hasMore ? (
-        <Link
-          to={hrefWith(search, { page: String(page + 1) }, { keepPage: true })}
-          rel="next"
-          className="rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100"
-          data-testid="pager-older"
-        >
-          {t("sectionPages.older")}
+        <Link to={hrefOf(page + 1)} rel="next" className={linkClass} data-testid={nextTestId}>
+          {labels.next}
         </Link>
       ) : (
         <span />

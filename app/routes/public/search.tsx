@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/search";
 import { ContentCard } from "~/components/content/content-card.tsx";
 import { Highlight } from "~/components/content/highlight.tsx";
+import { PageLinks } from "~/components/sections/section-ui.tsx";
 import { SearchIcon } from "~/components/ui/icons.tsx";
 import { excerpt } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
@@ -195,36 +196,14 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               );
             })}
           </div>
-          {(found.page > 1 || found.hasMore) && (
-            <nav aria-label={t("search.pagination")} className="mt-8 flex items-center justify-between gap-4" data-testid="search-pagination">
-              {found.page > 1 ? (
-                <Link
-                  to={searchHref(query, filter, found.page - 1)}
-                  rel="prev"
-                  className="rounded-md border border-sand-300 bg-white px-4 py-2 hover:bg-sand-100"
-                >
-                  {t("search.previous")}
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-ink-soft" aria-current="page">
-                {t("search.pageOf", { page: found.page })}
-              </span>
-              {found.hasMore ? (
-                <Link
-                  to={searchHref(query, filter, found.page + 1)}
-                  rel="next"
-                  className="rounded-md border border-sand-300 bg-white px-4 py-2 hover:bg-sand-100"
-                  data-testid="search-next"
-                >
-                  {t("search.next")}
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          )}
+          <PageLinks
+            page={found.page}
+            hasMore={found.hasMore}
+            hrefOf={(p) => searchHref(query, filter, p)}
+            labels={{ nav: t("search.pagination"), previous: t("search.previous"), next: t("search.next"), current: t("search.pageOf", { page: found.page }) }}
+            testId="search-pagination"
+            nextTestId="search-next"
+          />
         </section>
       )}
     </div>
