@@ -1,6 +1,8 @@
 /**
  * Screenshots of pages as readers see them: `npx tsx scripts/screenshots.ts http://localhost:3000 / /news`
  * writes PNGs for Arabic and French at phone and desktop widths into tests/e2e/screenshots/.
+ * Back-office pages: `SIGN_IN_EMAIL=… SIGN_IN_PASSWORD=…` signs in through /auth first (an account made with
+ * `npm run admin:create`); the password is read from the environment, never printed.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -19,6 +21,15 @@ try {
       const context = await browser.newContext({ viewport, locale: lang });
       await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
       const page = await context.newPage();
+      if (process.env.SIGN_IN_EMAIL && process.env.SIGN_IN_PASSWORD) {
+        await page.goto(`${base}/auth`, { waitUntil: "networkidle" });
+        await page.fill('[data-testid="auth-form"] input[name="email"]', process.env.SIGN_IN_EMAIL);
+        await page.fill('[data-testid="auth-form"] input[name="password"]', process.env.SIGN_IN_PASSWORD);
+        await Promise.all([
+          page.waitForURL((url) => !url.pathname.startsWith("/auth")),
+          page.press('[data-testid="auth-form"] input[name="password"]', "Enter"),
+        ]);
+      }
       for (const p of paths.length ? paths : ["/"]) {
         await page.goto(base + p, { waitUntil: "networkidle" });
         if (process.env.FULL === "1") {
