@@ -75,20 +75,31 @@ function Cell({ def, column, row, editHref }: { def: ContentTypeDefinition; colu
         return (
           <div className="min-w-48">
             <TitleLink href={editHref} title={row.title} />
-            {row.summary && <p className="mt-1 line-clamp-2 text-sm text-ink-soft">{row.summary}</p>}
+            {row.summary && (
+              <p dir="auto" className="mt-1 line-clamp-2 text-sm text-ink-soft">
+                {row.summary}
+              </p>
+            )}
           </div>
         );
       }
-      return present(value) ? <p className="line-clamp-2 min-w-40 text-sm">{excerpt(asText(value), PREVIEW_CHARS)}</p> : notSet;
+      // Staff text keeps its own direction whatever the interface language: an Arabic excerpt in the French back-office.
+      return present(value) ? (
+        <p dir="auto" className="line-clamp-2 min-w-40 text-sm">
+          {excerpt(asText(value), PREVIEW_CHARS)}
+        </p>
+      ) : (
+        notSet
+      );
     case "text":
       if (isTitle) return <TitleLink href={editHref} title={row.title} />;
-      return present(value) ? <>{asText(value)}</> : notSet;
+      return present(value) ? <bdi>{asText(value)}</bdi> : notSet;
   }
 }
 
 function TitleLink({ href, title }: { href: string; title: string }) {
   return (
-    <Link to={href} className="font-bold text-ink hover:text-desert-700 hover:underline" data-testid="row-title">
+    <Link to={href} dir="auto" className="font-bold text-ink hover:text-desert-700 hover:underline" data-testid="row-title">
       {title}
     </Link>
   );
@@ -187,7 +198,11 @@ export function ContentCards({ def, rows, actions }: { def: ContentTypeDefinitio
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
               <TitleLink href={actions.editHref(row)} title={row.title} />
-              {row.summary && <p className="mt-1 line-clamp-2 text-sm text-ink-soft">{row.summary}</p>}
+              {row.summary && (
+                <p dir="auto" className="mt-1 line-clamp-2 text-sm text-ink-soft">
+                  {row.summary}
+                </p>
+              )}
             </div>
             <StatusBadge status={row.status} />
           </div>
