@@ -420,6 +420,16 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
   const errorCount = Object.keys(errors).length;
   const lead = def.fields.filter((f) => f.kind !== "image" && f.kind !== "boolean");
   const side = def.fields.filter((f) => f.kind === "image" || f.kind === "boolean");
+  const control = (field: FieldDefinition) => (
+    <FieldControl
+      key={field.name}
+      field={field}
+      value={values[field.name] ?? ""}
+      error={errors[field.name]}
+      categories={categories}
+      onRichEdited={onRichEdited}
+    />
+  );
 
   return (
     <Form
@@ -475,34 +485,10 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       )}
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6">
-          {lead.map((field) => (
-            <FieldControl
-              key={field.name}
-              field={field}
-              value={values[field.name] ?? ""}
-              error={errors[field.name]}
-              categories={categories}
-              onRichEdited={onRichEdited}
-            />
-          ))}
-        </div>
+        <div className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6">{lead.map(control)}</div>
         <div className="space-y-5">
           <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
-          {side.length > 0 && (
-            <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">
-              {side.map((field) => (
-                <FieldControl
-                  key={field.name}
-                  field={field}
-                  value={values[field.name] ?? ""}
-                  error={errors[field.name]}
-                  categories={categories}
-                  onRichEdited={onRichEdited}
-                />
-              ))}
-            </div>
-          )}
+          {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map(control)}</div>}
           <div className="flex flex-wrap gap-2">
             <button
               type="submit"

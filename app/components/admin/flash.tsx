@@ -63,3 +63,32 @@ export function FlashNotice({ flash }: { flash: Flash }) {
     </div>
   );
 }
+
+/**
+ * What a screen says above its content after a round trip: the flash of the last save (for a browser without
+ * JavaScript; with it, a toast says the same) and the failure of this action, when there is one.
+ */
+export function ActionNotices({
+  flash,
+  failure,
+  testId,
+}: {
+  flash: Flash | null | undefined;
+  failure: { title: string; message: string } | null;
+  testId: string;
+}) {
+  return (
+    <>
+      {flash && (
+        <noscript>
+          <FlashNotice flash={flash} />
+        </noscript>
+      )}
+      {failure && (
+        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid={testId}>
+          <strong>{failure.title}</strong> — {failure.message}
+        </p>
+      )}
+    </>
+  );
+}

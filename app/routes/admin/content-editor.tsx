@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-editor";
 import { AdminError } from "~/components/admin/guard.tsx";
 import { ContentForm } from "~/components/admin/content-form.tsx";
-import { FlashNotice, useNewsroomFlash } from "~/components/admin/flash.tsx";
+import { ActionNotices, useNewsroomFlash } from "~/components/admin/flash.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
 import { authMeta } from "~/lib/auth-meta.ts";
 import { contentTypeOfUrl, initialValues, type FormValues } from "~/lib/content-form.ts";
@@ -152,16 +152,11 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
           )}
         </div>
       </div>
-      {loaderData.flash && (
-        <noscript>
-          <FlashNotice flash={loaderData.flash} />
-        </noscript>
-      )}
-      {actionData?.failure && (
-        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="save-failure">
-          <strong>{t(item ? def.labels.updateFailed : def.labels.createFailed)}</strong> — {t(actionData.failure)}
-        </p>
-      )}
+      <ActionNotices
+        flash={loaderData.flash}
+        failure={actionData?.failure ? { title: t(item ? def.labels.updateFailed : def.labels.createFailed), message: t(actionData.failure) } : null}
+        testId="save-failure"
+      />
       <ContentForm
         def={def}
         item={item ? { id: item.id, updatedAt: item.updatedAt } : null}

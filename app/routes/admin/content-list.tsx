@@ -5,7 +5,7 @@ import type { Route } from "./+types/content-list";
 import { AdminError } from "~/components/admin/guard.tsx";
 import { ContentCards, ContentTable, type ContentRow } from "~/components/admin/content-table.tsx";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "~/components/admin/delete-confirm.tsx";
-import { FlashNotice, useNewsroomFlash } from "~/components/admin/flash.tsx";
+import { ActionNotices, useNewsroomFlash } from "~/components/admin/flash.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
 import { PlusIcon } from "~/components/admin/icons.tsx";
 import { authMeta } from "~/lib/auth-meta.ts";
@@ -206,16 +206,11 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         </Link>
       </div>
 
-      {loaderData.flash && (
-        <noscript>
-          <FlashNotice flash={loaderData.flash} />
-        </noscript>
-      )}
-      {actionData?.failure && (
-        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="list-failure">
-          <strong>{t("newsroom.ui.deleteFailed")}</strong> — {t(actionData.failure)}
-        </p>
-      )}
+      <ActionNotices
+        flash={loaderData.flash}
+        failure={actionData?.failure ? { title: t("newsroom.ui.deleteFailed"), message: t(actionData.failure) } : null}
+        testId="list-failure"
+      />
       {loaderData.confirmDelete && <DeleteStep target={loaderData.confirmDelete} back={back} />}
 
       <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
