@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
+import { E2E_WORKERS } from "./tests/e2e/support/worker-count.ts";
 
 /** Browser tests: a real Chromium (playwright-core) against the built server, started once for the run. */
 export default defineConfig({
@@ -16,7 +17,9 @@ export default defineConfig({
     // expect.poll gives up after 1 s by default: less than a client navigation takes on a loaded machine.
     expect: { poll: { timeout: 30_000 } },
     pool: "forks",
-    // One server and one database for the run: files take turns so their data does not interleave.
-    fileParallelism: false,
+    // One seeded server per worker (support/global-setup.ts): files of a worker take turns on its server so
+    // their data does not interleave, and the workers run side by side.
+    fileParallelism: E2E_WORKERS > 1,
+    maxWorkers: E2E_WORKERS,
   },
 });

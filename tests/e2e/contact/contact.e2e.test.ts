@@ -3,14 +3,15 @@
  * the required-fields toast, storage of a complete message, the answers to bad input, spam protection,
  * and proof that a hostile message cannot carry a script into any page.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
 import ar from "../../../app/locales/ar/common.json" with { type: "json" };
 import fr from "../../../app/locales/fr/common.json" with { type: "json" };
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };
 

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
 import { checkPagesInEveryLayout } from "../support/a11y.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const slugs = NAV_ITEMS.map((i) => i.slug);
 
 describe("the document as the server renders it", () => {

@@ -3,13 +3,14 @@
  * desktop (1280 px): nothing wider than the screen, no serious axe-core violation in the page's content —
  * also with the video modal open and with an inline player playing.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "../support/a11y.ts";
 import { contentA11yViolations } from "./helpers.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const PAGES = ["/media", "/videos", "/emirates", "/media?type=documents", "/emirates?emirate=trarza"];
 
 describe.skipIf(!hasChromium)("media pages: layout and accessibility", () => {

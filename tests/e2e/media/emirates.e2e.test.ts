@@ -2,12 +2,13 @@
  * The emirates page (/emirates): the filter all, adrar, brakna, taganit, trarza with the founding notes,
  * and the cards whose video plays inline, toggles off, and turns itself off when it ends.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { expectVideoPlays, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const NOTES = {
   adrar: "تأسست نحو سنة 1740",
   brakna: "تأسست قبل سنة 1600",

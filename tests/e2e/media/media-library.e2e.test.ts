@@ -2,12 +2,13 @@
  * The media library (/media) in Chromium: its filters, the featured block, the video modal (opens, plays,
  * closes by Escape and by its button, gives focus back), and the new-window behaviour of other media.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { expectVideoPlays, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const FILTERS = [
   { filter: "video", type: "video" },
   { filter: "audio", type: "audio" },

@@ -3,12 +3,13 @@
  * no-match state, durations as minutes:seconds, the modal player; and hls.js staying off the pages that
  * never play HLS.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { expectVideoPlays, sampleAvailable, SAMPLE_MISSING, scriptUrlsOf } from "./helpers.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const cardTitles = (html: string) => [...html.matchAll(/data-testid="video-open"[^>]*>([^<]+)</g)].map((m) => m[1]);
 const durations = (html: string) => [...html.matchAll(/data-testid="video-duration"[^>]*>([^<]+)</g)].map((m) => m[1]);
 const seconds = (d: string) => d.split(":").reduce((acc, part) => acc * 60 + Number(part), 0);

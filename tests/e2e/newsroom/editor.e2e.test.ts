@@ -272,8 +272,12 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
       await page.keyboard.press("Enter");
       await page.click('[data-testid="tool-bold"]');
       await page.keyboard.insertText("جملة بارزة");
+      // The editor reads typed text a moment after the keys: the next toggle waits for it to be in the document.
+      await page.waitForSelector('[data-testid="editor-content"] strong:has-text("جملة بارزة")');
       await page.click('[data-testid="tool-bold"]');
+      await page.waitForSelector('[data-testid="tool-bold"][aria-pressed="false"]');
       await page.keyboard.insertText(" ثم نص عادي يكمل الفقرة بما يكفي.");
+      await page.waitForSelector('[data-testid="editor-content"] p:has-text("ثم نص عادي")');
       // A link on selected words: only http(s) or a path on this site.
       await page.keyboard.press("Enter");
       await page.keyboard.insertText("موقع المهرجان");

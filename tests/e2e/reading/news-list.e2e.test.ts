@@ -3,11 +3,12 @@
  * (issue 18), and its retries (issue 14). Every wait is on something the page shows: the card count, the list's
  * data-state and aria-busy, the error box; never on time.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser, Page, Route } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, renderedFrames } from "../support/browser.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const API = /\/api\/news\?page=\d+$/;
 
 type ApiPage = { items: { id: number }[]; total: number | null; hasMore: boolean };

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const html = async (path: string, init?: RequestInit) => {
   const res = await fetch(base + path, { redirect: "manual", ...init });
   return { status: res.status, location: res.headers.get("location"), body: await res.text() };

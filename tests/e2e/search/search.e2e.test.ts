@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 /** The seeded article "إمارة آدرار: النخيل والقوافل وسلطة الأمراء", written with hamza and madda. */
 const ARTICLE_HREF = "/articles/adrar-emirate-palms-and-caravans";
 /** The same two words typed without hamza or madda, as on most phone keyboards. */

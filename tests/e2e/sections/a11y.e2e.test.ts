@@ -3,12 +3,13 @@
  * wider than the screen and no serious axe-core violation — with the filters applied, in the timeline view,
  * with the politics video modal open, and on the newsletter confirmation page.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { checkPagesInEveryLayout, horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const PAGES = [
   "/culture",
   "/culture?category=manuscripts",

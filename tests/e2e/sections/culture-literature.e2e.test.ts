@@ -3,13 +3,14 @@
  * excerpts go through the 120-character cut, poems preview 4 lines when featured and 2 in the list. (The demo
  * excerpts are all shorter than the cut; section-pages.render.test.ts checks the cut on long texts.)
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage } from "../support/browser.ts";
 import { CULTURE_ARTICLES } from "../../../server/db/seed-data/articles-culture.ts";
 import { excerpt } from "../../../app/lib/format.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 
 /** Titles of the cards with this test id, in page order. */
 const titles = (page: Page, testId: string) => page.getByTestId(testId).locator("h3").allTextContents();

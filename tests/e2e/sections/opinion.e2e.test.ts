@@ -2,12 +2,13 @@
  * Opinion in Chromium: chips, excerpts at 150, the most-read top 5 in view order, the write-article box
  * (instant messages, then a stored proposal and a toast) and the newsletter form's validation.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { useLanguage } from "../support/a11y.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 
 describe.skipIf(!hasChromium)("opinion page", () => {
   let browser: Browser;

@@ -3,11 +3,12 @@
  * link into the filters, the timeline view groups the items by month in date order, and a video item opens
  * and closes the player modal.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 
 const items = (page: Page) =>
   page

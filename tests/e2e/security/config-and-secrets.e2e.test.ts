@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import { checkConfig, PRODUCTION_REFUSAL } from "../../../server/config.ts";
 import { projectRoot, runServerExpectingExit } from "../support/server.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));

@@ -2,7 +2,8 @@
  * The machine-readable site files (sitemap.xml, rss.xml, robots.txt), the public JSON endpoints, and the
  * human pages beside them (/sitemap, /privacy, /terms), against the seeded server.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { hasChromium, launchBrowser, newPage } from "../support/browser.ts";
 import { NEWS } from "../../../server/db/seed-data/news.ts";
@@ -10,7 +11,7 @@ import { DEMO_ARTICLES } from "../../../server/db/seed.ts";
 import { PROGRAMS } from "../../../server/db/seed-data/programs.ts";
 import { PODCASTS } from "../../../server/db/seed-data/podcasts.ts";
 
-const base = inject("baseUrl");
+const base = sharedServer().baseUrl;
 const published = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => !i.draft).map((i) => i.slug);
 const drafts = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => i.draft).map((i) => i.slug);
 const DRAFTS = [...drafts(NEWS), ...drafts(DEMO_ARTICLES), ...drafts(PROGRAMS), ...drafts(PODCASTS)];

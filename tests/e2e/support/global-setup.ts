@@ -1,24 +1,34 @@
 import type { TestProject } from "vitest/node";
 import { startServer, type RunningServer } from "./server.ts";
 import { hasChromium, skipReason } from "./browser.ts";
+import { E2E_WORKERS } from "./worker-count.ts";
 
-let server: RunningServer | undefined;
+const servers: RunningServer[] = [];
 
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
-    dataDir: string;
+    baseUrls: string[];
+    dataDirs: string[];
   }
 }
 
-/** One seeded server for the browser tests, on a fresh data folder. */
+/**
+ * One seeded server per test worker, each on its own data folder: files of one worker take turns on its
+ * server (their data never interleave), and the workers run side by side.
+ */
 export async function setup(project: TestProject) {
   if (!hasChromium) console.warn(`\nBrowser tests skipped: ${skipReason}\n`);
-  server = await startServer();
-  project.provide("baseUrl", server.url);
-  project.provide("dataDir", server.dataDir);
+  servers.push(...(await Promise.all(Array.from({ length: E2E_WORKERS }, () => startServer()))));
+  project.provide(
+    "baseUrls",
+    servers.map((s) => s.url),
+  );
+  project.provide(
+    "dataDirs",
+    servers.map((s) => s.dataDir),
+  );
 }
 
 export async function teardown() {
-  await server?.stop();
+  await Promise.all(servers.map((s) => s.stop()));
 }
