@@ -18,6 +18,11 @@ import { announceFirstRunSetup } from "./auth/setup.ts";
 import { armScheduledPublishing } from "./content/newsroom.ts";
 import { syncSearchIndex } from "./search-index.ts";
 import { CLIENT_IP_HEADER } from "./content/views.ts";
+import { startJobWorker, queueVideoProcessing } from "./jobs/index.ts";
+import { releaseOrphanedJobs, type Worker } from "./jobs/queue.ts";
+import { createLocalTusServer } from "./video/tus.ts";
+import { requirePermission } from "./auth/session.server.ts";
+import { getDb } from "./db/client.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -26,6 +31,7 @@ declare module "react-router" {
 }
 
 let prepared: Promise<Config> | undefined;
+let worker: Worker | undefined;
 
 /** The largest form or JSON body an action accepts (a long article with its fields fits well within it). */
 export const MAX_FORM_BYTES = 1_000_000;
@@ -61,9 +67,22 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     void syncSearchIndex(handle.db)
       .then((n) => n && logger.info({ items: n }, "search index caught up"))
       .catch((error: unknown) => logger.error({ err: error }, "search index drain failed"));
+    // Video processing and daily pruning; with JOB_WORKER=off, `npm run worker` processes run them instead.
+    if (config.JOB_WORKER === "embedded") {
+      if (handle.driver === "pglite") {
+        const released = await releaseOrphanedJobs(handle.db);
+        if (released) logger.info({ released }, "jobs of the previous run resumed");
+      }
+      worker = startJobWorker(handle.db, config);
+    }
     return config;
   })();
   return prepared;
+}
+
+/** Lets a running job finish (or hand its lease back by stopping) before the process exits. */
+export async function shutdown() {
+  await worker?.stop();
 }
 
 export function createApp() {
@@ -94,6 +113,17 @@ export function createApp() {
 
   // Local video library driver: renditions, playlists and thumbnails by video id.
   app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
+
+  // Resumable video uploads of the embedded library: streamed to disk, so mounted before the body limit.
+  if (config.drivers.video === "local") {
+    const tus = createLocalTusServer({
+      dataDir: config.dataDir,
+      db: getDb,
+      authorize: (request) => requirePermission(request, "videos.manage", { mode: "api" }),
+      onVideoUploaded: queueVideoProcessing,
+    });
+    app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res) : next()));
+  }
 
   // The reader's address for the view counter (server/content/views.ts): set from req.ip on every request,
   // overwriting anything the client sent under that name.

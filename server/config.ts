@@ -60,6 +60,10 @@ const envSchema = z.object({
   S3_PUBLIC_URL: optionalUrl,
 
   VIDEO_DRIVER: z.enum(["local", "bunny"]).default("local"),
+  FFMPEG_PATH: z.string().default("ffmpeg"),
+  FFPROBE_PATH: z.string().default("ffprobe"),
+  /** embedded: this process also runs the job queue; off: a separate `npm run worker` does (needs DATABASE_URL). */
+  JOB_WORKER: z.enum(["embedded", "off"]).default("embedded"),
   BUNNY_STREAM_LIBRARY_ID: optionalString,
   BUNNY_STREAM_API_KEY: optionalString,
   BUNNY_STREAM_CDN_HOSTNAME: optionalString,
@@ -166,6 +170,9 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     }
     if (!ok && !isProduction) video = "local";
   }
+
+  // The embedded database belongs to one process: with it, jobs can only run inside the server.
+  if (env.JOB_WORKER === "off" && !env.DATABASE_URL) errors.push("JOB_WORKER=off needs DATABASE_URL: a separate worker cannot open the embedded database");
 
   if (env.FACEBOOK_PAGE_TOKEN && !env.FACEBOOK_PAGE_ID) errors.push(missing("FACEBOOK_PAGE_ID"));
 

@@ -10,6 +10,7 @@ import { translate } from "./i18n.server.ts";
 import { logger } from "./logger.ts";
 import { RequestBodyError } from "./request-body.ts";
 import { UploadError } from "./storage/index.ts";
+import { VideoLibraryError } from "./video/types.ts";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -44,6 +45,10 @@ export async function answerJson<T>(handler: () => Promise<T>): Promise<T | Retu
     if (error instanceof ContentNotFoundError) return jsonError(404, error.code, "Not found");
     if (error instanceof ContactValidationError) return jsonError(422, error.code, arabic("contacts.updateFailed"), { errors: arabicErrors(error.errors) });
     if (error instanceof ContactNotFoundError) return jsonError(404, error.code, arabic("contacts.notFound"));
+    if (error instanceof VideoLibraryError) {
+      logger.warn({ err: error }, "video library request failed");
+      return jsonError(502, error.code, error.message);
+    }
     if (error instanceof RequestBodyError) return jsonError(error.status, error.code, error.message);
     if (error instanceof Response || (error && typeof error === "object" && "type" in error && error.type === "DataWithResponseInit")) throw error;
     logger.error({ err: error }, "API request failed");

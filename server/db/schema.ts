@@ -258,6 +258,8 @@ export const videos = pgTable(
     lengthSeconds: integer("length_seconds").notNull().default(0),
     views: integer("views").notNull().default(0),
     thumbnailFileName: text("thumbnail_file_name"),
+    /** Why processing ended at status 5 (ffmpeg's last words, a refused file); shown to the newsroom. */
+    failureReason: text("failure_reason"),
     collection: text("collection"),
     isDemo: boolean("is_demo").notNull().default(false),
     dateUploaded: timestamp("date_uploaded", { withTimezone: true }).notNull().defaultNow(),
@@ -423,5 +425,37 @@ export const slugRedirects = pgTable(
 );
 
 /** Tables whose rows are publishable content with a page slug: the ones detail pages and search read. */
+/**
+ * The job queue (server/jobs/queue.ts): work that outlives a request (video processing, daily pruning). A job
+ * is claimed by setting `locked_until`; a worker that dies lets the lock lapse and another one takes it over.
+ * `singleton_key` keeps one pending copy of a job (one daily prune, one processing run per video).
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    state: text("state", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(3),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    singletonKey: text("singleton_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.state, t.runAt),
+    uniqueIndex("jobs_singleton_unique")
+      .on(t.singletonKey)
+      .where(sql`state in ('queued', 'running')`),
+  ],
+);
+
 export const contentTables = { articles, news, coverages, podcasts, programs, media } as const;
 export type ContentTableName = keyof typeof contentTables;

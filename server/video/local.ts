@@ -4,6 +4,7 @@
  * thumbnail.jpg), served at /video-files/{guid}/... by `localVideoFiles`.
  */
 import fs from "node:fs";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import express, { type RequestHandler } from "express";
 import { desc, eq } from "drizzle-orm";
@@ -12,10 +13,13 @@ import { videos } from "../db/schema.ts";
 import { deterministicUuid, SAMPLE_POSTER_URL, SAMPLE_VIDEO_URL, DEMO_URL_PREFIX } from "../db/demo-assets.ts";
 import { MEDIA } from "../db/seed-data/media.ts";
 import { isVideoId } from "../../app/lib/video-source.ts";
-import type { ListOptions, VideoItem, VideoLibrary, VideoPlayback } from "./types.ts";
+import { VIDEO_STATUS, type ListOptions, type VideoItem, type VideoLibrary, type VideoPlayback } from "./types.ts";
 
 /** Where the local files are served; the hosted driver's equivalent is its CDN host. */
 export const LOCAL_VIDEO_URL_PREFIX = "/video-files";
+
+/** The tus endpoint of the embedded library (server/video/tus.ts mounts it). */
+export const LOCAL_TUS_PATH = "/api/admin/videos/tus";
 
 export const videoItemColumns = {
   guid: videos.guid,
@@ -26,6 +30,7 @@ export const videoItemColumns = {
   length: videos.lengthSeconds,
   thumbnailFileName: videos.thumbnailFileName,
   status: videos.status,
+  failureReason: videos.failureReason,
   collection: videos.collection,
   isDemo: videos.isDemo,
 };
@@ -101,6 +106,42 @@ export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOption
     async playback(guid) {
       const item = await library.get(guid);
       return item ? library.playbackFor(item) : null;
+    },
+
+    async create(input) {
+      const [row] = await (
+        await database()
+      )
+        .insert(videos)
+        .values({
+          guid: randomUUID(),
+          title: input.title,
+          description: input.description ?? null,
+          collection: input.collection ? canonicalCollection(input.collection) : null,
+          status: VIDEO_STATUS.waiting,
+        })
+        .returning(videoItemColumns);
+      return toItem(row);
+    },
+
+    uploadTarget(guid) {
+      // Same origin and the editor's own session cookie: no signature to hand out.
+      return Promise.resolve({ endpoint: LOCAL_TUS_PATH, headers: {}, metadata: { guid } });
+    },
+
+    async update(guid, input) {
+      if (!isVideoId(guid)) return;
+      const set: Partial<typeof videos.$inferInsert> = { updatedAt: new Date() };
+      if (input.title !== undefined) set.title = input.title;
+      if (input.description !== undefined) set.description = input.description;
+      if (input.collection !== undefined) set.collection = input.collection ? canonicalCollection(input.collection) : null;
+      await (await database()).update(videos).set(set).where(eq(videos.guid, guid.toLowerCase()));
+    },
+
+    async delete(guid) {
+      if (!isVideoId(guid)) return;
+      await (await database()).delete(videos).where(eq(videos.guid, guid.toLowerCase()));
+      await fs.promises.rm(path.join(videosDir, guid.toLowerCase()), { recursive: true, force: true });
     },
   };
   return library;

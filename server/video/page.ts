@@ -40,7 +40,7 @@ export const SAMPLE_VIDEOS: VideoCard[] = [
   },
 ];
 
-export async function loadVideoLibraryPage(library: VideoLibrary, opts: { collection?: string } = {}): Promise<VideoLibraryPage> {
+export async function loadVideoLibraryPage(library: Pick<VideoLibrary, "list" | "playbackFor">, opts: { collection?: string } = {}): Promise<VideoLibraryPage> {
   try {
     const items = await library.list(opts);
     // Only a ready video can play; the others belong to the back-office's view of the library.

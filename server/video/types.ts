@@ -1,6 +1,6 @@
 /**
  * The video library (ARCHITECTURE.md, "video library"): one interface, one driver per host. The public pages
- * read it; the back-office (issue: back-office) will add the write side declared below.
+ * read it; the back-office writes through create/uploadTarget/update/delete.
  */
 import type { VideoPlayback } from "../../app/lib/video-source.ts";
 
@@ -21,6 +21,8 @@ export type VideoItem = {
   length: number;
   thumbnailFileName: string | null;
   status: number;
+  /** Why processing failed (status 5), when the library says. */
+  failureReason?: string | null;
   collection: string | null;
   /** Demo content seeded for the embedded default (ARCHITECTURE.md, "Data"). */
   isDemo: boolean;
@@ -49,9 +51,22 @@ export interface VideoLibrary {
   /** get + playbackFor; null for an unknown or malformed id. */
   playback(guid: string): Promise<VideoPlayback | null>;
 
-  // The back-office issue adds the write side here, for both drivers:
-  //   create(input: { title: string; description?: string; collection?: string }): Promise<VideoItem>;
-  //   upload(guid: string, file: ReadableStream | NodeJS.ReadableStream): Promise<void>;  (plus the tus endpoint)
-  //   setCollection(guid: string, collection: string | null): Promise<void>;
-  //   delete(guid: string): Promise<void>;
+  /** Records a new, empty video (status 0): its file follows by tus to `uploadTarget(guid)`. */
+  create(input: { title: string; description?: string | null; collection?: string | null }): Promise<VideoItem>;
+  /**
+   * Where and how the browser sends the file (tus 1.0.0, creation + core): the endpoint, the headers each
+   * request carries (a hosted library's expiring signature; none locally), and the Upload-Metadata to send.
+   */
+  uploadTarget(guid: string): Promise<VideoUploadTarget>;
+  update(guid: string, input: { title?: string; description?: string | null; collection?: string | null }): Promise<void>;
+  /** Removes the video and its files; an unknown id is not an error. */
+  delete(guid: string): Promise<void>;
 }
+
+export type VideoUploadTarget = {
+  endpoint: string;
+  headers: Record<string, string>;
+  metadata: Record<string, string>;
+  /** Seconds since the epoch after which `headers` no longer authorise the upload (hosted library). */
+  expiresAt?: number;
+};

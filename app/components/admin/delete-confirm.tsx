@@ -2,7 +2,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 
-export type DeleteTarget = { id: number; title: string };
+export type DeleteTarget = { id: number | string; title: string };
 
 /** The question and its two answers (back-office.md §2: 'تأكيد الحذف', 'إلغاء', 'حذف'), posted to the list's action. */
 function Confirmation({ target, back, cancel }: { target: DeleteTarget; back: string; cancel: ReactNode }) {

@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { data } from "react-router";
+import { useEffect, useState } from "react";
+import { data, Link, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
 import { AdminError } from "~/components/admin/guard.tsx";
@@ -9,45 +9,58 @@ import { formatDate, formatDuration } from "~/lib/format.ts";
 import type { Language } from "~/lib/language.ts";
 import { logger } from "../../../server/logger.ts";
 import { requirePermission } from "../../../server/auth/session.server.ts";
-import { getVideoLibrary, VIDEO_STATUS } from "../../../server/video/index.ts";
+import { getVideoLibrary } from "../../../server/video/index.ts";
+import { toAdminVideo, type AdminVideo } from "../../../server/video/admin.ts";
+import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
+import { isVideoId } from "~/lib/video-source.ts";
+import { asText } from "~/lib/content-form.ts";
+import { DeleteDialog, DeleteStep, type DeleteTarget } from "~/components/admin/delete-confirm.tsx";
+import { VideoUploadForm } from "~/components/admin/video-upload.tsx";
 
 /**
- * The video library as the back-office sees it (back-office.md §2, "Video library management"): every video,
- * whatever its processing state, newest first. Read-only in this issue; uploads and deletes come with the
- * media pipeline.
+ * The video library as the back-office sees it (back-office.md §2, "Video library management"): the upload
+ * form (the file goes by tus, resumable), and every video whatever its processing state, newest first, with
+ * Play once ready and delete after a confirmation.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, "videos.manage");
   const library = getVideoLibrary();
   let loadFailed = false;
-  let videos: {
-    guid: string;
-    title: string;
-    description: string | null;
-    dateUploaded: string;
-    length: number;
-    views: number;
-    status: number;
-    play: string | null;
-  }[] = [];
+  let videos: AdminVideo[] = [];
   try {
-    const items = await library.list();
-    videos = items.map((v) => ({
-      guid: v.guid,
-      title: v.title,
-      description: v.description,
-      dateUploaded: v.dateUploaded,
-      length: v.length,
-      views: v.views,
-      status: v.status,
-      // §4: only a ready video (4) plays; the button opens its 720p file in a new tab.
-      play: v.status === VIDEO_STATUS.ready ? (library.playbackFor(v).mp4 ?? null) : null,
-    }));
+    videos = (await library.list()).map((item) => toAdminVideo(library, item));
   } catch (error) {
     logger.error({ err: error }, "admin video library failed");
     loadFailed = true;
   }
-  return data({ videos, loadFailed }, { headers: { "Cache-Control": "private, no-store" } });
+  const url = new URL(request.url);
+  const deleteId = url.searchParams.get("delete");
+  const deleting = deleteId ? (videos.find((v) => v.guid === deleteId) ?? null) : null;
+  return data(
+    { videos, loadFailed, deleting: deleting && { id: deleting.guid, title: deleting.title } },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/** Delete after the confirmation (the dialog with JavaScript, the `?delete=` step without). */
+export async function action({ request }: Route.ActionArgs) {
+  await requirePermission(request, "videos.manage");
+  let form: FormData;
+  try {
+    form = await readFormData(request, 16 * 1024);
+  } catch (error) {
+    if (error instanceof RequestBodyError) return data({ deleted: false, at: Date.now() }, { status: error.status });
+    throw error;
+  }
+  const guid = asText(form.get("id"));
+  if (form.get("intent") !== "delete" || !isVideoId(guid)) return data({ deleted: false, at: Date.now() }, { status: 400 });
+  try {
+    await getVideoLibrary().delete(guid);
+  } catch (error) {
+    logger.error({ err: error, guid }, "video delete failed");
+    return data({ deleted: false, at: Date.now() }, { status: 502 });
+  }
+  return data({ deleted: true, at: Date.now() });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "newsroom.ui.videos.title");
@@ -61,19 +74,56 @@ const STATUS_KEYS: Record<number, { key: string; style: string }> = {
   5: { key: "failed", style: "bg-red-100 text-red-900" },
 };
 
-export default function AdminVideos({ loaderData }: Route.ComponentProps) {
+/** While a video is being processed (1–3) the list refreshes itself, so the editor sees it become ready. */
+const PROCESSING_POLL_MS = 3000;
+
+export default function AdminVideos({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const toast = useToast();
+  const revalidator = useRevalidator();
   const number = new Intl.NumberFormat(lang === "ar" ? "ar-SA-u-nu-latn" : lang);
   const { videos, loadFailed } = loaderData;
+  const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
+  // The server's answer to a delete closes the dialog.
+  const [answered, setAnswered] = useState(actionData);
+  if (answered !== actionData) {
+    setAnswered(actionData);
+    setDeleting(null);
+  }
   useEffect(() => {
     if (loadFailed) toast({ title: t("newsroom.ui.videos.loadFailed"), variant: "destructive" });
   }, [loadFailed, t, toast]);
+  useEffect(() => {
+    if (!actionData) return;
+    toast(
+      actionData.deleted
+        ? { title: t("newsroom.ui.videos.deletedTitle"), description: t("newsroom.ui.videos.deleted"), variant: "success" }
+        : { title: t("newsroom.ui.videos.deleteFailedTitle"), description: t("newsroom.ui.videos.deleteFailed"), variant: "destructive" },
+    );
+  }, [actionData, t, toast]);
+  const processing = videos.some((v) => v.status >= 1 && v.status <= 3);
+  useEffect(() => {
+    if (!processing) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") void revalidator.revalidate();
+    }, PROCESSING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [processing, revalidator]);
 
   return (
     <section className="space-y-5" data-testid="admin-videos">
       <h1 className="text-2xl font-bold">{t("newsroom.ui.videos.title")}</h1>
+      {loaderData.deleting && <DeleteStep target={loaderData.deleting} back="/admin/videos" />}
+      {actionData && (
+        <noscript>
+          <p role="status" className="rounded-md border border-s-4 border-palm-600 bg-emerald-50 px-4 py-3 text-sm">
+            {t(actionData.deleted ? "newsroom.ui.videos.deleted" : "newsroom.ui.videos.deleteFailed")}
+          </p>
+        </noscript>
+      )}
+      <VideoUploadForm onUploaded={() => void revalidator.revalidate()} />
+      <DeleteDialog target={deleting} back="/admin/videos" onClose={() => setDeleting(null)} />
       {loadFailed && (
         <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900">
           {t("newsroom.ui.videos.loadFailed")}
@@ -95,17 +145,27 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
                 data-status={v.status}
               >
                 <div className="flex items-start justify-between gap-3">
-                  <h2 className="font-bold">{v.title}</h2>
+                  <h2 className="font-bold" dir="auto">
+                    {v.title}
+                  </h2>
                   <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${status.style}`}>
                     {t(`newsroom.ui.videos.status.${status.key}`)}
                   </span>
                 </div>
+                {v.thumbnail && v.status === 4 && (
+                  <img src={v.thumbnail} alt="" width={640} height={360} loading="lazy" className="aspect-video w-full rounded-md bg-sand-100 object-cover" />
+                )}
                 {v.description && <p className="line-clamp-2 text-sm text-ink-soft">{v.description}</p>}
+                {v.status === 5 && v.failure_reason && (
+                  <p className="text-sm text-red-800" data-testid="video-failure">
+                    {t("newsroom.ui.videos.failureReason", { reason: v.failure_reason })}
+                  </p>
+                )}
                 <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.uploaded")}</dt>
-                  <dd>{formatDate(v.dateUploaded, lang, "long")}</dd>
+                  <dd>{formatDate(v.date_uploaded, lang, "long")}</dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.duration")}</dt>
-                  <dd dir="ltr" className="text-start">
+                  <dd dir="ltr" className="text-start" data-testid="video-duration">
                     {formatDuration(v.length)}
                   </dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.views")}</dt>
@@ -131,6 +191,18 @@ export default function AdminVideos({ loaderData }: Route.ComponentProps) {
                       {t("newsroom.ui.videos.play")}
                     </button>
                   )}
+                  <Link
+                    to={`?delete=${v.guid}`}
+                    preventScrollReset
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setDeleting({ id: v.guid, title: v.title });
+                    }}
+                    className="ms-2 inline-block rounded-md border border-red-200 px-4 py-2 text-sm font-bold text-red-800 hover:bg-red-50"
+                    data-testid="video-delete"
+                  >
+                    {t("newsroom.ui.videos.delete")}
+                  </Link>
                 </div>
               </li>
             );

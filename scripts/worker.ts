@@ -1,0 +1,24 @@
+/**
+ * `npm run worker`: a job worker process (video processing, daily pruning) for a scaled-out site, beside web
+ * processes started with JOB_WORKER=off. It needs DATABASE_URL (the embedded database is one process's) and
+ * the same DATA_DIR or storage settings as the web processes. Migrations are the web processes' job.
+ */
+import { startupCheck } from "../server/config.ts";
+import { getDatabaseHandle } from "../server/db/client.ts";
+import { startJobWorker } from "../server/jobs/index.ts";
+import { logger } from "../server/logger.ts";
+
+const config = startupCheck({ ...process.env, JOB_WORKER: "embedded" }, logger);
+if (config.drivers.database !== "postgres") {
+  logger.error("npm run worker needs DATABASE_URL: the embedded database can only be opened by the server itself");
+  process.exit(1);
+}
+const handle = await getDatabaseHandle();
+const worker = startJobWorker(handle.db, config);
+const stop = async () => {
+  await worker.stop();
+  await handle.close();
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+
+export const hasFfmpeg = spawnSync("ffmpeg", ["-version"], { stdio: "ignore" }).status === 0;
+
+/** A real clip with sound (ffmpeg's test pattern and a tone), `seconds` long, as an editor's phone would send. */
+export function makeClip(dir: string, { seconds = 2, size = "640x360", name = "clip.mp4" } = {}): string {
+  const file = path.join(dir, name);
+  const made = spawnSync(
+    "ffmpeg",
+    [
+      ...["-nostdin", "-loglevel", "error", "-y"],
+      ...["-f", "lavfi", "-i", `testsrc=size=${size}:rate=25:duration=${seconds}`],
+      ...["-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`],
+      ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", file],
+    ],
+    { stdio: "inherit" },
+  );
+  if (made.status !== 0) throw new Error("ffmpeg could not make the test clip");
+  return file;
+}
+
+/** A tus 1.0.0 upload in one go (creation, then one PATCH), as the API's integrations send it. */
+export async function tusUpload(endpoint: string, body: Uint8Array, metadata: Record<string, string>, headers: Record<string, string> = {}) {
+  const meta = Object.entries(metadata)
+    .map(([k, v]) => `${k} ${Buffer.from(v).toString("base64")}`)
+    .join(",");
+  const created = await fetch(endpoint, {
+    method: "POST",
+    headers: { ...headers, "Tus-Resumable": "1.0.0", "Upload-Length": String(body.length), "Upload-Metadata": meta },
+  });
+  if (created.status !== 201) return created;
+  const url = new URL(created.headers.get("location")!, endpoint.endsWith("/") ? endpoint : `${endpoint}/`).toString();
+  return fetch(url, {
+    method: "PATCH",
+    headers: { ...headers, "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+    body: new Uint8Array(body),
+  });
+}
