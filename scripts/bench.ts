@@ -63,3 +63,6 @@ await benchNewsroom({ concurrency: CONCURRENCY, durationMs: DURATION_MS });
 
 const { benchSearch } = await import("./bench-search.ts");
 await benchSearch();
+
+const { benchUpload } = await import("./bench-upload.ts");
+await benchUpload();
