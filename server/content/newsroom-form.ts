@@ -20,6 +20,7 @@ import type { FieldErrors } from "../../app/lib/schemas/shared.ts";
 import type { Database } from "../db/client.ts";
 import { logger } from "../logger.ts";
 import { getStorage, storeImage, UploadError, type StoredFile } from "../storage/index.ts";
+import { removeImage } from "../storage/images.ts";
 import { ContentConflictError, ContentNotFoundError, ContentValidationError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.ts";
 
 export type ImageWarning = { key: string; values: Record<string, string | number> };
@@ -72,10 +73,7 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
   }
 
   const forgetImages = async () => {
-    for (const file of stored)
-      await getStorage()
-        .remove(file.key)
-        .catch((error: unknown) => logger.warn({ err: error }, "stored image not removed"));
+    for (const file of stored) await removeImage(getStorage(), file.key).catch((error: unknown) => logger.warn({ err: error }, "stored image not removed"));
   };
 
   try {

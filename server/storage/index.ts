@@ -1,24 +1,24 @@
 /**
  * File storage (ARCHITECTURE "file storage"): a `Storage` interface with drivers, and the checks every
  * upload passes before a byte is stored. The local driver writes under DATA_DIR/uploads, served at
- * /uploads; the hosted drivers (Bunny Storage, S3) plug in behind the same interface with the media
- * pipeline.
+ * /uploads; Bunny Storage (bunny.ts) and any S3-compatible store (s3.ts) sit behind the same interface,
+ * chosen by STORAGE_DRIVER. See docs/decisions/0101-storage-drivers.md.
  *
  * Checks follow back-office.md §5 "File checker": a size limit per kind, the blocked extensions, and the
  * type read from the file's first bytes (a name or a declared type proves nothing).
  */
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
-import { getConfig } from "../config.ts";
+import { pipeline } from "node:stream/promises";
+import { getConfig, type Config } from "../config.ts";
+import { BunnyStorage } from "./bunny.ts";
+import { assertValidKey, checkedBody, encodeKey, objectKey, type Storage, type StorageBody, type StoredFile } from "./driver.ts";
+import { storeImageWithVariants, UndecodableImage } from "./images.ts";
+import { S3Storage } from "./s3.ts";
+import type { ImageFormat } from "../../app/lib/image-sources.ts";
 
-export type StoredFile = { url: string; key: string };
-
-export interface Storage {
-  /** Stores `body` under `{folder}/{timestamp}-{filename}` and answers its public URL. */
-  put(folder: string, filename: string, body: Uint8Array, contentType: string): Promise<StoredFile>;
-  remove(key: string): Promise<void>;
-}
+export { StorageError, type Storage, type StorageBody, type StoredFile } from "./driver.ts";
 
 /** back-office.md §9: upload limits per kind. */
 export const UPLOAD_LIMITS_MB = { image: 10, video: 500, audio: 50, document: 5 } as const;
@@ -84,34 +84,68 @@ export class LocalStorage implements Storage {
     private readonly urlPrefix = "/uploads",
   ) {}
 
-  async put(folder: string, filename: string, body: Uint8Array, _contentType: string): Promise<StoredFile> {
-    const key = `${folder}/${Date.now()}-${randomBytes(3).toString("hex")}-${filename}`;
-    const target = path.join(this.root, key);
+  async put(folder: string, filename: string, body: StorageBody, contentType: string, size?: number): Promise<StoredFile> {
+    return this.putAt(objectKey(folder, filename), body, contentType, size);
+  }
+
+  /** Stores `body` at exactly `key` (an image's resized copies are named after it: server/storage/images.ts). */
+  async putAt(key: string, body: StorageBody, _contentType: string, size?: number): Promise<StoredFile> {
+    assertValidKey(key);
+    const target = path.join(this.root, ...key.split("/"));
     await fs.mkdir(path.dirname(target), { recursive: true });
-    // Written aside and renamed: a reader never sees half a file, a failed write leaves nothing behind.
-    const partial = `${target}.part`;
+    // Written aside and renamed: a reader never sees half a file, a failed write leaves nothing behind. The
+    // partial name starts with a dot, which /uploads refuses to serve.
+    const partial = path.join(path.dirname(target), `.${path.basename(target)}.part`);
     try {
-      await fs.writeFile(partial, body);
+      const checked = checkedBody(body, size);
+      if (checked instanceof Uint8Array) await fs.writeFile(partial, checked);
+      else await pipeline(checked, createWriteStream(partial));
       await fs.rename(partial, target);
     } catch (error) {
       await fs.rm(partial, { force: true });
       throw error;
     }
-    return { key, url: `${this.urlPrefix}/${key.split("/").map(encodeURIComponent).join("/")}` };
+    return { key, url: this.publicUrl(key) };
   }
 
   async remove(key: string): Promise<void> {
-    const target = path.resolve(this.root, key);
-    if (!target.startsWith(path.resolve(this.root) + path.sep)) return;
-    await fs.rm(target, { force: true });
+    assertValidKey(key);
+    await fs.rm(path.join(this.root, ...key.split("/")), { force: true });
+  }
+
+  publicUrl(key: string): string {
+    return `${this.urlPrefix}/${encodeKey(key)}`;
+  }
+}
+
+/** The driver STORAGE_DRIVER names; the config check has already fallen back to local when one is unusable. */
+export function createStorage(config: Config): Storage {
+  switch (config.drivers.storage) {
+    case "bunny":
+      return new BunnyStorage({
+        zone: config.BUNNY_STORAGE_ZONE ?? "",
+        accessKey: config.BUNNY_STORAGE_API_KEY ?? "",
+        cdnUrl: config.CDN_URL ?? "",
+        apiUrl: `https://${config.BUNNY_STORAGE_HOST}`,
+      });
+    case "s3":
+      return new S3Storage({
+        endpoint: config.S3_ENDPOINT ?? "",
+        region: config.S3_REGION,
+        bucket: config.S3_BUCKET ?? "",
+        accessKeyId: config.S3_ACCESS_KEY_ID ?? "",
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY ?? "",
+        publicUrl: config.S3_PUBLIC_URL ?? "",
+      });
+    case "local":
+      return new LocalStorage(path.join(config.dataDir, "uploads"));
   }
 }
 
 let storage: Storage | undefined;
 
 export function getStorage(): Storage {
-  // Hosted drivers come with the media pipeline; until then every driver setting stores locally.
-  storage ??= new LocalStorage(path.join(getConfig().dataDir, "uploads"));
+  storage ??= createStorage(getConfig());
   return storage;
 }
 
@@ -120,5 +154,11 @@ export async function storeImage(file: File, folder: string, target: Storage = g
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
   const sniffed = checkImage(file.name, file.size, head);
   const body = new Uint8Array(await file.arrayBuffer());
-  return target.put(folder, safeFileName(file.name, sniffed.extension), body, sniffed.mime);
+  try {
+    // Resized copies beside it, upright and without metadata (decision 0104); answers the original.
+    return await storeImageWithVariants(target, folder, safeFileName(file.name, sniffed.extension), body, sniffed.extension as ImageFormat);
+  } catch (error) {
+    if (error instanceof UndecodableImage) throw new UploadError("newsroom.v.fileUnsupported");
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "~/lib/format.ts";
 import { useLanguage } from "~/lib/i18n.ts";
 
@@ -18,7 +19,14 @@ export type ContentCardProps = {
   /** Rich title and excerpt (search results with <mark>ed words); `title` and `excerpt` stay the plain text. */
   titleNode?: ReactNode;
   excerptNode?: ReactNode;
+  /** The image's slot width (`sizes`), when the page's grid differs from the usual one. */
+  imageSizes?: string;
 };
+
+// The usual grids: one column on a phone (page padding 1rem each side), two from `sm`, three from `lg`, in
+// a page at most 1280px wide. The horizontal card's image is w-32, sm:w-40.
+const VERTICAL_SIZES = "(min-width: 1280px) 410px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, calc(100vw - 2rem)";
+const HORIZONTAL_SIZES = "(min-width: 640px) 160px, 128px";
 
 /** Cards do not prefetch on hover: a hover is not a read (the view counter) and prefetching spends readers' data. */
 export function ContentCard({
@@ -34,6 +42,7 @@ export function ContentCard({
   layout = "vertical",
   titleNode,
   excerptNode,
+  imageSizes,
 }: ContentCardProps) {
   const horizontal = layout === "horizontal";
   return (
@@ -42,15 +51,13 @@ export function ContentCard({
       data-testid={testId}
     >
       {imageUrl ? (
-        <img
-          src={imageUrl}
-          alt=""
+        <ResponsiveImage
+          url={imageUrl}
+          sizes={imageSizes ?? (horizontal ? HORIZONTAL_SIZES : VERTICAL_SIZES)}
           width={horizontal ? 160 : 640}
           height={horizontal ? 90 : 360}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          fetchPriority={eager ? "high" : undefined}
-          onError={(e) => (e.currentTarget.style.display = "none")}
+          priority={eager}
+          lazy={!eager}
           className={horizontal ? "h-24 w-32 shrink-0 object-cover sm:w-40" : "aspect-video w-full object-cover"}
         />
       ) : null}

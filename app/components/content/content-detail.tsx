@@ -1,7 +1,8 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
-import { DetailLayout } from "./detail-layout.tsx";
+import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
+import { ResponsiveImage } from "./responsive-image.tsx";
 import { DETAIL_VIEWS, localizedField, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
 import { formatDate } from "~/lib/format.ts";
 import type { Language } from "~/lib/language.ts";
@@ -62,7 +63,7 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T): { med
           <VideoPlayer source={video} title={title} poster={item.imageUrl} />
         </Suspense>
       ) : image ? (
-        <img src={image} alt="" width={1200} height={675} fetchPriority="high" className="aspect-video w-full rounded-xl object-cover" />
+        <ResponsiveImage url={image} sizes={DETAIL_IMAGE_SIZES} width={1200} height={675} priority className="aspect-video w-full rounded-xl object-cover" />
       ) : null}
       {audio && (
         <figure className="rounded-xl border border-sand-200 bg-white p-4">

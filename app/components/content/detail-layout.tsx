@@ -2,11 +2,15 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ContentCard } from "./content-card.tsx";
+import { ResponsiveImage } from "./responsive-image.tsx";
 import { ShareButton } from "./share-button.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
 import type { Language } from "~/lib/language.ts";
 import type { DetailPage } from "~/lib/detail-view.ts";
+
+/** The main image's slot: the article's column (max-w-4xl less its padding), the screen less 2rem below it. */
+export const DETAIL_IMAGE_SIZES = "(min-width: 896px) 864px, calc(100vw - 2rem)";
 
 type Fact = { label?: string; value: string | null | undefined; testId?: string };
 
@@ -98,14 +102,13 @@ export function DetailLayout({
       </div>
       {media ??
         (imageUrl ? (
-          <img
-            src={imageUrl}
-            alt=""
+          <ResponsiveImage
+            url={imageUrl}
+            sizes={DETAIL_IMAGE_SIZES}
             width={1200}
             height={675}
-            fetchPriority="high"
+            priority
             className="mt-6 aspect-video w-full rounded-xl object-cover"
-            onError={(e) => (e.currentTarget.style.display = "none")}
           />
         ) : null)}
       <div className="mt-6">{children}</div>

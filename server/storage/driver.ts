@@ -1,0 +1,102 @@
+/**
+ * What every storage driver shares: the interface, the key layout and the errors. Kept apart from
+ * index.ts so the hosted drivers can import it without a cycle through `getStorage()`.
+ */
+import { randomBytes } from "node:crypto";
+import { Transform, type Readable } from "node:stream";
+
+export type StoredFile = { url: string; key: string };
+
+/** Bytes already in memory (a small image), or a stream for anything that may be large. */
+export type StorageBody = Uint8Array | Readable;
+
+export interface Storage {
+  /**
+   * Stores `body` under `{folder}/{timestamp}-{tag}-{filename}` and answers its key and public URL. A
+   * stream is passed through, never collected, so memory does not grow with the file. `size`, when known,
+   * is the exact byte count: drivers send it ahead (no chunked encoding) and refuse a body of another size.
+   */
+  put(folder: string, filename: string, body: StorageBody, contentType: string, size?: number): Promise<StoredFile>;
+  /** Removes a stored file; a key that is already gone is not an error. */
+  remove(key: string): Promise<void>;
+  /** The address a reader's browser loads the file from. */
+  publicUrl(key: string): string;
+}
+
+/**
+ * A store refused or could not be reached. The message is meant for the log and the editor; it names the
+ * status and never a credential.
+ */
+export class StorageError extends Error {
+  readonly code = "STORAGE_FAILED";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "StorageError";
+  }
+}
+
+// Letters and marks of any script (Arabic names keep their harakat), digits, `_ - .`; never a leading dot,
+// so neither `..` nor hidden files can be named.
+const SEGMENT = /^[\p{L}\p{M}\p{N}_-][\p{L}\p{M}\p{N}._-]*$/u;
+
+export function isValidKey(key: string): boolean {
+  return key.length <= 1024 && key.split("/").every((segment) => SEGMENT.test(segment));
+}
+
+/**
+ * The spec's `{folder}/{timestamp}-{filename}`. Three random bytes follow the timestamp: two editors saving
+ * `cover.jpg` in the same millisecond must not overwrite each other, and hosted stores overwrite silently.
+ */
+export function objectKey(folder: string, filename: string): string {
+  const key = `${folder}/${Date.now()}-${randomBytes(3).toString("hex")}-${filename}`;
+  if (!folder || filename.includes("/") || !isValidKey(key)) throw new StorageError(`Invalid storage path: ${folder}/${filename}`);
+  return key;
+}
+
+export function assertValidKey(key: string): void {
+  if (!isValidKey(key)) throw new StorageError("Invalid storage key");
+}
+
+/** Each segment percent-encoded: Arabic names stay intact and the URL stays valid as written. */
+export function encodeKey(key: string): string {
+  return key.split("/").map(encodeURIComponent).join("/");
+}
+
+/**
+ * The body as the store should receive it: when `size` is announced, a stream that runs longer or ends
+ * shorter fails the upload instead of leaving a truncated file (or a length the store rejects later).
+ */
+export function checkedBody(body: StorageBody, size: number | undefined): StorageBody {
+  if (size === undefined) return body;
+  if (body instanceof Uint8Array) {
+    if (body.byteLength !== size) throw lengthMismatch(body.byteLength, size);
+    return body;
+  }
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      callback(seen > size ? lengthMismatch(seen, size) : null, chunk);
+    },
+    flush(callback) {
+      callback(seen === size ? null : lengthMismatch(seen, size));
+    },
+  });
+  // pipe() links the two streams one way only: an error upstream, or the upload giving up downstream,
+  // must end the other side too.
+  body.on("error", (error) => counter.destroy(error));
+  counter.on("close", () => {
+    if (!body.readableEnded) body.destroy();
+  });
+  return body.pipe(counter);
+}
+
+const lengthMismatch = (seen: number, size: number) =>
+  new StorageError(`Upload failed: the file has ${seen > size ? "more than" : "only"} ${seen} bytes, ${size} were announced`);
+
+export function byteLength(body: StorageBody): number | undefined {
+  return body instanceof Uint8Array ? body.byteLength : undefined;
+}
