@@ -4,6 +4,7 @@
  */
 import { getConfig, type Config } from "../config.ts";
 import { getDb } from "../db/client.ts";
+import { createBunnyVideoLibrary } from "./bunny.ts";
 import { createLocalVideoLibrary } from "./local.ts";
 import type { VideoLibrary } from "./types.ts";
 
@@ -16,11 +17,20 @@ export function createVideoLibrary(config: Config): VideoLibrary {
   switch (config.drivers.video) {
     case "local":
       return createLocalVideoLibrary({ db: getDb, dataDir: config.dataDir });
-    case "bunny":
-      // The hosted (Bunny Stream) driver arrives with its own issue: server/video/bunny.ts, built from
-      // BUNNY_STREAM_LIBRARY_ID, BUNNY_STREAM_API_KEY, BUNNY_STREAM_CDN_HOSTNAME and BUNNY_STREAM_TOKEN_KEY.
-      // Until then the embedded library serves, so a configured host never leaves the pages empty.
-      return createLocalVideoLibrary({ db: getDb, dataDir: config.dataDir });
+    case "bunny": {
+      // The configuration check only selects this driver with its three settings present (in production a
+      // missing one refuses to start; elsewhere it falls back to "local").
+      const { BUNNY_STREAM_LIBRARY_ID: libraryId, BUNNY_STREAM_API_KEY: apiKey, BUNNY_STREAM_CDN_HOSTNAME: cdnHostname } = config;
+      if (!libraryId || !apiKey || !cdnHostname)
+        throw new Error("VIDEO_DRIVER=bunny needs BUNNY_STREAM_LIBRARY_ID, BUNNY_STREAM_API_KEY and BUNNY_STREAM_CDN_HOSTNAME");
+      return createBunnyVideoLibrary({
+        libraryId,
+        apiKey,
+        cdnHostname,
+        tokenKey: config.BUNNY_STREAM_TOKEN_KEY ?? null,
+        apiUrl: config.BUNNY_STREAM_API_URL,
+      });
+    }
   }
 }
 

@@ -33,7 +33,7 @@ export type ListOptions = { collection?: string };
 /** Failures of the library itself (host unreachable, bad answer), with a stable code to branch on. */
 export class VideoLibraryError extends Error {
   constructor(
-    public code: "VIDEO_LIBRARY_UNAVAILABLE" | "VIDEO_LIBRARY_BAD_RESPONSE",
+    public code: "VIDEO_LIBRARY_UNAVAILABLE" | "VIDEO_LIBRARY_BAD_RESPONSE" | "VIDEO_LIBRARY_UNAUTHORIZED" | "VIDEO_LIBRARY_NOT_FOUND",
     message: string,
     options?: { cause?: unknown },
   ) {
