@@ -21,6 +21,8 @@ import { CLIENT_IP_HEADER } from "./content/views.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.ts";
 import { createLocalTusServer } from "./video/tus.ts";
+import { createFileUploadServer } from "./storage/file-uploads.ts";
+import { getStorage } from "./storage/index.ts";
 import { requirePermission } from "./auth/session.server.ts";
 import { getDb } from "./db/client.ts";
 
@@ -54,6 +56,7 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
       const { seedDemoContent } = await import("./db/seed.ts");
       const { inserted } = await seedDemoContent(handle.db, {
         uploadsDir: path.join(config.dataDir, "uploads"),
+        videosDir: path.join(config.dataDir, "videos"),
         log: (m) => logger.info(m),
       });
       logger.info({ inserted }, "demo content seeded on first start");
@@ -109,7 +112,10 @@ export function createApp() {
   });
 
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
-  app.use("/uploads", express.static(path.join(config.dataDir, "uploads"), { maxAge: "30d", fallthrough: false, index: false, dotfiles: "deny" }));
+  app.use(
+    "/uploads",
+    express.static(path.join(config.dataDir, "uploads"), { maxAge: "365d", immutable: true, fallthrough: false, index: false, dotfiles: "deny" }),
+  );
 
   // Local video library driver: renditions, playlists and thumbnails by video id.
   app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
@@ -124,6 +130,13 @@ export function createApp() {
     });
     app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res) : next()));
   }
+  // Resumable audio and document uploads of the content forms, streamed into the configured storage.
+  const fileUploads = createFileUploadServer({
+    dataDir: config.dataDir,
+    storage: getStorage,
+    authorize: (request) => requirePermission(request, "content.write", { mode: "api" }),
+  });
+  app.use((req, res, next) => (fileUploads.matches(req.path) ? void fileUploads.handle(req, res) : next()));
 
   // The reader's address for the view counter (server/content/views.ts): set from req.ip on every request,
   // overwriting anything the client sent under that name.

@@ -13,11 +13,19 @@ export const UPLOAD_TIMEOUT_MESSAGE = "Video upload timed out";
 /** Chunks bound what a dropped connection can cost on a slow link; the server keeps what arrived anyway. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
+/** back-office.md §9: video progress steps 25 (the video exists), 75 (the file is sent), 100 (done). */
+export const VIDEO_STEPS = { created: 25, sent: 75 } as const;
+/** The local library's tus endpoint: where an unfinished upload of the same file is looked for. */
+const LOCAL_VIDEO_TUS_ENDPOINT = "/api/admin/videos/tus";
+/** The content forms' audio and document files (server/storage/file-uploads.ts). */
+const FILE_TUS_ENDPOINT = "/api/admin/files/tus";
+const FILE_URL_HEADER = "Upload-File-Url";
+
 export type UploadTarget = { endpoint: string; headers?: Record<string, string>; metadata: Record<string, string> };
 
 export type ResumableUpload = {
-  /** Resolves when the whole file is on the server. */
-  done: Promise<void>;
+  /** Resolves when the whole file is on the server, with where it was stored when the server says. */
+  done: Promise<string | null>;
   /** Stops and forgets the upload (the server discards what it had). */
   cancel: () => Promise<void>;
 };
@@ -41,8 +49,8 @@ export async function startResumableUpload(
   handlers: { onProgress: (sent: number, total: number) => void; onRetry?: (error: Error) => void },
 ): Promise<ResumableUpload> {
   const { Upload } = await import("tus-js-client");
-  let settle!: { resolve: () => void; reject: (error: Error) => void };
-  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  let settle!: { resolve: (url: string | null) => void; reject: (error: Error) => void };
+  const done = new Promise<string | null>((resolve, reject) => (settle = { resolve, reject }));
   const upload = new Upload(file, {
     endpoint: absolute(target.endpoint),
     headers: target.headers ?? {},
@@ -59,7 +67,7 @@ export async function startResumableUpload(
       return retry && options.retryDelays !== null;
     },
     onProgress: handlers.onProgress,
-    onSuccess: () => settle.resolve(),
+    onSuccess: ({ lastResponse }) => settle.resolve(lastResponse.getHeader(FILE_URL_HEADER) ?? null),
     onError: (error) => settle.reject(serverMessage(error)),
   });
   const timer = setTimeout(() => {
@@ -82,6 +90,54 @@ export async function startResumableUpload(
       settle.reject(new DOMException("cancelled", "AbortError"));
     },
   };
+}
+
+type LibraryTarget = { guid: string; tus_endpoint: string; tus_headers: Record<string, string>; tus_metadata: Record<string, string> };
+
+/** A JSON call to the back-office API; its `message` (the spec's words) becomes the error. */
+export async function adminJson<T>(url: string, body?: unknown, method = "POST"): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = (await res.json().catch(() => ({}))) as { message?: string };
+  if (!res.ok) throw new Error(answer.message ?? `HTTP ${res.status}`);
+  return answer as T;
+}
+
+export type UploadSteps = {
+  /** The video's record exists (library uploads) or the upload is about to start. */
+  onStarted: (upload: { guid?: string; resuming: boolean }) => void;
+  onProgress: (sent: number, total: number) => void;
+  /** The running upload, to cancel it. */
+  onUpload: (upload: ResumableUpload) => void;
+};
+
+/**
+ * A video into the library: its record (or, for the same file half sent before a reload, the record it
+ * already has), then the file by tus. Resolves with the video's id once the file is in.
+ */
+export async function uploadToVideoLibrary(file: File, input: { title: string; description?: string }, steps: UploadSteps): Promise<string> {
+  const previous = await findPreviousUpload(file, LOCAL_VIDEO_TUS_ENDPOINT).catch(() => null);
+  const target = previous?.metadata.guid
+    ? await adminJson<LibraryTarget>(`/api/admin/videos/${previous.metadata.guid}/upload`, {})
+    : await adminJson<LibraryTarget>("/api/admin/videos", input);
+  steps.onStarted({ guid: target.guid, resuming: Boolean(previous?.metadata.guid) });
+  const upload = await startResumableUpload(file, { endpoint: target.tus_endpoint, headers: target.tus_headers, metadata: target.tus_metadata }, steps);
+  steps.onUpload(upload);
+  await upload.done;
+  return target.guid;
+}
+
+/** An audio or document file into the storage folder of its field; resolves with its public URL. */
+export async function uploadFileToStorage(file: File, folder: string, steps: UploadSteps): Promise<string> {
+  steps.onStarted({ resuming: false });
+  const upload = await startResumableUpload(file, { endpoint: FILE_TUS_ENDPOINT, metadata: { folder } }, steps);
+  steps.onUpload(upload);
+  const url = await upload.done;
+  if (!url) throw new Error("The server did not say where the file was stored");
+  return url;
 }
 
 const sameMetadata = (stored: Record<string, string>, wanted: Record<string, string>) => Object.entries(wanted).every(([k, v]) => stored[k] === v);

@@ -4,7 +4,7 @@
  * real ffmpeg on a real clip: status 4 with its duration, renditions and thumbnail, or 5 with the reason.
  */
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
@@ -12,6 +12,7 @@ import express from "express";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasFfmpeg, makeClip } from "../../tests/helpers/video.ts";
+import { tusClient } from "../../tests/helpers/tus.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
 import { videos } from "../db/schema.ts";
 import { queueVideoProcessing, jobHandlers } from "../jobs/index.ts";
@@ -20,13 +21,6 @@ import { createLocalVideoLibrary, LOCAL_TUS_PATH } from "./local.ts";
 import { createLocalTusServer } from "./tus.ts";
 import { SOURCE_FILE } from "./processing.ts";
 import type { VideoLibrary } from "./types.ts";
-
-const tusHeaders = { "Tus-Resumable": "1.0.0" };
-const b64 = (s: string) => Buffer.from(s).toString("base64");
-const metadata = (m: Record<string, string>) =>
-  Object.entries(m)
-    .map(([k, v]) => `${k} ${b64(v)}`)
-    .join(",");
 
 describe.each(testDatabaseKinds)("the embedded video pipeline on %s", (kind) => {
   let t: TestDatabase;
@@ -66,32 +60,12 @@ describe.each(testDatabaseKinds)("the embedded video pipeline on %s", (kind) => 
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const create = (length: number, meta: Record<string, string>) =>
-    fetch(`${base}${LOCAL_TUS_PATH}`, { method: "POST", headers: { ...tusHeaders, "Upload-Length": String(length), "Upload-Metadata": metadata(meta) } });
-  const uploadUrl = (res: Response) => new URL(res.headers.get("location")!, `${base}${LOCAL_TUS_PATH}/`).toString();
-  const offsetOf = async (url: string) => Number((await fetch(url, { method: "HEAD", headers: tusHeaders })).headers.get("upload-offset"));
-  const patch = (url: string, offset: number, body: Uint8Array) =>
-    fetch(url, {
-      method: "PATCH",
-      headers: { ...tusHeaders, "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
-      body: new Uint8Array(body),
-    });
-
-  /** Sends `bytes` of a PATCH announced as the whole rest, then drops the connection: a link that dies. */
-  const patchAndDrop = (url: string, offset: number, whole: Uint8Array, bytes: number) =>
-    new Promise<void>((resolve) => {
-      const req = http.request(url, {
-        method: "PATCH",
-        headers: {
-          ...tusHeaders,
-          "Upload-Offset": String(offset),
-          "Content-Type": "application/offset+octet-stream",
-          "Content-Length": String(whole.length - offset),
-        },
-      });
-      req.on("error", () => resolve());
-      req.write(whole.subarray(offset, offset + bytes), () => setTimeout(() => (req.destroy(), resolve()), 300));
-    });
+  const tus = () => tusClient(base, LOCAL_TUS_PATH);
+  const create = (length: number, meta: Record<string, string>) => tus().create(length, meta);
+  const uploadUrl = (res: Response) => tus().uploadUrl(res);
+  const offsetOf = (url: string) => tus().offsetOf(url);
+  const patch = (url: string, offset: number, body: Uint8Array) => tus().patch(url, offset, body);
+  const patchAndDrop = (url: string, offset: number, whole: Uint8Array, bytes: number) => tus().patchAndDrop(url, offset, whole, bytes);
 
   it("resumes a cut upload from the offset the server reports, then processes it to ready (status 4)", { timeout: 120_000 }, async () => {
     if (!hasFfmpeg) return expect.soft(hasFfmpeg, "ffmpeg is not installed: .ci/run installs it").toBe(true);

@@ -19,21 +19,3 @@ export function makeClip(dir: string, { seconds = 2, size = "640x360", name = "c
   if (made.status !== 0) throw new Error("ffmpeg could not make the test clip");
   return file;
 }
-
-/** A tus 1.0.0 upload in one go (creation, then one PATCH), as the API's integrations send it. */
-export async function tusUpload(endpoint: string, body: Uint8Array, metadata: Record<string, string>, headers: Record<string, string> = {}) {
-  const meta = Object.entries(metadata)
-    .map(([k, v]) => `${k} ${Buffer.from(v).toString("base64")}`)
-    .join(",");
-  const created = await fetch(endpoint, {
-    method: "POST",
-    headers: { ...headers, "Tus-Resumable": "1.0.0", "Upload-Length": String(body.length), "Upload-Metadata": meta },
-  });
-  if (created.status !== 201) return created;
-  const url = new URL(created.headers.get("location")!, endpoint.endsWith("/") ? endpoint : `${endpoint}/`).toString();
-  return fetch(url, {
-    method: "PATCH",
-    headers: { ...headers, "Tus-Resumable": "1.0.0", "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-    body: new Uint8Array(body),
-  });
-}

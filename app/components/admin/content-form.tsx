@@ -15,6 +15,7 @@ import {
 import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "~/lib/content-types.ts";
 import type { FieldErrors } from "~/lib/schemas/shared.ts";
 import type { Language } from "~/lib/language.ts";
+import { useToast } from "~/components/ui/toast.tsx";
 import { MediaRefField } from "./media-ref-field.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
@@ -32,6 +33,8 @@ export type ContentFormProps = {
   origin: string;
   /** Someone saved since this editor opened the item: their token, to overwrite on purpose. */
   conflict: { updatedAt: string; title: string } | null;
+  /** The editor may add videos to the library (videos.manage): video fields then take an upload. */
+  canUploadVideo: boolean;
 };
 
 const inputClass = (invalid: boolean) =>
@@ -150,12 +153,16 @@ function FieldControl({
   error,
   categories,
   onRichEdited,
+  folder,
+  canUploadVideo,
 }: {
   field: FieldDefinition;
   value: string;
   error?: string;
   categories: CategoryOption[];
   onRichEdited: (name: string, html: string) => void;
+  folder?: string;
+  canUploadVideo: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
@@ -248,7 +255,7 @@ function FieldControl({
     case "audio":
     case "video":
     case "file":
-      control = <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
+      control = <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} canUploadVideo={canUploadVideo} />;
       break;
   }
   const hint = field.hint ? t(field.hint) : field.kind === "image" ? t("newsroom.ui.imageHint", { max: IMAGE_LIMIT_MB }) : undefined;
@@ -361,8 +368,9 @@ function imageErrors(def: ContentTypeDefinition, form: HTMLFormElement): FieldEr
  * the route's action, with or without JavaScript. With JavaScript it checks itself with the type's schema
  * first (the same one the server runs), then after each change of a field that shows a message.
  */
-export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict }: ContentFormProps) {
+export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict, canUploadVideo }: ContentFormProps) {
   const { t } = useTranslation();
+  const toast = useToast();
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
@@ -396,6 +404,12 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
   };
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    // A file still on its way would be saved as an empty field.
+    if (e.currentTarget.querySelector("[data-uploading]")) {
+      e.preventDefault();
+      toast({ title: t("newsroom.ui.fileUpload.waitTitle"), description: t("newsroom.ui.fileUpload.wait"), variant: "destructive" });
+      return;
+    }
     const found = check(e.currentTarget);
     const first = Object.keys(found)[0];
     if (first) {
@@ -428,6 +442,8 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       error={errors[field.name]}
       categories={categories}
       onRichEdited={onRichEdited}
+      folder={def.folders[field.name]}
+      canUploadVideo={canUploadVideo}
     />
   );
 

@@ -14,6 +14,7 @@ import { getConfig } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
 import { requirePermission } from "../../../server/auth/session.server.ts";
+import { can } from "../../../server/auth/permissions.ts";
 import { getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES } from "../../../server/content/newsroom.ts";
 import { saveFromForm } from "../../../server/content/newsroom-form.ts";
 import { flashCookie, takeFlash } from "../../../server/content/newsroom-flash.ts";
@@ -42,7 +43,7 @@ function idOf(params: { id?: string }): number | null {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const def = typeOf(request);
-  await requirePermission(request, def.permissions.write);
+  const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   const db = await getDb();
   const [item, categories] = await Promise.all([
@@ -60,6 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       values: initialValues(def, item),
       categories,
       origin: getConfig().publicUrl,
+      canUploadVideo: can(user.profile, "videos.manage"),
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
@@ -165,6 +167,7 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
         categories={loaderData.categories}
         origin={loaderData.origin}
         conflict={actionData?.conflict ?? null}
+        canUploadVideo={loaderData.canUploadVideo}
       />
     </section>
   );

@@ -12,7 +12,8 @@ import { hasChromium, launchBrowser } from "../support/browser.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { E2E_SECRET, startAuthServer, type AuthServer } from "../auth/support.ts";
 import { expectToast, keepEvidence, open, signedInPage } from "./support.ts";
-import { hasFfmpeg, makeClip, tusUpload } from "../../helpers/video.ts";
+import { hasFfmpeg, makeClip } from "../../helpers/video.ts";
+import { tusUpload } from "../../helpers/tus.ts";
 
 type AdminVideo = { guid: string; status: number; length: number; thumbnail: string | null; play: string | null; title: string };
 

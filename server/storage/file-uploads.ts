@@ -1,0 +1,80 @@
+/**
+ * Resumable uploads of the content forms' audio and document files (a podcast's episode, a media item's file),
+ * at FILE_TUS_PATH: the one tus endpoint of ./tus.ts, streaming the complete file into the configured storage
+ * (local, Bunny or S3) under its field's folder of back-office.md §7. The stored file's public URL comes back in
+ * the `Upload-File-Url` header of the last response; the form puts it in the field. Videos do not come here:
+ * they go to the video library (server/video/tus.ts), and the field keeps the video's id.
+ */
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import { CONTENT_TYPE_DEFINITIONS } from "../../app/lib/content-types.ts";
+import { arabic } from "../json-api.ts";
+import { logger } from "../logger.ts";
+import { safeFileName, UPLOAD_LIMITS_MB, type Storage } from "./index.ts";
+import { sniffMedia } from "./file-types.ts";
+import { createTusEndpoint, refuse } from "./tus.ts";
+
+export const FILE_TUS_PATH = "/api/admin/files/tus";
+/** The response header that carries the stored file's public URL. */
+export const FILE_URL_HEADER = "Upload-File-Url";
+
+const MB = 1024 * 1024;
+
+/** The folders of the file fields that take uploads here (audio, and a media item's file). */
+export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(
+  Object.values(CONTENT_TYPE_DEFINITIONS).flatMap((def) =>
+    def.fields.filter((f) => f.kind === "audio" || f.kind === "file").flatMap((f) => def.folders[f.name] ?? []),
+  ),
+);
+
+type Accepted = { kind: "audio" | "document"; maxBytes: number };
+
+/** What a declared type may be, and its limit (back-office.md §9). */
+function acceptedType(filetype: string): Accepted | null {
+  if (filetype.startsWith("audio/")) return { kind: "audio", maxBytes: UPLOAD_LIMITS_MB.audio * MB };
+  if (filetype === "application/pdf") return { kind: "document", maxBytes: UPLOAD_LIMITS_MB.document * MB };
+  return null;
+}
+
+/** The file's real type from its first bytes, when it is of the declared kind. */
+function sniffed(kind: Accepted["kind"], head: Uint8Array): { mime: string; extension: string } | null {
+  if (kind === "document") return String.fromCharCode(...head.slice(0, 5)) === "%PDF-" ? { mime: "application/pdf", extension: "pdf" } : null;
+  const media = sniffMedia(head);
+  return media?.kind === "audio" ? media : null;
+}
+
+export type FileUploadOptions = {
+  dataDir: string;
+  storage: () => Storage;
+  authorize: (request: Request) => Promise<unknown>;
+};
+
+export function createFileUploadServer(options: FileUploadOptions) {
+  return createTusEndpoint({
+    path: FILE_TUS_PATH,
+    directory: path.join(options.dataDir, "tus-files"),
+    maxSize: UPLOAD_LIMITS_MB.audio * MB,
+    authorize: options.authorize,
+    refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload files" },
+    onCreate({ size, metadata }) {
+      const accepted = acceptedType(metadata.filetype ?? "");
+      if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
+      if (!FILE_UPLOAD_FOLDERS.has(metadata.folder ?? "")) throw refuse(400, "Upload-Metadata needs the folder of a file field");
+      return Promise.resolve(metadata);
+    },
+    async onComplete({ file, head, size, metadata }) {
+      const accepted = acceptedType(metadata.filetype ?? "")!;
+      const real = sniffed(accepted.kind, head);
+      if (!real) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      const stored = await options
+        .storage()
+        .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), createReadStream(file), real.mime, size)
+        .catch((error: unknown) => {
+          logger.error({ err: error, folder: metadata.folder }, "stored upload failed");
+          throw refuse(502, arabic("newsroom.v.fileStoreFailed"));
+        });
+      return { [FILE_URL_HEADER]: stored.url };
+    },
+  });
+}
