@@ -22,7 +22,8 @@ try {
   console.log(`seed: database ${where}`);
   await handle.migrate();
   const uploadsDir = path.join(config.dataDir, "uploads");
-  const { inserted } = await seedDemoContent(handle.db, { uploadsDir, log: (m) => console.log(`seed: ${m}`) });
+  const videosDir = path.join(config.dataDir, "videos");
+  const { inserted } = await seedDemoContent(handle.db, { uploadsDir, videosDir, log: (m) => console.log(`seed: ${m}`) });
   const width = Math.max(...Object.keys(inserted).map((k) => k.length));
   for (const [table, n] of Object.entries(inserted)) console.log(`  ${table.padEnd(width)}  ${n}`);
 } catch (err) {

@@ -5,16 +5,16 @@ import { checkConfig } from "./config.ts";
 import { securityHeaders } from "./security.ts";
 
 /** Serves one page behind the headers and returns the answer's headers and the nonce the page was given. */
-async function headersFor(env: Record<string, string>) {
+async function headersFor(env: Record<string, string>, pathname = "/") {
   const app = express();
   app.use(securityHeaders(checkConfig(env).config));
-  app.get("/", (_req, res) => {
+  app.use((_req, res) => {
     res.send(String(res.locals.nonce));
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${pathname}`);
     return { headers: res.headers, nonce: await res.text() };
   } finally {
     server.close();
@@ -61,21 +61,63 @@ describe("security headers", () => {
     expect(headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
   });
 
-  it("let the pages load media from the CDN, the video host and its player frame when those drivers are on", async () => {
-    const { headers } = await headersFor({
+  const BUNNY_VIDEO = {
+    VIDEO_DRIVER: "bunny",
+    BUNNY_STREAM_LIBRARY_ID: "1",
+    BUNNY_STREAM_CDN_HOSTNAME: "vz-1.b-cdn.net",
+    BUNNY_STREAM_API_KEY: "k",
+  };
+  const cspOf = async (env: Record<string, string>, pathname = "/") =>
+    directives((await headersFor(env, pathname)).headers.get("content-security-policy") ?? "");
+
+  it("allow playback from our own origin only with the local video library: blob: media for hls.js, no frame", async () => {
+    const csp = await cspOf({});
+    expect(csp.get("media-src")).toEqual(["'self'", "blob:"]);
+    expect(csp.get("connect-src")).toEqual(["'self'"]);
+    expect(csp.get("frame-src")).toEqual(["'none'"]);
+    expect(csp.get("worker-src")).toEqual(["'self'"]);
+    expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
+    // The back-office uploads to this server (tus at /api/admin/videos/tus): nothing more there either.
+    const admin = await cspOf({}, "/admin/videos");
+    for (const name of ["img-src", "media-src", "connect-src", "frame-src"]) expect(admin.get(name), name).toEqual(csp.get(name));
+  });
+
+  it("allow the hosted video library's CDN host for thumbnails, files and hls.js, and its embed player, when VIDEO_DRIVER=bunny", async () => {
+    const csp = await cspOf(BUNNY_VIDEO);
+    expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("media-src")).toEqual(["'self'", "blob:", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("connect-src")).toEqual(["'self'", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net"]);
+    expect(csp.get("default-src")).toEqual(["'self'"]);
+    // The tus endpoint of the host is for the newsroom's uploads: on back-office pages only.
+    expect([...(csp.get("connect-src") ?? [])].join(" ")).not.toContain("video.bunnycdn.com");
+    for (const pathname of ["/admin/videos", "/api/admin/videos"]) {
+      const admin = await cspOf(BUNNY_VIDEO, pathname);
+      expect(admin.get("connect-src"), pathname).toEqual(["'self'", "https://vz-1.b-cdn.net", "https://video.bunnycdn.com"]);
+      expect(admin.get("media-src")).toEqual(csp.get("media-src"));
+    }
+    expect((await cspOf(BUNNY_VIDEO, "/administration")).get("connect-src")).toEqual(csp.get("connect-src"));
+  });
+
+  it("add the file storage's public host for pictures and files, never for scripts, frames or fetches", async () => {
+    const csp = await cspOf({
       STORAGE_DRIVER: "bunny",
       CDN_URL: "https://sahara.b-cdn.net/media",
       BUNNY_STORAGE_API_KEY: "k",
       BUNNY_STORAGE_ZONE: "z",
-      VIDEO_DRIVER: "bunny",
-      BUNNY_STREAM_LIBRARY_ID: "1",
-      BUNNY_STREAM_CDN_HOSTNAME: "vz-1.b-cdn.net",
-      BUNNY_STREAM_API_KEY: "k",
+      ...BUNNY_VIDEO,
     });
-    const csp = directives(headers.get("content-security-policy") ?? "");
-    for (const name of ["img-src", "media-src", "connect-src"]) {
-      expect(csp.get(name), name).toEqual(expect.arrayContaining(["https://sahara.b-cdn.net", "https://vz-1.b-cdn.net"]));
-    }
+    expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://sahara.b-cdn.net", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("media-src")).toEqual(["'self'", "blob:", "https://sahara.b-cdn.net", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("connect-src")).toEqual(["'self'", "https://vz-1.b-cdn.net"]);
+    expect(csp.get("script-src")?.some((v) => v.includes("b-cdn"))).toBe(false);
     expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net"]);
+  });
+
+  it("list no Facebook host: post pictures come through our own /social/image", async () => {
+    const csp = await cspOf({ FACEBOOK_PAGE_TOKEN: "t", FACEBOOK_PAGE_ID: "1" });
+    const all = [...csp.values()].flat().join(" ");
+    expect(all).not.toMatch(/fbcdn|facebook/);
+    expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
   });
 });

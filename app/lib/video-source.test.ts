@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isVideoId, parseVideoSource, PLAYBACK_MESSAGES } from "./video-source.ts";
+import { isVideoId, parseVideoSource, PLAYBACK_MESSAGES, playbackPlan } from "./video-source.ts";
 
 const ID = "3e7647d2-b5e7-4a3a-b71c-41bef15475b4";
 
@@ -85,5 +85,31 @@ describe("parseVideoSource", () => {
     expect(PLAYBACK_MESSAGES.hlsUnsupported).toBe("HLS streaming not supported by this browser");
     expect(PLAYBACK_MESSAGES.loadFailed("MEDIA_ERR_NETWORK", 2)).toBe("Failed to load video: MEDIA_ERR_NETWORK (Code: 2)");
     expect(PLAYBACK_MESSAGES.authRequired).toBe("Authentication required - switching to iframe player");
+  });
+});
+
+describe("playbackPlan: the order a hosted video is tried in (public-site.md §4)", () => {
+  it("tries the adaptive stream, then the file, keeping the embed player for last", () => {
+    expect(playbackPlan({ hls: "/v/p.m3u8", mp4: "/v/play_720p.mp4", embed: "https://iframe.mediadelivery.net/embed/1/x", thumbnail: "/t.jpg" })).toEqual({
+      attempts: [
+        { url: "/v/p.m3u8", format: "hls" },
+        { url: "/v/play_720p.mp4", format: "file" },
+      ],
+      embed: "https://iframe.mediadelivery.net/embed/1/x",
+    });
+    expect(playbackPlan({ mp4: "/v/play_720p.mp4" })).toEqual({ attempts: [{ url: "/v/play_720p.mp4", format: "file" }] });
+  });
+
+  it("goes straight to the embed player when the host has no file yet", () => {
+    expect(playbackPlan({ embed: "https://iframe.mediadelivery.net/embed/1/x", thumbnail: "/t.jpg" })).toEqual({
+      attempts: [],
+      embed: "https://iframe.mediadelivery.net/embed/1/x",
+    });
+  });
+
+  it("has nothing to offer without a URL (the player then says 'No valid video URLs available')", () => {
+    expect(playbackPlan(null)).toBeNull();
+    expect(playbackPlan({ thumbnail: "/t.jpg" })).toBeNull();
+    expect(playbackPlan({ hls: "", mp4: "", embed: "" })).toBeNull();
   });
 });

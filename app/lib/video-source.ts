@@ -82,5 +82,25 @@ function formatOf(pathOrUrl: string): "hls" | "file" {
   return /\.m3u8$/i.test(pathOrUrl.split(/[?#]/)[0]) ? "hls" : "file";
 }
 
-/** The playback URLs of one hosted video, as the server's video library builds them. */
+/**
+ * The playback URLs of one hosted video, as the server's video library builds them (GET
+ * /api/videos/{guid}/playback): the adaptive stream, the direct file, the host's embed player page (hosted
+ * library only) and the thumbnail.
+ */
 export type VideoPlayback = { hls?: string; mp4?: string; embed?: string; thumbnail?: string };
+
+export type PlaybackAttempt = { url: string; format: "hls" | "file" };
+
+/**
+ * The order the player tries a hosted video in (public-site.md §4): the adaptive stream, then the direct
+ * file; the embed player is kept for last (and for a forbidden file). Null when there is nothing at all to
+ * play: the player then says 'No valid video URLs available' with the id.
+ */
+export function playbackPlan(playback: VideoPlayback | null | undefined): { attempts: PlaybackAttempt[]; embed?: string } | null {
+  const attempts: PlaybackAttempt[] = [];
+  if (playback?.hls) attempts.push({ url: playback.hls, format: "hls" });
+  if (playback?.mp4) attempts.push({ url: playback.mp4, format: "file" });
+  const embed = playback?.embed || undefined;
+  if (!attempts.length && !embed) return null;
+  return embed ? { attempts, embed } : { attempts };
+}

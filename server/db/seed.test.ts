@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +8,7 @@ import { and, count, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
 import { articles, categories, COVERAGE_TYPES, coverages, media, MEDIA_TYPES, news, podcasts, PROGRAM_TYPES, programs, REGIONS, videos } from "./schema.ts";
 import { seedDemoContent, type SeedResult } from "./seed.ts";
-import { SAMPLE_VIDEO_URL } from "./demo-assets.ts";
+import { DEMO_CLIPS, DEMO_RENDITION, SAMPLE_VIDEO_URL } from "./demo-assets.ts";
 
 const contentTables = { articles, news, programs, podcasts, coverages, media } as const;
 type ContentTable = (typeof contentTables)[keyof typeof contentTables];
@@ -15,10 +17,14 @@ const asNews = (table: ContentTable) => table as unknown as typeof news;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+const hasFfmpeg = !spawnSync("ffmpeg", ["-version"], { stdio: "ignore" }).error;
+
 describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
   let t: TestDatabase;
   let uploadsDir: string;
+  let videosDir: string;
   let first: SeedResult;
+  let seedMs = 0;
   const logs: string[] = [];
 
   /** `/uploads/demo/x.svg` → the file the server would serve for it. */
@@ -44,12 +50,16 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-test-"));
-    first = await seedDemoContent(t.db, { uploadsDir, log: (m) => logs.push(m) });
+    videosDir = fs.mkdtempSync(path.join(os.tmpdir(), "seed-test-videos-"));
+    const started = Date.now();
+    first = await seedDemoContent(t.db, { uploadsDir, videosDir, log: (m) => logs.push(m) });
+    seedMs = Date.now() - started;
   });
 
   afterAll(async () => {
     await t?.drop();
     if (uploadsDir) fs.rmSync(uploadsDir, { recursive: true, force: true });
+    if (videosDir) fs.rmSync(videosDir, { recursive: true, force: true });
   });
 
   it("reports what it inserted", () => {
@@ -225,6 +235,40 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
     expect(videoMedia.every((m) => m.fileUrl === (hasSample ? SAMPLE_VIDEO_URL : null))).toBe(true);
   });
 
+  it.skipIf(!hasFfmpeg)("gives every demo video files of its own: a clip as HLS and MP4 of its true length, and a thumbnail", async () => {
+    const rows = await t.db.select().from(videos);
+    const lengths = new Set<number>();
+    const thumbnails = new Set<string>();
+    for (const v of rows) {
+      const dir = path.join(videosDir, v.guid);
+      expect(v.status, v.guid).toBe(4);
+      expect(DEMO_CLIPS.map((c) => c.seconds as number)).toContain(v.lengthSeconds);
+      lengths.add(v.lengthSeconds);
+      expect(v.thumbnailFileName).toBe("thumbnail.jpg");
+      const master = fs.readFileSync(path.join(dir, "playlist.m3u8"), "utf8");
+      expect(master).toMatch(/^#EXTM3U\n/);
+      expect(master).toContain(`${DEMO_RENDITION}/video.m3u8`);
+      const media = fs.readFileSync(path.join(dir, DEMO_RENDITION, "video.m3u8"), "utf8");
+      const segments = media.match(/^segment_\d{3}\.ts$/gm) ?? [];
+      expect(segments.length).toBeGreaterThanOrEqual(Math.floor(v.lengthSeconds / 2));
+      for (const s of segments) expect(fs.existsSync(path.join(dir, DEMO_RENDITION, s))).toBe(true);
+      // The playlist's segment durations add up to the length the library states.
+      const total = [...media.matchAll(/#EXTINF:([\d.]+)/g)].reduce((a, m) => a + Number(m[1]), 0);
+      expect(Math.abs(total - v.lengthSeconds)).toBeLessThan(0.6);
+      const mp4 = fs.readFileSync(path.join(dir, "play_720p.mp4"));
+      expect(mp4.subarray(4, 8).toString("latin1")).toBe("ftyp");
+      expect(mp4.length).toBeLessThan(1_000_000);
+      const jpg = fs.readFileSync(path.join(dir, "thumbnail.jpg"));
+      expect(jpg.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      thumbnails.add(crypto.createHash("sha1").update(jpg).digest("hex"));
+    }
+    expect(lengths.size).toBe(DEMO_CLIPS.length);
+    // Videos sharing a clip still each have a picture of their own.
+    expect(thumbnails.size).toBe(rows.length);
+    // Seeding stays quick: the clips and thumbnails are a few seconds of ffmpeg at most.
+    expect(seedMs).toBeLessThan(60_000);
+  });
+
   it("writes a picture for every row, small and well-formed", async () => {
     const urls: string[] = [];
     for (const table of [articles, news, programs, podcasts, coverages] as const) {
@@ -287,10 +331,15 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
   it("inserts nothing and changes no count when run again", async () => {
     const before = await counts();
     const files = fs.readdirSync(path.join(uploadsDir, "demo"), { recursive: true }).length;
-    const again = await seedDemoContent(t.db, { uploadsDir });
+    const videoFiles = fs.readdirSync(videosDir, { recursive: true }).length;
+    const thumb = path.join(videosDir, (await t.db.select().from(videos))[0].guid, "thumbnail.jpg");
+    const thumbTime = fs.existsSync(thumb) ? fs.statSync(thumb).mtimeMs : 0;
+    const again = await seedDemoContent(t.db, { uploadsDir, videosDir });
     expect(Object.values(again.inserted).every((n) => n === 0)).toBe(true);
     expect(await counts()).toEqual(before);
     expect(fs.readdirSync(path.join(uploadsDir, "demo"), { recursive: true }).length).toBe(files);
+    expect(fs.readdirSync(videosDir, { recursive: true }).length).toBe(videoFiles);
+    if (thumbTime) expect(fs.statSync(thumb).mtimeMs).toBe(thumbTime);
   });
 
   it("never overwrites a row an editor changed", async () => {
@@ -330,7 +379,7 @@ describe("demo seed without ffmpeg", () => {
     const logs: string[] = [];
     let result: SeedResult;
     try {
-      result = await seedDemoContent(t.db, { uploadsDir, log: (m) => logs.push(m) });
+      result = await seedDemoContent(t.db, { uploadsDir, videosDir: path.join(uploadsDir, "videos"), log: (m) => logs.push(m) });
     } finally {
       fs.rmSync(process.env.PATH, { recursive: true, force: true });
       process.env.PATH = savedPath;
@@ -341,7 +390,9 @@ describe("demo seed without ffmpeg", () => {
     const videoMedia = await t.db.select().from(media).where(eq(media.mediaType, "video"));
     expect(videoMedia).toHaveLength(12);
     expect(videoMedia.every((m) => m.fileUrl === null && m.thumbnailUrl)).toBe(true);
-    expect((await t.db.select().from(videos)).every((v) => v.status === 5)).toBe(true);
+    expect((await t.db.select().from(videos)).every((v) => v.status === 5 && v.thumbnailFileName === null)).toBe(true);
+    const videosDir = path.join(uploadsDir, "videos");
+    expect(fs.existsSync(videosDir) ? fs.readdirSync(videosDir) : []).toEqual([]);
     const videoArticles = await t.db.select().from(articles).where(eq(articles.contentType, "video"));
     expect(videoArticles.every((a) => a.videoUrl === null)).toBe(true);
   });

@@ -8,10 +8,11 @@
  * an editor deleted comes back on the next run, so callers seed on an empty database (isDatabaseEmpty) or on
  * explicit request (npm run seed).
  */
+import fs from "node:fs";
 import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
 import { articles, categories, coverages, media, news, podcasts, programs, videos } from "./schema.ts";
-import { deterministicUuid, hash32, prepareDemoAssets, type DemoAssets } from "./demo-assets.ts";
+import { deterministicUuid, hash32, layOutDemoVideo, prepareDemoAssets, type DemoAssets, type DemoClip } from "./demo-assets.ts";
 import { AUTHORS } from "./seed-data/authors.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
 import { CULTURE_ARTICLES } from "./seed-data/articles-culture.ts";
@@ -29,7 +30,16 @@ import { syncSearchIndex } from "../search-index.ts";
 
 export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
 
-export type SeedOptions = { uploadsDir: string; log?: (msg: string) => void };
+export type SeedOptions = {
+  uploadsDir: string;
+  /**
+   * The local video library's folder (DATA_DIR/videos). When given, and ffmpeg is there, each demo video gets
+   * files of its own there (a short clip as HLS + MP4, and a thumbnail), so it plays through the playback API
+   * with its true length; without it the demo videos all play the one sample MP4, as before.
+   */
+  videosDir?: string;
+  log?: (msg: string) => void;
+};
 /** The database or an open transaction on it: the helpers below run inside the seed's one transaction. */
 type Db = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type SeedResult = { inserted: Record<string, number> };
@@ -53,6 +63,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   // hold database locks. They are ensured even when the rows already exist, so a fresh disk in front of a
   // persistent PostgreSQL gets its demo files back.
   const assets = prepareDemoAssets(opts.uploadsDir, log);
+  const libraryFiles = opts.videosDir ? layOutDemoLibrary(opts.videosDir, assets.clips(), log) : new Map<string, DemoClip>();
 
   // One clock for the whole run: every date is "now minus a fixed offset", so relative order never changes.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
@@ -222,20 +233,26 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
     inserted.media = await insertCount(tx.insert(media).values(mediaRows).onConflictDoNothing({ target: media.pageSlug }).returning({ id: media.id }));
 
     // The local video library lists these; status 4 (ready) only when there is a file to play, 5 (failed)
-    // otherwise, so the back-office's Play button is never enabled for nothing.
+    // otherwise, so the back-office's Play button is never enabled for nothing. A video with files of its
+    // own has its clip's true length and its thumbnail; the others play the sample.
     const videoRows = mediaRows
       .filter((m) => m.mediaType === "video")
-      .map((m) => ({
-        guid: deterministicUuid(m.pageSlug),
-        title: m.title,
-        description: m.description,
-        status: assets.videoUrl ? 4 : 5,
-        lengthSeconds: m.durationSeconds ?? 0,
-        views: m.views,
-        isDemo: true,
-        dateUploaded: m.publishDate,
-        updatedAt: m.publishDate,
-      }));
+      .map((m) => {
+        const guid = deterministicUuid(m.pageSlug);
+        const clip = libraryFiles.get(guid);
+        return {
+          guid,
+          title: m.title,
+          description: m.description,
+          status: clip || assets.videoUrl ? 4 : 5,
+          lengthSeconds: clip ? clip.seconds : (m.durationSeconds ?? 0),
+          thumbnailFileName: clip ? "thumbnail.jpg" : null,
+          views: m.views,
+          isDemo: true,
+          dateUploaded: m.publishDate,
+          updatedAt: m.publishDate,
+        };
+      });
     inserted.videos = await insertCount(tx.insert(videos).values(videoRows).onConflictDoNothing({ target: videos.guid }).returning({ guid: videos.guid }));
   });
 
@@ -256,6 +273,26 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
 }
 
 // ---------------------------------------------------------------------------------------------------------
+
+/** The demo media videos' ids, in the order of the data: the demo video library. */
+export const DEMO_VIDEO_GUIDS = MEDIA.filter((m) => m.type === "video").map((m) => deterministicUuid(m.slug));
+
+/**
+ * Gives each demo video files of its own in the local library's folder, the clips taken in turn (so the
+ * lengths vary along the list). Returns the clip each laid-out video plays.
+ */
+function layOutDemoLibrary(videosDir: string, clips: DemoClip[], log: (msg: string) => void): Map<string, DemoClip> {
+  const out = new Map<string, DemoClip>();
+  if (!clips.length) return out;
+  fs.mkdirSync(videosDir, { recursive: true });
+  DEMO_VIDEO_GUIDS.forEach((guid, i) => {
+    const clip = clips[i % clips.length];
+    // The k-th video of a clip shows the clip's k-th thumbnail: each its own picture.
+    if (layOutDemoVideo(videosDir, guid, clip, Math.floor(i / clips.length) + 1)) out.set(guid, clip);
+  });
+  log(`demo videos with files of their own: ${out.size} under ${videosDir}`);
+  return out;
+}
 
 /** Status, slug, dates and the demo flag, the same for every content table. */
 function rowState(slug: string, date: Date, draft?: boolean) {

@@ -2,14 +2,15 @@
  * The one video player of the site (public-site.md §4 "Video player", §5 video identifier, §8 messages,
  * §9 HLS settings). It plays, in order: the adaptive stream (HLS), then the direct file, moving on when one
  * fails; a forbidden or unsupported-format error (media error code 4) on the hosted library switches to the
- * host's embed player. hls.js is imported only when an HLS stream is about to play in a browser without
- * native HLS, so pages that never play HLS never download it; and it is the "light" build (~120 KB gzip
- * instead of ~190 KB: no subtitles, alternate audio or DRM, none of which our videos have).
+ * host's embed player, and so does the end of the list when the playback answer has an embed URL. hls.js is
+ * imported only when an HLS stream is about to play in a browser without native HLS, so pages that never
+ * play HLS never download it; and it is the "light" build (~120 KB gzip instead of ~190 KB: no subtitles,
+ * alternate audio or DRM, none of which our videos have).
  */
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type Hls from "hls.js";
-import { PLAYBACK_MESSAGES, parseVideoSource, type VideoPlayback } from "~/lib/video-source.ts";
+import { PLAYBACK_MESSAGES, parseVideoSource, playbackPlan, type PlaybackAttempt, type VideoPlayback } from "~/lib/video-source.ts";
 import { CloseIcon } from "~/components/ui/icons.tsx";
 
 export type VideoPlayerProps = {
@@ -22,7 +23,7 @@ export type VideoPlayerProps = {
   className?: string;
 };
 
-type Attempt = { url: string; format: "hls" | "file" };
+type Attempt = PlaybackAttempt;
 type Plan = { attempts: Attempt[]; embed?: string; poster?: string; id?: string };
 type Phase = { name: "loading" } | { name: "ready" } | { name: "embed"; url: string; notice?: string } | { name: "error"; message: string; id?: string };
 
@@ -85,15 +86,13 @@ function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, classN
     const controller = new AbortController();
     playbackOf(parsed.id, controller.signal)
       .then((playback) => {
-        const attempts: Attempt[] = [];
-        if (playback?.hls) attempts.push({ url: playback.hls, format: "hls" });
-        if (playback?.mp4) attempts.push({ url: playback.mp4, format: "file" });
-        if (!attempts.length && !playback?.embed) {
+        const order = playbackPlan(playback);
+        if (!order) {
           setPhase({ name: "error", message: PLAYBACK_MESSAGES.noValidUrls, id: parsed.id });
           return;
         }
-        setPlan({ attempts, embed: playback?.embed, poster: playback?.thumbnail, id: parsed.id });
-        setPhase(attempts.length ? attemptPhase(autoPlay) : { name: "embed", url: playback!.embed! });
+        setPlan({ ...order, poster: playback?.thumbnail, id: parsed.id });
+        setPhase(order.attempts.length ? attemptPhase(autoPlay) : { name: "embed", url: order.embed! });
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -111,10 +110,13 @@ function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, classN
     [autoPlay],
   );
 
-  // Every attempt failed: the last reason, and the spec's closing words.
+  // Every attempt failed: the hosted library's embed player if there is one, else the last reason and the
+  // spec's closing words.
   const exhausted = plan !== null && plan.attempts.length > 0 && index >= plan.attempts.length;
   let shown = phase;
-  if (exhausted) {
+  if (exhausted && plan.embed) {
+    shown = phase.name === "embed" ? phase : { name: "embed", url: plan.embed, notice: lastError ?? undefined };
+  } else if (exhausted) {
     const allHls = plan.attempts.every((a) => a.format === "hls");
     const message = allHls ? PLAYBACK_MESSAGES.hlsAllFailed : (lastError ?? PLAYBACK_MESSAGES.noMoreUrls);
     shown = { name: "error", message: message === PLAYBACK_MESSAGES.noMoreUrls ? message : `${message} — ${PLAYBACK_MESSAGES.noMoreUrls}`, id: plan.id };

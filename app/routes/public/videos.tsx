@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
@@ -251,12 +251,22 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
   );
 }
 
-/** A thumbnail that gives way to the plain tile colour when the picture cannot be loaded. */
+/**
+ * A thumbnail (the library's, or the default path built from the video id: server/video) that gives way to
+ * the plain tile colour when the picture cannot be loaded — also when it failed before the page hydrated,
+ * which no onError handler hears. Width and height reserve the 16:9 box; below the first row it loads lazily.
+ */
 function Thumbnail({ src, eager }: { src?: string; eager: boolean }) {
   const [failed, setFailed] = useState(false);
+  const ref = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const img = ref.current;
+    if (img?.complete && img.naturalWidth === 0) setFailed(true);
+  }, []);
   if (!src || failed) return null;
   return (
     <img
+      ref={ref}
       src={src}
       alt=""
       width={640}

@@ -13,13 +13,15 @@ import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { openDatabase } from "../../../server/db/client.ts";
-import { seedDemoContent } from "../../../server/db/seed.ts";
+import { DEMO_VIDEO_GUIDS, seedDemoContent } from "../../../server/db/seed.ts";
 import { media, videos } from "../../../server/db/schema.ts";
 import { expectVideoPlays, SAMPLE_MISSING, SAMPLE_VIDEO } from "./helpers.ts";
 
 const HLS_ID = "5a5a5a5a-1111-4222-8333-444444444444";
 const FAKED_ID = "6b6b6b6b-1111-4222-8333-444444444444";
 const UNKNOWN_ID = "7c7c7c7c-1111-4222-8333-444444444444";
+/** A demo video of the seeded library (the 25-second clip): the media item "فيديو المكتبة" plays it by its id. */
+const DEMO_ID = DEMO_VIDEO_GUIDS[2];
 const HOUR = 3_600_000;
 
 describe.skipIf(!hasChromium)("the video player", () => {
@@ -28,13 +30,15 @@ describe.skipIf(!hasChromium)("the video player", () => {
   let dataDir: string;
   let sample = false;
   let hlsMade = false;
+  let demoFiles = false;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-player-"));
     const handle = openDatabase({ dataDir });
     await handle.migrate();
-    await seedDemoContent(handle.db, { uploadsDir: path.join(dataDir, "uploads") });
+    await seedDemoContent(handle.db, { uploadsDir: path.join(dataDir, "uploads"), videosDir: path.join(dataDir, "videos") });
     sample = fs.existsSync(path.join(dataDir, "uploads/demo/video/sample.mp4"));
+    demoFiles = fs.existsSync(path.join(dataDir, "videos", DEMO_ID, "playlist.m3u8"));
     const at = new Date(Date.now() - HOUR);
     const row = { status: "published" as const, publishDate: at, createdAt: at, updatedAt: at, isFeatured: false };
     await handle.db.insert(media).values([
@@ -50,6 +54,7 @@ describe.skipIf(!hasChromium)("the video player", () => {
       { ...row, title: "معرف مجهول", mediaType: "video", pageSlug: "test-unknown-id", fileUrl: UNKNOWN_ID, description: "d" },
       { ...row, title: "بث متكيف", mediaType: "video", pageSlug: "test-hls", fileUrl: HLS_ID, description: "d" },
       { ...row, title: "روابط مزيفة", mediaType: "video", pageSlug: "test-faked", fileUrl: FAKED_ID, description: "d" },
+      { ...row, title: "فيديو المكتبة", mediaType: "video", pageSlug: "test-demo-library", fileUrl: DEMO_ID, description: "d" },
     ]);
     await handle.db.insert(videos).values([
       { guid: HLS_ID, title: "بث متكيف", status: 4, lengthSeconds: 4 },
@@ -171,6 +176,88 @@ describe.skipIf(!hasChromium)("the video player", () => {
     await context.close();
   });
 
+  const DEMO_SKIP = "the seed made no demo clips (ffmpeg with libx264 was not available)";
+
+  it("answers a demo video's playback URLs, and its MP4 answers byte ranges with 206", async (ctx) => {
+    if (!demoFiles) ctx.skip(DEMO_SKIP);
+    const res = await fetch(`${server.url}/api/videos/${DEMO_ID}/playback`);
+    expect(res.status).toBe(200);
+    const { playback } = (await res.json()) as { playback: { hls?: string; mp4?: string; thumbnail?: string } };
+    expect(playback).toEqual({
+      hls: `/video-files/${DEMO_ID}/playlist.m3u8`,
+      mp4: `/video-files/${DEMO_ID}/play_720p.mp4`,
+      thumbnail: `/video-files/${DEMO_ID}/thumbnail.jpg`,
+    });
+    const whole = await fetch(server.url + playback.mp4);
+    const size = Number(whole.headers.get("content-length"));
+    await whole.arrayBuffer();
+    const part = await fetch(server.url + playback.mp4, { headers: { Range: "bytes=1000-1999" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 1000-1999/${size}`);
+    expect(part.headers.get("content-type")).toBe("video/mp4");
+    expect((await part.arrayBuffer()).byteLength).toBe(1000);
+    const thumb = await fetch(server.url + playback.thumbnail);
+    expect(thumb.headers.get("content-type")).toBe("image/jpeg");
+  });
+
+  for (const native of [true, false]) {
+    it(`plays a demo video by its id through the playback API (${native ? "native HLS" : "hls.js"}), under the page's CSP`, async (ctx) => {
+      if (!demoFiles) ctx.skip(DEMO_SKIP);
+      const { page, context, errors } = await newPage(browser, { viewport: PHONE });
+      if (!native) await withoutNativeHls(page);
+      const requests: string[] = [];
+      page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+      const blocked: string[] = [];
+      page.on("console", (m) => /Content Security Policy/i.test(m.text()) && blocked.push(m.text()));
+      await openMedia(page, "فيديو المكتبة");
+      const video = await expectVideoPlays(page.getByTestId("video-modal"));
+      expect(requests).toContain(`/api/videos/${DEMO_ID}/playback`);
+      expect(requests).toContain(`/video-files/${DEMO_ID}/playlist.m3u8`);
+      expect(requests.some((u) => u.startsWith(`/video-files/${DEMO_ID}/240p/segment_`))).toBe(true);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2);
+      // The clip's true length, as the library states it.
+      expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(25);
+      expect(await page.getByTestId("video-player").getAttribute("data-phase")).toBe("ready");
+      expect(blocked).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("shows each demo video's own thumbnail on /videos, sized, and lazy below the first row", async (ctx) => {
+    if (!demoFiles) ctx.skip(DEMO_SKIP);
+    const html = await (await fetch(server.url + "/videos")).text();
+    const imgs = [...html.matchAll(/<article\b[^>]*data-testid="video-card"[^>]*data-guid="([0-9a-f-]{36})"[\s\S]*?<img\b([^>]*)>/g)].map((m) => ({
+      guid: m[1],
+      attrs: m[2],
+    }));
+    expect(imgs.length).toBeGreaterThanOrEqual(DEMO_VIDEO_GUIDS.length);
+    const demo = imgs.filter((i) => DEMO_VIDEO_GUIDS.includes(i.guid));
+    expect(demo).toHaveLength(DEMO_VIDEO_GUIDS.length);
+    for (const { guid, attrs } of demo) {
+      expect(attrs).toContain(`src="/video-files/${guid}/thumbnail.jpg"`);
+      expect(attrs).toMatch(/width="\d+"/);
+      expect(attrs).toMatch(/height="\d+"/);
+    }
+    expect(imgs.slice(0, 3).every((i) => i.attrs.includes('loading="eager"'))).toBe(true);
+    expect(imgs.slice(3).every((i) => i.attrs.includes('loading="lazy"'))).toBe(true);
+
+    // After hydration every demo picture is still there (none taken for broken), and the ones scrolled to
+    // load; the video without files, whose default thumbnail path answers 404, shows the plain tile instead
+    // (its picture failed before hydration, where no onError handler hears it).
+    const { page, context, errors } = await newPage(browser, { viewport: PHONE });
+    await page.goto(server.url + "/videos");
+    await hydrated(page);
+    for (const guid of DEMO_VIDEO_GUIDS) expect(await page.locator(`[data-guid="${guid}"] img`).count(), guid).toBe(1);
+    await expect.poll(() => page.locator(`[data-guid="${FAKED_ID}"] img`).count()).toBe(0);
+    const last = page.locator(`[data-guid="${DEMO_VIDEO_GUIDS.at(-1)}"] img`);
+    await last.scrollIntoViewIfNeeded();
+    await expect.poll(() => last.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    // The browser reports the missing picture's 404 in the console; nothing else may be there.
+    expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+    await context.close();
+  });
+
   for (const native of [true, false]) {
     it(`plays an HLS stream ${native ? "natively" : "through hls.js, loaded on demand, where the browser has no native HLS"}`, async (ctx) => {
       if (!hlsMade) ctx.skip(sample ? "ffmpeg could not cut the sample into HLS segments" : SAMPLE_MISSING);
@@ -224,6 +311,21 @@ describe.skipIf(!hasChromium)("the video player", () => {
     expect(await embed.getAttribute("src")).toBe("/embed-player-test");
     expect(await page.getByTestId("video-player").getAttribute("data-phase")).toBe("embed");
     expect(await page.getByTestId("video-player").textContent()).toContain("Authentication required - switching to iframe player");
+    await context.close();
+  });
+
+  it("ends on the embed player when every URL has failed and the playback answer has one", async () => {
+    const { page, context } = await newPage(browser, { viewport: DESKTOP });
+    await withoutNativeHls(page);
+    await page.route(`**/api/videos/${FAKED_ID}/playback`, (r) =>
+      r.fulfill({ contentType: "application/json", body: JSON.stringify({ playback: { hls: "/missing/playlist.m3u8", embed: "/embed-player-test" } }) }),
+    );
+    await page.route("**/embed-player-test", (r) => r.fulfill({ contentType: "text/html", body: "<p>embed</p>" }));
+    await openMedia(page, "روابط مزيفة");
+    const embed = page.getByTestId("video-embed");
+    await embed.waitFor({ state: "attached" });
+    expect(await embed.getAttribute("src")).toBe("/embed-player-test");
+    expect(await page.getByTestId("video-player").getAttribute("data-phase")).toBe("embed");
     await context.close();
   });
 
