@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { checkConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/client.ts";
+import { openDatabase, type Database } from "../server/db/client.ts";
 import { createAuth } from "../server/auth/auth.ts";
 import { categories, news } from "../server/db/schema.ts";
 import { createPersona } from "../tests/helpers/auth.ts";
@@ -32,16 +32,27 @@ async function throughput(url: string, headers: Record<string, string>, concurre
   return done / (durationMs / 1000);
 }
 
-export async function benchNewsroom({ concurrency = 8, durationMs = 3000 } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-bench-newsroom-"));
+/**
+ * A fresh data folder whose database has an administrator signed in (their session cookie), for a bench that
+ * then starts the built server on it; `fill` adds what the bench needs before the server opens the database.
+ */
+export async function databaseWithAdmin(secret: string, name: string, fill: (db: Database) => Promise<void> = async () => {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sahara-bench-${name}-`));
   const handle = openDatabase({ dataDir });
-  let cookie: string;
   try {
     await handle.migrate();
-    const { config } = checkConfig({ DATA_DIR: dataDir, BETTER_AUTH_SECRET: SECRET, LOG_LEVEL: "silent" });
-    cookie = (await createPersona(createAuth({ db: handle.db, config }), handle.db, { email: "bench@newsroom.test", password: "Passw0rdB", role: "admin" }))
-      .cookie;
-    const [category] = await handle.db.insert(categories).values({ name: "أخبار", slug: "news", type: "news" }).returning({ id: categories.id });
+    const { config } = checkConfig({ DATA_DIR: dataDir, BETTER_AUTH_SECRET: secret, LOG_LEVEL: "silent" });
+    const admin = await createPersona(createAuth({ db: handle.db, config }), handle.db, { email: `bench@${name}.test`, password: "Passw0rdB", role: "admin" });
+    await fill(handle.db);
+    return { dataDir, cookie: admin.cookie };
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function benchNewsroom({ concurrency = 8, durationMs = 3000 } = {}) {
+  const { dataDir, cookie } = await databaseWithAdmin(SECRET, "newsroom", async (db) => {
+    const [category] = await db.insert(categories).values({ name: "أخبار", slug: "news", type: "news" }).returning({ id: categories.id });
     const start = Date.now() - ITEMS * 60_000;
     for (let offset = 0; offset < ITEMS; offset += 500) {
       const rows = Array.from({ length: Math.min(500, ITEMS - offset) }, (_, k) => {
@@ -62,11 +73,9 @@ export async function benchNewsroom({ concurrency = 8, durationMs = 3000 } = {})
           updatedAt: at,
         };
       });
-      await handle.db.insert(news).values(rows);
+      await db.insert(news).values(rows);
     }
-  } finally {
-    await handle.close();
-  }
+  });
 
   const server = await startServer({ DATA_DIR: dataDir, BETTER_AUTH_SECRET: SECRET, SEED_DEMO: "false", LOG_LEVEL: "warn" });
   try {

@@ -7,11 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/client.ts";
-import { createAuth } from "../server/auth/auth.ts";
-import { createPersona } from "../tests/helpers/auth.ts";
 import { startServer } from "../tests/e2e/support/server.ts";
+import { databaseWithAdmin } from "./bench-newsroom.ts";
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 200);
@@ -69,20 +66,10 @@ async function tusSend(base: string, cookie: string, file: string, guid: string)
 }
 
 export async function benchUpload() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-bench-upload-"));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-bench-file-"));
   const source = path.join(work, "video.mp4");
   writeVideoFile(source, SIZE_MB * MB);
-  const handle = openDatabase({ dataDir });
-  let cookie: string;
-  try {
-    await handle.migrate();
-    const { config } = checkConfig({ DATA_DIR: dataDir, BETTER_AUTH_SECRET: SECRET, LOG_LEVEL: "silent" });
-    cookie = (await createPersona(createAuth({ db: handle.db, config }), handle.db, { email: "bench@uploads.test", password: "Passw0rdU", role: "admin" }))
-      .cookie;
-  } finally {
-    await handle.close();
-  }
+  const { dataDir, cookie } = await databaseWithAdmin(SECRET, "upload");
   const server = await startServer({
     DATA_DIR: dataDir,
     BETTER_AUTH_SECRET: SECRET,

@@ -19,3 +19,13 @@ export function makeClip(dir: string, { seconds = 2, size = "640x360", name = "c
   if (made.status !== 0) throw new Error("ffmpeg could not make the test clip");
   return file;
 }
+
+/** A real WAV file of a tone, `seconds` long: a podcast episode, only shorter. */
+export function makeAudio(dir: string, { seconds = 2, name = "episode.wav" } = {}): string {
+  const file = path.join(dir, name);
+  const made = spawnSync("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `sine=frequency=330:duration=${seconds}`, file], {
+    stdio: "inherit",
+  });
+  if (made.status !== 0) throw new Error("ffmpeg could not make the test sound");
+  return file;
+}

@@ -11,8 +11,9 @@ import type { Browser } from "playwright-core";
 import { hasChromium, launchBrowser } from "../support/browser.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { E2E_SECRET, startAuthServer, type AuthServer } from "../auth/support.ts";
-import { expectToast, keepEvidence, open, signedInPage } from "./support.ts";
-import { hasFfmpeg, makeClip } from "../../helpers/video.ts";
+import { expectToast, keepEvidence, open, saveAndExpectToast, signedInPage } from "./support.ts";
+import ar from "../../../app/locales/ar/common.json" with { type: "json" };
+import { hasFfmpeg, makeAudio, makeClip } from "../../helpers/video.ts";
 import { tusUpload } from "../../helpers/tus.ts";
 
 type AdminVideo = { guid: string; status: number; length: number; thumbnail: string | null; play: string | null; title: string };
@@ -24,6 +25,8 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
   let base: string;
   const clips = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-clips-"));
   let shortClip: string;
+  let longClip: string;
+  let audio: string;
 
   const call = (method: string, pathname: string, { cookie = server.personas.admin.cookie, body }: { cookie?: string; body?: unknown } = {}) =>
     fetch(base + pathname, {
@@ -35,6 +38,10 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
 
   beforeAll(async () => {
     shortClip = makeClip(clips, { seconds: 2 });
+    // Made before any request: a long encode between two requests would leave a kept-alive socket idle past the
+    // server's keep-alive time-out, and the next request could be sent on it as the server closes it.
+    longClip = makeClip(clips, { seconds: 40, size: "1280x720", name: "long.mp4" });
+    audio = makeAudio(clips, { seconds: 2 });
     server = await startAuthServer({
       personas: {
         admin: { email: "video-chief@newsroom.test", password: "Passw0rdA", role: "admin" },
@@ -92,7 +99,6 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
   });
 
   it("finishes the processing of a video after the server is killed in the middle of it", async () => {
-    const longClip = makeClip(clips, { seconds: 40, size: "1280x720", name: "long.mp4" });
     const { guid } = (await (await call("POST", "/api/admin/videos", { body: { title: "تسجيل طويل" } })).json()) as { guid: string };
     const sent = await tusUpload(
       `${base}/api/admin/videos/tus`,
@@ -113,6 +119,35 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
     await expect.poll(async () => (await video(guid)).status, { timeout: 180_000, interval: 1000 }).toBe(4);
     expect((await video(guid)).length).toBe(40);
     expect(restarted.output()).toContain("jobs of the previous run resumed");
+  });
+
+  it.skipIf(!hasChromium)("lets an editor attach a podcast's audio and video by resumable upload, then save it", async () => {
+    const { page, context } = await signedInPage(browser!, { url: base }, server.personas.admin);
+    await keepEvidence(page, "podcast-uploads", async () => {
+      await open(page, `${base}/admin/podcasts/new`);
+      await page.fill('[data-testid="input-title"]', "حلقة عن الشعر الحساني");
+      await page.fill('[data-testid="input-description"]', "حديث مع شاعر من أطار");
+      await page.fill('[data-testid="input-host_name"]', "محمد الأمين");
+
+      await page.setInputFiles('[data-testid="upload-audio_url"]', audio);
+      // While the file goes the form is not saved with an empty field.
+      await page.locator('[data-testid="upload-progress-audio_url"]').waitFor();
+      await expect.poll(() => page.inputValue('[data-testid="input-audio_url"]'), { timeout: 60_000 }).toMatch(/^\/uploads\/podcasts\/audio\/.+\.wav$/);
+      await page.setInputFiles('[data-testid="upload-video_url"]', shortClip);
+      await expect.poll(() => page.inputValue('[data-testid="input-video_url"]'), { timeout: 60_000 }).toMatch(/^[0-9a-f-]{36}$/);
+      const audioUrl = await page.inputValue('[data-testid="input-audio_url"]');
+      const guid = await page.inputValue('[data-testid="input-video_url"]');
+
+      await saveAndExpectToast(page, "podcasts", ar.newsroom.ok.podcastCreated);
+      const stored = await fetch(base + audioUrl);
+      expect(stored.status).toBe(200);
+      expect(stored.headers.get("content-type")).toBe("audio/wav");
+      expect(Buffer.from(await stored.arrayBuffer()).equals(fs.readFileSync(audio))).toBe(true);
+      // The video went to the library under the episode's title, and is processed like any other.
+      expect((await video(guid)).title).toBe("حلقة عن الشعر الحساني");
+      await expect.poll(async () => (await video(guid)).status, { timeout: 90_000, interval: 500 }).toBe(4);
+    });
+    await context.close();
   });
 
   it.skipIf(!hasChromium)("lets an editor upload a video, watch it become ready, play it and delete it", async () => {

@@ -68,7 +68,8 @@ export async function startServer(env: Record<string, string> = {}, { timeoutMs 
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A process ended by a signal (a test's SIGKILL) has no exit code, only its signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5000).unref();
