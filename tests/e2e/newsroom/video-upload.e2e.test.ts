@@ -163,7 +163,21 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
 
       await page.fill('[data-testid="video-description"]', "جولة مصورة في المدينة القديمة");
       await page.setInputFiles('[data-testid="video-file"]', shortClip);
+      // The file's bytes are held back a moment, so that the bar can be seen on its way.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route("**/api/admin/videos/tus/**", async (route) => {
+        if (route.request().method() === "PATCH") await held;
+        await route.continue();
+      });
       await page.click('[data-testid="video-upload-submit"]');
+      const progress = page.locator('[data-testid="video-upload-progress"]');
+      await progress.waitFor();
+      // Creating the video (0 %), then its file on its way: 25 % and up, never past 75 % before the end.
+      await expect.poll(() => progress.locator('[role="status"]').textContent()).toBe("جاري رفع الملف...");
+      expect(await page.textContent('[data-testid="video-upload-progress-percent"]')).toMatch(/^(2[5-9]|[3-6]\d|7[0-5])%$/);
+      expect(await page.isDisabled('[data-testid="video-upload-submit"]')).toBe(true);
+      release();
       await expectToast(page, "تم رفع الفيديو بنجاح!");
       await page.waitForSelector('[data-testid="video-upload-form"][data-state="idle"]');
       const card = page.locator('[data-testid="admin-video"]', { hasText: "رحلة إلى وادان" });
@@ -174,6 +188,9 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
       const play = card.locator('a[data-testid="video-play"]');
       expect(await play.getAttribute("href")).toMatch(/^\/video-files\/[0-9a-f-]{36}\/play_720p\.mp4$/);
       expect(await play.getAttribute("target")).toBe("_blank");
+      const played = await fetch(base + (await play.getAttribute("href"))!, { headers: { range: "bytes=0-1023" } });
+      expect([played.status, played.headers.get("content-type")]).toEqual([206, "video/mp4"]);
+      expect(await card.locator("img").getAttribute("src")).toMatch(/\/thumbnail\.jpg$/);
 
       await card.locator('[data-testid="video-delete"]').click();
       await page.click('[data-testid="delete-confirm"]');
