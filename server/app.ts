@@ -9,6 +9,7 @@ import fs from "node:fs";
 import express from "express";
 import { sql } from "drizzle-orm";
 import { createRequestHandler } from "@react-router/express";
+import { createRequestHandler as createFetchHandler } from "react-router";
 import { getConfig, startupCheck, type Config } from "./config.ts";
 import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.ts";
 import { logger } from "./logger.ts";
@@ -17,7 +18,10 @@ import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
 import { announceFirstRunSetup } from "./auth/setup.ts";
 import { armScheduledPublishing } from "./content/newsroom.ts";
 import { syncSearchIndex } from "./search-index.ts";
-import { CLIENT_IP_HEADER } from "./content/views.ts";
+import { CLIENT_IP_HEADER, countView, type ViewContentType } from "./content/views.ts";
+import { createPageCache, followInvalidations, type PageCache } from "./page-cache.ts";
+import { startCacheBus, type CacheBus } from "./cache-bus.ts";
+import { onSocialFeedChanged } from "./social/feed.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.ts";
 import { createLocalTusServer } from "./video/tus.ts";
@@ -34,6 +38,7 @@ declare module "react-router" {
 
 let prepared: Promise<Config> | undefined;
 let worker: Worker | undefined;
+let cacheBus: CacheBus | undefined;
 
 /** The largest form or JSON body an action accepts (a long article with its fields fits well within it). */
 export const MAX_FORM_BYTES = 1_000_000;
@@ -63,6 +68,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     }
     // With no administrator yet, print a one-time link that lets the owner create the first one.
     await announceFirstRunSetup(handle.db);
+    // With several processes, each hears the others' invalidations (docs/decisions/0106-page-cache.md).
+    if (config.REDIS_URL) cacheBus ??= startCacheBus({ url: config.REDIS_URL });
     // Items scheduled before this start appear at their time (the read cache is told when one comes due).
     await armScheduledPublishing(handle.db);
     // What was queued for search while the server was down (an import, a migration that changed the
@@ -86,6 +93,7 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
 /** Lets a running job finish (or hand its lease back by stopping) before the process exits. */
 export async function shutdown() {
   await worker?.stop();
+  await cacheBus?.stop();
 }
 
 export function createApp() {
@@ -157,6 +165,9 @@ export function createApp() {
     next();
   });
 
+  // Anonymous public pages from the full-page cache (server/page-cache.ts); everything else renders below.
+  if (config.PAGE_CACHE === "on") app.use(pageCacheFor(config).middleware);
+
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
@@ -171,6 +182,33 @@ export function createApp() {
     next(err);
   });
   return app;
+}
+
+let pageCache: { cache: PageCache; unfollow: () => void } | undefined;
+
+/** The process's page cache: pages rendered without a nonce (their CSP lists script hashes), views counted on hits. */
+function pageCacheFor(config: Config): PageCache {
+  pageCache?.unfollow(); // a new app in development: the old cache stops following
+  const renderPage = createFetchHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+  const cache = createPageCache({
+    render: (request) => renderPage(request, { nonce: "" }),
+    origin: config.publicUrl,
+    countViews: (request, views) => {
+      void getDb().then(
+        (db) => {
+          for (const view of views) countView(db, request, { contentType: view.contentType as ViewContentType, contentId: view.contentId });
+        },
+        (error: unknown) => logger.warn({ err: error }, "views not counted"),
+      );
+    },
+  });
+  pageCache = { cache, unfollow: followInvalidations(cache, (listener) => onSocialFeedChanged(() => listener())) };
+  return cache;
+}
+
+/** For tests and the bench: the running page cache, if any. */
+export function currentPageCache(): PageCache | undefined {
+  return pageCache?.cache;
 }
 
 export { logger };

@@ -28,6 +28,8 @@ const envSchema = z.object({
 
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
+  /** on: anonymous public pages come from the full-page cache (docs/decisions/0106-page-cache.md). */
+  PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 
   BETTER_AUTH_SECRET: optionalString,
 

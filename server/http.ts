@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { logger } from "./logger.ts";
+import { markDegraded } from "./render-scope.ts";
 
 /** The 404 every missing or unpublished item answers with (the public layout shows the 404 page). */
 export function notFound(): never {
@@ -25,6 +26,7 @@ export async function orEmpty<T>(what: string, query: () => Promise<T[]>): Promi
     return await query();
   } catch (error) {
     logger.warn({ err: error, what }, "related items failed");
+    markDegraded();
     return [];
   }
 }

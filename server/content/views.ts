@@ -21,6 +21,7 @@ import { articles, contentViews, media } from "../db/schema.ts";
 import { getConfig, type Config } from "../config.ts";
 import { authSecret } from "../secrets.ts";
 import { logger } from "../logger.ts";
+import { currentRenderScope } from "../render-scope.ts";
 
 /** Content with a detail page. Articles and media also keep a running total for their listings. */
 export type ViewContentType = "article" | "news" | "media" | "program" | "podcast" | "coverage";
@@ -110,6 +111,9 @@ export function isCountableView(request: Request): boolean {
 /**
  * The one call a detail loader makes: counts the view in the background (not awaited), skipping crawlers
  * and prefetches, and logs instead of failing the page when the database refuses.
+ *
+ * Inside a page-cache render (server/page-cache.ts) it only notes the item: the page cache counts it for
+ * every request it answers with that page, the one that rendered it and every cache hit after.
  */
 export function countView(
   db: Database,
@@ -117,6 +121,11 @@ export function countView(
   target: { contentType: ViewContentType; contentId: number },
   { config }: { config?: Config } = {},
 ): void {
+  const render = currentRenderScope();
+  if (render) {
+    render.views.push(target);
+    return;
+  }
   if (!isCountableView(request)) return;
   let readerKey: string;
   try {

@@ -15,6 +15,7 @@ import { listSectionArticles } from "../../../server/content/sections.ts";
 import { literatureSamples } from "../../../server/content/literature-samples.ts";
 import { logger } from "../../../server/logger.ts";
 import { cached } from "../../../server/cache.ts";
+import { markDegraded } from "../../../server/render-scope.ts";
 import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
 import { SocialPostGrid } from "~/components/social/post-card.tsx";
 
@@ -27,6 +28,8 @@ async function orHidden<T>(what: string, query: Promise<T[]>): Promise<T[] | nul
     return await query;
   } catch (error) {
     logger.error({ err: error, what }, "home section failed");
+    // Neither the home read nor the page is kept: the next reader tries again (the page cache serves the last good page).
+    markDegraded();
     return null;
   }
 }

@@ -11,6 +11,7 @@ import { listPublishedPodcasts, listPublishedPrograms } from "../../../server/co
 import { translate } from "../../../server/i18n.server.ts";
 import { logger } from "../../../server/logger.ts";
 import { cached } from "../../../server/cache.ts";
+import { markDegraded } from "../../../server/render-scope.ts";
 
 /** Each list loads on its own: one failing shows its error message in red, the other still shows. */
 async function settle<T>(what: string, query: Promise<T[]>): Promise<{ items: T[]; error: string | null }> {
@@ -18,6 +19,7 @@ async function settle<T>(what: string, query: Promise<T[]>): Promise<{ items: T[
     return { items: await query, error: null };
   } catch (error) {
     logger.error({ err: error, what }, "listing failed");
+    markDegraded();
     return { items: [], error: (error as Error).message };
   }
 }
