@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import os from "node:os";
 import path from "node:path";
 
 export default defineConfig({
@@ -9,5 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default leaves one core to itself (one worker on a 2-core machine), but these files mostly wait on
+    // databases, servers and ffmpeg: one worker per core runs them side by side.
+    maxWorkers: Number(process.env.UNIT_WORKERS) || os.availableParallelism(),
   },
 });
