@@ -7,6 +7,7 @@ import { startupCheck } from "../server/config.ts";
 import { getDatabaseHandle } from "../server/db/client.ts";
 import { startJobWorker } from "../server/jobs/index.ts";
 import { logger } from "../server/logger.ts";
+import { startCacheBus } from "../server/cache-bus.ts";
 
 const config = startupCheck({ ...process.env, JOB_WORKER: "embedded" }, logger);
 if (config.drivers.database !== "postgres") {
@@ -14,9 +15,12 @@ if (config.drivers.database !== "postgres") {
   process.exit(1);
 }
 const handle = await getDatabaseHandle();
+// A video that becomes ready here must reach the web processes' caches.
+const bus = config.REDIS_URL ? startCacheBus({ url: config.REDIS_URL }) : undefined;
 const worker = startJobWorker(handle.db, config);
 const stop = async () => {
   await worker.stop();
+  await bus?.stop();
   await handle.close();
   process.exit(0);
 };

@@ -10,6 +10,7 @@ import express, { type RequestHandler } from "express";
 import { desc, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { videos } from "../db/schema.ts";
+import { invalidate } from "../cache.ts";
 import { deterministicUuid, SAMPLE_POSTER_URL, SAMPLE_VIDEO_URL, DEMO_URL_PREFIX } from "../db/demo-assets.ts";
 import { MEDIA } from "../db/seed-data/media.ts";
 import { isVideoId } from "../../app/lib/video-source.ts";
@@ -136,12 +137,14 @@ export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOption
       if (input.description !== undefined) set.description = input.description;
       if (input.collection !== undefined) set.collection = input.collection ? canonicalCollection(input.collection) : null;
       await (await database()).update(videos).set(set).where(eq(videos.guid, guid.toLowerCase()));
+      invalidate("videos");
     },
 
     async delete(guid) {
       if (!isVideoId(guid)) return;
       await (await database()).delete(videos).where(eq(videos.guid, guid.toLowerCase()));
       await fs.promises.rm(path.join(videosDir, guid.toLowerCase()), { recursive: true, force: true });
+      invalidate("videos");
     },
   };
   return library;

@@ -14,6 +14,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { videos } from "../db/schema.ts";
 import { PermanentJobError } from "../jobs/queue.ts";
+import { invalidate } from "../cache.ts";
 import { VIDEO_STATUS } from "./types.ts";
 
 /** The uploaded original inside the video's folder; the renditions sit beside it. */
@@ -153,11 +154,14 @@ const OUTPUTS = ["play_720p.mp4", "playlist.m3u8", "thumbnail.jpg", "360p", "720
 export async function processVideo(db: Database, input: { guid: string; videosDir: string; tools: FfmpegTools; isLastAttempt: boolean }): Promise<void> {
   const { guid, tools } = input;
   const dir = path.join(input.videosDir, guid);
-  const setStatus = (status: number, extra: Partial<typeof videos.$inferInsert> = {}) =>
-    db
+  const setStatus = async (status: number, extra: Partial<typeof videos.$inferInsert> = {}) => {
+    await db
       .update(videos)
       .set({ status, updatedAt: new Date(), ...extra })
       .where(eq(videos.guid, guid));
+    // Ready or failed changes what the public pages show (a ready video plays on /videos).
+    if (status === VIDEO_STATUS.ready || status === VIDEO_STATUS.failed) invalidate("videos");
+  };
   const [row] = await db.select({ guid: videos.guid }).from(videos).where(eq(videos.guid, guid)).limit(1);
   if (!row) return; // deleted while queued: nothing to do
   const work = path.join(dir, `.work-${process.pid}-${Date.now()}`);
