@@ -105,6 +105,10 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
   { path: "/api/admin/contacts", access: "contacts.manage" },
   { path: "/api/admin/contacts/:id", access: "contacts.manage" },
+  // The video library's JSON API (and where a half-sent file goes on): videos.manage, as /admin/videos.
+  { path: "/api/admin/videos", access: "videos.manage" },
+  { path: "/api/admin/videos/:guid", access: "videos.manage" },
+  { path: "/api/admin/videos/:guid/upload", access: "videos.manage" },
 ];
 
 export function adminPageAccess(pathname: string): Access | undefined {

@@ -122,6 +122,13 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
   });
 
   it.skipIf(!hasChromium)("lets an editor attach a podcast's audio and video by resumable upload, then save it", async () => {
+    // The files endpoint has the guard of the back-office's actions: a session, content.write, our own origin.
+    const declared = { "Tus-Resumable": "1.0.0", "Upload-Length": "1000", "Upload-Metadata": "folder cG9kY2FzdHMvYXVkaW8=,filetype YXVkaW8vd2F2" };
+    const tusCreate = (headers: Record<string, string>) => fetch(`${base}/api/admin/files/tus`, { method: "POST", headers: { ...declared, ...headers } });
+    expect((await tusCreate({ origin: base })).status).toBe(401);
+    expect((await tusCreate({ origin: base, cookie: server.personas.reader.cookie })).status).toBe(403);
+    expect((await tusCreate({ origin: "https://evil.example", cookie: server.personas.admin.cookie })).status).toBe(403);
+
     const { page, context } = await signedInPage(browser!, { url: base }, server.personas.admin);
     await keepEvidence(page, "podcast-uploads", async () => {
       await open(page, `${base}/admin/podcasts/new`);
