@@ -19,6 +19,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ status, title }, { status: result.ok ? 200 : 400, headers });
 }
 
+// A confirmation is a write: its answer (no-store) must reach the browser, and no cache may keep it.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
 
 export default function NewsletterConfirm({ loaderData }: Route.ComponentProps) {
