@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, useSubmit, useLocation, type ShouldRevalidateFunction } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
 import { I18nextProvider } from "react-i18next";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
@@ -83,8 +83,6 @@ function browserI18nFor(...[lang, translations]: Parameters<typeof createI18n>) 
  * when the cookie is missing (the stored choice comes first in the spec's detection order).
  */
 function LanguageSync({ lang }: { lang: Language }) {
-  const submit = useSubmit();
-  const location = useLocation();
   useEffect(() => {
     // Lets the browser tests (and anyone debugging) know the page is interactive.
     document.documentElement.dataset.hydrated = "true";
@@ -93,18 +91,24 @@ function LanguageSync({ lang }: { lang: Language }) {
     try {
       const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
       const storedLang = toSupportedLanguage(stored);
-      const hasCookie = document.cookie.split(";").some((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
-      if (!hasCookie && storedLang && storedLang !== lang) {
-        void submit({ lang: storedLang, redirectTo: location.pathname + location.search }, { method: "post", action: "/language", preventScrollReset: true });
-        return;
+      if (!hasLanguageCookie() && storedLang && storedLang !== lang) {
+        // The cookie is what the server renders from: put the stored choice back and load the page again. A
+        // plain reload rather than a client navigation, because this runs while the page is still hydrating
+        // (a submit then could be lost under load). Only when the cookie took, or cookies being blocked would
+        // reload for ever.
+        document.cookie = `${LANGUAGE_COOKIE}=${storedLang}; path=/; max-age=31536000; samesite=lax${location.protocol === "https:" ? "; secure" : ""}`;
+        if (hasLanguageCookie()) return window.location.reload();
       }
       if (stored !== lang) window.localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
     } catch {
       // Storage can be unavailable (private mode, blocked cookies); the cookie still carries the choice.
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [lang]);
   return null;
+}
+
+function hasLanguageCookie() {
+  return document.cookie.split(";").some((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -165,7 +165,8 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await page.goto(base + "/");
     await page.evaluate(() => localStorage.setItem("i18nextLng", "fr"));
     await page.reload();
-    await page.waitForFunction(() => document.documentElement.lang === "fr");
+    // The page puts the cookie back and loads itself again: poll across that navigation.
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang).catch(() => null)).toBe("fr");
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === "i18nextLng")?.value).toBe("fr");
     await context.close();
