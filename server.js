@@ -2,6 +2,7 @@
  * The process entry: `node server.js` serves the production build; `node server.js --dev` serves the
  * sources through Vite with hot reload. Both run the same Express app (server/app.ts).
  */
+import http from "node:http";
 import compression from "compression";
 import express from "express";
 
@@ -14,12 +15,53 @@ async function main() {
   server.disable("x-powered-by");
   server.use(compression());
 
+  // The port is taken before anything else happens: a second process on a port already served must fail at
+  // once (exit code 1), before it migrates, seeds or starts a job worker. Until the app is ready it answers 503.
+  let handler = (_req, res) => {
+    res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" });
+    res.end("starting");
+  };
+  const listener = http.createServer(
+    {
+      // Node's own requestTimeout would also cut a resumable upload on a slow link: the whole-request limit is
+      // applied by the app to the routes that are not uploads (server/request-guard.ts), the idle limit below to all.
+      requestTimeout: 0,
+      // Node looks for connections past headersTimeout this often (every 30 s by default, which would let a slow
+      // sender of headers keep a connection up to 30 s past the limit).
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => handler(req, res),
+  );
+  // The site proxies nothing: without this, Node would drop a CONNECT request without a word.
+  listener.on("connect", (_req, socket) => {
+    socket.on("error", () => {});
+    socket.end("HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+  });
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "0.0.0.0";
+  await new Promise((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(port, host, () => {
+      listener.off("error", reject);
+      resolve(undefined);
+    });
+  }).catch((error) => {
+    const why = error && error.code === "EADDRINUSE" ? "the address is already in use (is another server running?)" : String(error?.message ?? error);
+    console.error(`Cannot listen on ${host}:${port}: ${why}`);
+    process.exit(1);
+  });
+
   let appModule;
+  let vite;
   if (dev) {
-    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
-    server.use(vite.middlewares);
+    vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
     appModule = await vite.ssrLoadModule("./server/app.ts");
-    await appModule.prepare();
+  } else {
+    appModule = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
+  }
+  const config = await appModule.prepare();
+  if (dev) {
+    server.use(vite.middlewares);
     const app = appModule.createApp();
     server.use(async (req, res, next) => {
       try {
@@ -31,21 +73,21 @@ async function main() {
       }
     });
   } else {
-    appModule = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-    await appModule.prepare();
     // Hashed assets never change: cache them for a year. Everything else in the client build for an hour.
     server.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
     server.use(express.static(`${buildDir}/client`, { maxAge: "1h", index: false }));
     server.use(appModule.createApp());
   }
 
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "0.0.0.0";
-  const listener = server.listen(port, host, () => {
-    const address = listener.address();
-    const shown = typeof address === "object" && address ? address.port : port;
-    appModule.logger.info(`serving on http://localhost:${shown}`);
-  });
+  listener.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
+  listener.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  // No byte either way for this long: the connection is closed (a stalled upload, a client that stopped reading).
+  listener.timeout = config.HTTP_IDLE_TIMEOUT_MS;
+  handler = server;
+  const address = listener.address();
+  const shown = typeof address === "object" && address ? address.port : port;
+  appModule.logger.info(`serving on http://localhost:${shown}`);
+
   const stop = () => listener.close(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -14,6 +14,8 @@ import { getConfig, startupCheck, type Config } from "./config.ts";
 import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.ts";
 import { logger } from "./logger.ts";
 import { securityHeaders } from "./security.ts";
+import { BODY_LIMITS } from "./request-body.ts";
+import { requestGuard } from "./request-guard.ts";
 import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
 import { announceFirstRunSetup } from "./auth/setup.ts";
 import { armScheduledPublishing } from "./content/newsroom.ts";
@@ -29,6 +31,8 @@ import { createFileUploadServer } from "./storage/file-uploads.ts";
 import { getStorage } from "./storage/index.ts";
 import { requirePermission } from "./auth/session.server.ts";
 import { getDb } from "./db/client.ts";
+import { checkReadiness } from "./readiness.ts";
+import { getAuth } from "./auth/auth.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -40,8 +44,8 @@ let prepared: Promise<Config> | undefined;
 let worker: Worker | undefined;
 let cacheBus: CacheBus | undefined;
 
-/** The largest form or JSON body an action accepts (a long article with its fields fits well within it). */
-export const MAX_FORM_BYTES = 1_000_000;
+/** The largest form body an action without a file accepts; each route kind's limit is in server/request-body.ts. */
+export const MAX_FORM_BYTES = BODY_LIMITS.form;
 
 export function prepare(env: Record<string, string | undefined> = process.env): Promise<Config> {
   prepared ??= (async () => {
@@ -107,16 +111,11 @@ export function createApp() {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok", uptime: Math.round(process.uptime()) });
   });
+  // Ready = the database answers, DATA_DIR takes writes and sessions can be signed (server/readiness.ts).
   app.get("/readyz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    try {
-      const handle = await getDatabaseHandle();
-      await handle.ping();
-      res.json({ status: "ready", database: handle.driver });
-    } catch (error) {
-      logger.warn({ err: error }, "readiness check failed");
-      res.status(503).json({ status: "unavailable", database: "unreachable" });
-    }
+    const report = await checkReadiness({ config, database: getDatabaseHandle, auth: getAuth });
+    res.status(report.status === "ready" ? 200 : 503).json(report);
   });
 
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
@@ -153,17 +152,9 @@ export function createApp() {
     next();
   });
 
-  // Forms and JSON bodies are small: refuse large ones before any handler reads them into memory.
-  // Uploads have their own endpoints and limits.
-  app.use((req, res, next) => {
-    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    const length = Number(req.headers["content-length"] ?? NaN);
-    if (Number.isFinite(length) && length > MAX_FORM_BYTES) {
-      res.status(413).type("text/plain; charset=utf-8").send("الطلب كبير جداً / Request too large");
-      return;
-    }
-    next();
-  });
+  // Malformed requests get a 4xx here; a body over its route kind's limit is refused before any handler reads
+  // it, one still arriving after HTTP_REQUEST_TIMEOUT_MS is cut (server/request-guard.ts). Uploads are above.
+  app.use(requestGuard(config));
 
   // Anonymous public pages from the full-page cache (server/page-cache.ts); everything else renders below.
   if (config.PAGE_CACHE === "on") app.use(pageCacheFor(config).middleware);

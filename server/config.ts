@@ -18,6 +18,9 @@ const flag = (fallback: boolean) =>
     z.boolean(),
   );
 
+/** A duration in milliseconds, from 100 ms to 10 minutes. */
+const ms = (fallback: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(fallback));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -30,6 +33,15 @@ const envSchema = z.object({
   REDIS_URL: optionalString,
   /** on: anonymous public pages come from the full-page cache (docs/decisions/0106-page-cache.md). */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
+
+  /** The HTTP server's time-outs (docs/decisions/0107-bounded-input.md). Headers must arrive within this. */
+  HTTP_HEADERS_TIMEOUT_MS: ms(20_000),
+  /** A request's body (except uploads and the editor's form with its image) must arrive within this of its headers. */
+  HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
+  /** A connection on which no byte moves either way for this long is closed: the only limit on an upload's duration. */
+  HTTP_IDLE_TIMEOUT_MS: ms(60_000),
+  /** An idle kept-alive connection is closed after this; above a load balancer's own idle time-out (often 60 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
 
   BETTER_AUTH_SECRET: optionalString,
 

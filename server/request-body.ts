@@ -1,17 +1,73 @@
 /**
- * Reads a submitted form with a size limit, so an oversized body is refused (413) before anything parses
- * it: the declared Content-Length is checked first, then the bytes actually received, because a chunked
- * body declares nothing.
+ * The one way a request body is read: with a size limit, so an oversized body is refused (413) before
+ * anything parses it. The declared Content-Length is checked first, then the bytes actually received,
+ * because a chunked body declares nothing.
+ *
+ * Each route has a kind, and each kind one limit (BODY_LIMITS). The request-checking middleware
+ * (server/request-guard.ts) refuses a declared length over its route's limit before the route runs; the
+ * readers here stop at the same limit while reading, or at a smaller one a route passes. Resumable uploads
+ * (tus) are not read here: they stream to storage with their own limits (docs/decisions/0107-bounded-input.md).
  */
 export class RequestBodyError extends Error {
   constructor(
-    readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON",
+    readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON" | "BODY_INCOMPLETE",
     readonly status: 413 | 400,
     message: string,
   ) {
     super(message);
     this.name = "RequestBodyError";
   }
+}
+
+/** The largest body a route of each kind accepts, in bytes. */
+export const BODY_LIMITS = {
+  /** Sign-in, sign-up, password reset, first-run set-up, sign-out, the language toggle, better-auth's API: a few short fields. */
+  account: 16 * 1024,
+  /** Every other form, public or back-office, without a file (a long text fits well within it). */
+  form: 1024 * 1024,
+  /** The JSON API (server/content/newsroom.ts's MAX_CONTENT_JSON_BYTES: a long body and its fields). */
+  json: 1024 * 1024,
+  /** The newsroom's item editor, which posts its image with the fields (MAX_CONTENT_FORM_BYTES: a 10 MB image and the rest). */
+  contentForm: 11 * 1024 * 1024,
+} as const;
+
+export type BodyKind = keyof typeof BODY_LIMITS;
+
+/**
+ * Kinds whose body may take longer than HTTP_REQUEST_TIMEOUT_MS to arrive on a slow link (an image in a
+ * form): only the connection's idle time-out applies to them, as to the tus uploads.
+ */
+export const SLOW_BODY_KINDS: ReadonlySet<BodyKind> = new Set<BodyKind>(["contentForm"]);
+
+const ACCOUNT_PATHS = new Set(["/auth", "/auth/forgot", "/auth/reset", "/auth/verify", "/auth/sign-out", "/setup", "/language"]);
+
+/**
+ * The kind of the route at `pathname`. React Router matches paths without regard to case, decodes them,
+ * and answers `/x.data` (and `/_root.data` for the index) for the same route as `/x`: so does this.
+ */
+export function bodyKindOf(pathname: string): BodyKind {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Left as it came: the request guard answers such a path with 400 before any route runs.
+  }
+  path =
+    path
+      .toLowerCase()
+      .replace(/\.data$/, "")
+      .replace(/\/_root$/, "/")
+      .replace(/\/+$/, "") || "/";
+  if (ACCOUNT_PATHS.has(path) || path === "/api/auth" || path.startsWith("/api/auth/")) return "account";
+  if (path.startsWith("/api/")) return "json";
+  // /admin/<type>/new and /admin/<type>/<id>: the only back-office screens two segments deep are the editors.
+  if (/^\/admin\/[^/]+\/[^/]+$/.test(path)) return "contentForm";
+  return "form";
+}
+
+/** The limit of the request's route kind. */
+export function bodyLimitFor(url: string): number {
+  return BODY_LIMITS[bodyKindOf(new URL(url, "http://localhost").pathname)];
 }
 
 /** Past this much, an oversized upload is cut off instead of read to its end. */
@@ -38,25 +94,35 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>) {
   })();
 }
 
-/** The body's bytes, at most `maxBytes`: the declared length is checked before reading, the received bytes while reading. */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = () => new RequestBodyError("BODY_TOO_LARGE", 413, `The request body is larger than ${maxBytes} bytes.`);
+/**
+ * The body's bytes, at most the route kind's limit or `maxBytes` when smaller: the declared length is
+ * checked before reading, the received bytes while reading.
+ */
+export async function readBody(request: Request, maxBytes?: number): Promise<Uint8Array<ArrayBuffer>> {
+  const limit = Math.min(maxBytes ?? Infinity, bodyLimitFor(request.url));
+  const tooLarge = () => new RequestBodyError("BODY_TOO_LARGE", 413, `The request body is larger than ${limit} bytes.`);
   const declared = request.headers.get("content-length");
-  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > maxBytes)) throw tooLarge();
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > limit)) throw tooLarge();
 
   const chunks: Uint8Array[] = [];
   let received = 0;
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (received > maxBytes) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch {
+        // The client went away, or the server cut a body that took too long (server.js): a client error, not ours.
+        throw new RequestBodyError("BODY_INCOMPLETE", 400, "The request body was not received completely.");
+      }
+      if (next.done) break;
+      received += next.value.byteLength;
+      if (received > limit) {
         discardRest(reader);
         throw tooLarge();
       }
-      chunks.push(value);
+      chunks.push(next.value);
     }
   }
 
@@ -69,9 +135,9 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   return body;
 }
 
-/** Reads at most `maxBytes` of the body as form data (URL-encoded or multipart). */
-export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
-  const body = await readBytes(request, maxBytes);
+/** Reads the body as form data (URL-encoded or multipart), within the route kind's limit or `maxBytes`. */
+export async function readFormData(request: Request, maxBytes?: number): Promise<FormData> {
+  const body = await readBody(request, maxBytes);
   const contentType = request.headers.get("content-type") ?? "application/x-www-form-urlencoded";
   try {
     return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
@@ -80,12 +146,16 @@ export async function readFormData(request: Request, maxBytes: number): Promise<
   }
 }
 
-/** Reads at most `maxBytes` of the body as a JSON object (an array or a scalar is refused). */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+/** Reads the body as a JSON object (an array or a scalar is refused), within the route kind's limit or `maxBytes`. */
+export async function readJsonObject(request: Request, maxBytes?: number): Promise<Record<string, unknown>> {
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(request.headers.get("content-type") ?? "")) {
     throw new RequestBodyError("BAD_JSON", 400, "The request body must be JSON (Content-Type: application/json).");
   }
-  const body = await readBytes(request, maxBytes);
+  return parseJsonObject(await readBody(request, maxBytes));
+}
+
+/** Bytes already read (readBody) as a JSON object. */
+export function parseJsonObject(body: Uint8Array): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));

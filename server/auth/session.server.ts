@@ -18,6 +18,7 @@ import { getConfig } from "../config.ts";
 import { getDb } from "../db/client.ts";
 import { profiles } from "../db/schema.ts";
 import { logger } from "../logger.ts";
+import { readFormData, RequestBodyError } from "../request-body.ts";
 import { COOKIE_PREFIX, getAuth } from "./auth.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "./display.ts";
 import { can, hasAccess, isAdmin, isStaff, type Access, type Permission } from "./permissions.ts";
@@ -142,17 +143,17 @@ function deny(reason: GuardReason, status: number, headers?: Headers): never {
   throw data({ reason }, { status, statusText: STATUS_TEXT[status], headers });
 }
 
-/** Account and back-office forms are small; anything bigger is refused before it is read. */
-export const MAX_FORM_BYTES = 64 * 1024;
-
-/** The posted form, or a 400 (not a form) / 413 (too big) answer. */
+/**
+ * The posted form, within its route kind's limit (server/request-body.ts: 16 KB for the account forms), or a
+ * 400 (not a form, or not received whole) / 413 (too big, refused while reading a chunked body) answer.
+ */
 export async function readForm(request: Request): Promise<FormData> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_FORM_BYTES) throw data({ reason: "too-large" }, { status: 413, statusText: STATUS_TEXT[413] });
   try {
-    return await request.formData();
-  } catch {
-    throw data({ reason: "bad-request" }, { status: 400, statusText: STATUS_TEXT[400] });
+    return await readFormData(request);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    const tooLarge = error.code === "BODY_TOO_LARGE";
+    throw data({ reason: tooLarge ? "too-large" : "bad-request" }, { status: error.status, statusText: STATUS_TEXT[error.status] });
   }
 }
 

@@ -1,14 +1,62 @@
 import type { Route } from "./+types/auth.$";
+import { EMAIL_MAX } from "~/lib/schemas/shared.ts";
+import { NAME_MAX } from "~/lib/schemas/auth.ts";
 import { getAuth } from "../../../server/auth/auth.ts";
+import { parseJsonObject, readBody, RequestBodyError } from "../../../server/request-body.ts";
 
 /**
  * better-auth's own HTTP API (/api/auth/*): sign-in, sign-up, sessions, verification and reset for scripts
- * and the browser. The request passes as it came; server/app.ts has set the client-address header on it.
+ * and the browser. The request passes as it came (server/app.ts has set the client-address header on it),
+ * except its body: better-auth would read any body whole, so it is read here first within the account
+ * forms' limit (server/request-body.ts) and handed on as bytes. Fields our own forms bound are bounded here
+ * too, so that a script cannot sign up with an address no mail server would accept.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return (await getAuth()).handler(request);
 }
 
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** better-auth's error shape, `{ code, message }`. */
+const refuse = (status: number, code: string, message: string) => Response.json({ code, message }, { status, headers: NO_STORE });
+
+/** The field our forms would refuse, if any (the same bounds as app/lib/schemas/auth.ts). */
+function fieldTooLong(body: Record<string, unknown>): Response | null {
+  if (typeof body.email === "string" && body.email.length > EMAIL_MAX) return refuse(400, "INVALID_EMAIL", `Invalid email: at most ${EMAIL_MAX} characters`);
+  if (typeof body.name === "string" && body.name.length > NAME_MAX) return refuse(400, "NAME_TOO_LONG", `Name too long: at most ${NAME_MAX} characters`);
+  return null;
+}
+
+/** The submitted fields, as better-auth will see them (JSON or a form); null when they do not parse (better-auth answers that). */
+async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<Record<string, unknown> | null> {
+  if (body.byteLength === 0) return null;
+  try {
+    if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) return parseJsonObject(body);
+    if (/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType)) {
+      const form = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
+      return Object.fromEntries(form.entries());
+    }
+  } catch {
+    // Malformed: better-auth refuses it in its own words.
+  }
+  return null;
+}
+
 export async function action({ request }: Route.ActionArgs) {
-  return (await getAuth()).handler(request);
+  let body: Uint8Array<ArrayBuffer>;
+  try {
+    body = await readBody(request);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    return refuse(error.status, error.code, error.message);
+  }
+  const fields = await fieldsOf(body, request.headers.get("content-type") ?? "");
+  const refused = fields && fieldTooLong(fields);
+  if (refused) return refused;
+  const headers = new Headers(request.headers);
+  // The body is now a buffer of known length, not the stream these described.
+  headers.delete("transfer-encoding");
+  headers.delete("content-length");
+  const buffered = new Request(request.url, { method: request.method, headers, body: body.byteLength > 0 ? body : undefined, signal: request.signal });
+  return (await getAuth()).handler(buffered);
 }
