@@ -16,6 +16,8 @@ export async function loadOrGoHome<T>(what: string, query: () => Promise<T>): Pr
     return await query();
   } catch (error) {
     logger.error({ err: error, what }, "detail load failed");
+    // A failure, though answered with a redirect: the page cache serves its last good copy of the page instead.
+    markDegraded();
     throw redirect("/?notice=load-failed");
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Outgoing e-mail. With SMTP_URL set, messages go through nodemailer over SMTP; without it they are written
- * to DATA_DIR/outbox (an .eml file and a .json beside it) and their links are logged, so a fresh install can
- * still verify accounts and confirm subscribers.
+ * to DATA_DIR/outbox (an .eml file and a .json beside it), so a fresh install can still verify accounts and
+ * confirm subscribers: the log says which file holds each message, never its links (they carry the tokens).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -15,7 +15,7 @@ export type MailMessage = {
   subject: string;
   text: string;
   html?: string;
-  /** Links the message carries (verification, reset, confirmation), logged in outbox mode. */
+  /** Links the message carries (verification, reset, confirmation): in the outbox's .json, never in a log. */
   links?: string[];
   replyTo?: string;
 };
@@ -53,7 +53,7 @@ export async function sendMail(message: MailMessage, config: Config = getConfig(
   const file = path.join(dir, `${id}.eml`);
   fs.writeFileSync(file, built.message as Buffer);
   fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...message, from: config.MAIL_FROM, date: new Date().toISOString() }, null, 2));
-  logger.info({ to: message.to, subject: message.subject, file, links: message.links ?? [] }, "mail written to outbox (no SMTP_URL set)");
+  logger.info({ to: message.to, subject: message.subject, id, file }, "mail written to outbox (no SMTP_URL set)");
   return { id, driver: "outbox", file };
 }
 

@@ -253,6 +253,24 @@ describe("page cache", () => {
     expect((await fetch(s.base + "/")).headers.get("x-page-cache")).toBe("HIT");
   });
 
+  it("serves the last good copy when a degraded render answers with a redirect (a detail page whose read failed sends readers home)", async () => {
+    const s = await start();
+    await fetch(s.base + "/articles/a");
+    behaviour = () => {
+      markDegraded(); // what loadOrGoHome (server/http.ts) does before its redirect
+      return new Response(null, { status: 302, headers: { Location: "/?notice=load-failed" } });
+    };
+    invalidate("articles");
+    const res = await fetch(s.base + "/articles/a", { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-page-cache")).toBe("STALE-IF-ERROR");
+    expect(await res.text()).toBe(page("/articles/a"));
+    // Never seen: the redirect goes through as it is, and is not kept.
+    const unseen = await fetch(s.base + "/articles/b", { redirect: "manual" });
+    expect(unseen.status).toBe(302);
+    expect(unseen.headers.get("x-page-cache")).toBe("ERROR");
+  });
+
   it("passes on a 404 or a redirect without keeping it, and never keeps a page that sets a cookie or is private", async () => {
     const s = await start();
     behaviour = (request) => {

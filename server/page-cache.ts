@@ -181,7 +181,8 @@ export function createPageCache(options: PageCacheOptions) {
       const control = response.headers.get("cache-control") ?? "";
       const isHtml = type.startsWith("text/html");
       const scriptHashes = isHtml ? inlineScriptHashes(body.toString("utf8")) : [];
-      const failed = response.status >= 500 || (response.status === 200 && scope.degraded);
+      // Degraded whatever the status: a detail page whose read failed answers with a redirect home.
+      const failed = response.status >= 500 || scope.degraded;
       rendered = { status: response.status, headers, body, scriptHashes, failed };
       const keep = response.status === 200 && isHtml && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
       if (!keep) return { entry: null, rendered };

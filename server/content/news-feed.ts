@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { cached } from "../cache.ts";
 import { logger } from "../logger.ts";
+import { markDegraded } from "../render-scope.ts";
 import { countPublishedNews, listPublishedNews, NEWS_PAGE_SIZE } from "./news.ts";
 
 /**
@@ -18,6 +19,8 @@ async function readNewsPage(db: Database, page: number, cumulative: boolean) {
     listPublishedNews(db, { limit, offset }),
     countPublishedNews(db).catch((error) => {
       logger.warn({ err: error }, "news count failed; has-more falls back to a full last page");
+      // has-more is a guess then: neither this read nor the page showing it is kept.
+      markDegraded();
       return null;
     }),
   ]);

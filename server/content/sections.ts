@@ -11,6 +11,7 @@ import { articleCardColumns } from "./articles.ts";
 import { isPublished } from "./published.ts";
 import { literatureSamples } from "./literature-samples.ts";
 import { logger } from "../logger.ts";
+import { markDegraded } from "../render-scope.ts";
 
 export const SECTIONS = ["culture", "politics", "literature", "opinion", "emirates"] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -280,6 +281,8 @@ export async function loadLiteraturePage(
     return await read(await db, options);
   } catch (error) {
     logger.error({ err: error }, "literature: could not read the database, showing the built-in samples");
+    // Served, never kept: the page cache keeps the last real page instead, and the next reader tries again.
+    markDegraded();
     return literatureFallback({ type: options.type });
   }
 }

@@ -1,25 +1,144 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { openDatabase } from "./client.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { currentHolder, lockDataFolder, openDatabase, parseLockHolder, processStartTime } from "./client.ts";
+
+const hasProc = fs.existsSync("/proc/self/stat");
+const lockOf = (dataDir: string) => path.join(dataDir, "db.lock");
+/** The lock alone (openDatabase takes it for the folder dataDir/db): no database is started, so these run fast. */
+const lock = (dataDir: string) => lockDataFolder(path.join(dataDir, "db"));
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "lock-"));
+
+const children: { kill: (signal: NodeJS.Signals) => boolean }[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/** Another process holding the lock through the real code, until it is killed. */
+async function childHoldingLock(dataDir: string): Promise<number> {
+  const clientUrl = new URL("./client.ts", import.meta.url).href;
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const { lockDataFolder } = await import(${JSON.stringify(clientUrl)}); lockDataFolder(${JSON.stringify(path.join(dataDir, "db"))}); console.log("locked"); setInterval(() => {}, 1000);`,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  children.push(child);
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      output += d;
+      if (output.includes("locked")) resolve();
+    });
+    child.stderr.on("data", (d) => (output += d));
+    child.once("exit", (code) => reject(new Error(`the lock holder exited with ${code}:\n${output}`)));
+  });
+  return child.pid!;
+}
 
 describe("embedded database folder lock", () => {
-  it("refuses a second opener of the same folder until the first closes", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lock-"));
+  it("refuses a second opener of the same folder in this process until the first closes", async () => {
+    const dataDir = tempDir();
     const first = openDatabase({ dataDir });
-    expect(() => openDatabase({ dataDir })).toThrow(/in use by process/);
+    expect(() => openDatabase({ dataDir })).toThrow(/in use by this process/);
     await first.close();
     const second = openDatabase({ dataDir });
     await second.close();
   });
 
-  it("takes over a lock left by a process that no longer exists", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lock-"));
-    fs.writeFileSync(path.join(dataDir, "db.lock"), "999999");
+  it("refuses it through a fresh copy of the module too (Vite's development server reloads modules in the same process)", async () => {
+    const dataDir = tempDir();
+    const release = lock(dataDir);
+    vi.resetModules();
+    const fresh = await import("./client.ts");
+    expect(fresh.lockDataFolder).not.toBe(lockDataFolder);
+    expect(() => fresh.lockDataFolder(path.join(dataDir, "db"))).toThrow(/in use by this process/);
+    release();
+    fresh.lockDataFolder(path.join(dataDir, "db"))();
+  });
+
+  it("records the holder's pid, start time and boot id, and removes the lock on close", async () => {
+    const dataDir = tempDir();
     const h = openDatabase({ dataDir });
-    expect(fs.readFileSync(path.join(dataDir, "db.lock"), "utf8")).toBe(String(process.pid));
+    const holder = parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"));
+    expect(holder).toEqual(currentHolder());
+    expect(holder?.pid).toBe(process.pid);
+    if (hasProc) {
+      expect(holder?.startTime).toMatch(/^\d+$/);
+      expect(holder?.bootId).toBe(fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
+    }
     await h.close();
-    expect(fs.existsSync(path.join(dataDir, "db.lock"))).toBe(false);
+    expect(fs.existsSync(lockOf(dataDir))).toBe(false);
+  });
+
+  it("takes over a lock left by a process that no longer exists (old bare-pid format too)", () => {
+    for (const content of ["999999", JSON.stringify({ pid: 999999, startTime: "1", bootId: "x" })]) {
+      const dataDir = tempDir();
+      fs.writeFileSync(lockOf(dataDir), content);
+      const release = lock(dataDir);
+      expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))?.pid).toBe(process.pid);
+      release();
+      expect(fs.existsSync(lockOf(dataDir))).toBe(false);
+    }
+  });
+
+  it("takes over a lock naming this very pid: an earlier life of the process (a restarted container's pid 1)", () => {
+    for (const content of [String(process.pid), JSON.stringify(currentHolder())]) {
+      const dataDir = tempDir();
+      fs.writeFileSync(lockOf(dataDir), content);
+      lock(dataDir)();
+    }
+  });
+
+  it.skipIf(!hasProc)("takes over a lock naming a live pid whose start time or boot differs (the pid was reused)", () => {
+    const pid1 = { pid: 1, startTime: String(Number(processStartTime(1)) + 12345), bootId: currentHolder().bootId };
+    const rebooted = { pid: 1, startTime: processStartTime(1), bootId: "00000000-0000-0000-0000-000000000000" };
+    const runner = { pid: process.ppid, startTime: "1", bootId: currentHolder().bootId };
+    for (const holder of [pid1, rebooted, runner]) {
+      const dataDir = tempDir();
+      fs.writeFileSync(lockOf(dataDir), JSON.stringify(holder));
+      const release = lock(dataDir);
+      expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))?.pid).toBe(process.pid);
+      release();
+      expect(fs.existsSync(lockOf(dataDir))).toBe(false);
+    }
+  });
+
+  it("takes over an empty or unreadable lock (a crash while an old version wrote it)", () => {
+    for (const content of ["", '{"pi', "garbage"]) {
+      const dataDir = tempDir();
+      fs.writeFileSync(lockOf(dataDir), content);
+      lock(dataDir)();
+    }
+  });
+
+  it("refuses a lock held by another live process, saying which, and leaves it in place", async () => {
+    const dataDir = tempDir();
+    const pid = await childHoldingLock(dataDir);
+    const held = fs.readFileSync(lockOf(dataDir), "utf8");
+    expect(parseLockHolder(held)).toMatchObject({ pid });
+    expect(() => openDatabase({ dataDir })).toThrow(new RegExp(`in use by process ${pid}\\. Stop it first, or set DATABASE_URL`));
+    expect(fs.readFileSync(lockOf(dataDir), "utf8")).toBe(held);
+    // Once that process is killed (no clean-up ran), its lock is stale.
+    const child = children.pop()!;
+    const exited = new Promise((resolve) => (child as unknown as NodeJS.EventEmitter).once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    lock(dataDir)();
+  });
+
+  it.skipIf(!hasProc)("reads a live process's start time (field 22 of /proc/<pid>/stat), and none for a dead pid", () => {
+    // This process's command name has no spaces, so plain splitting gives the reference value.
+    expect(processStartTime(process.pid)).toBe(fs.readFileSync("/proc/self/stat", "utf8").split(" ")[21]);
+    expect(processStartTime(999999)).toBeUndefined();
   });
 });
