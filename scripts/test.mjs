@@ -3,7 +3,7 @@
  * when TEST_DATABASE_URL is set), the production build, then the browser tests against that build.
  * Ends with one summary line, "tests: N passed, N failed, N skipped".
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,13 +13,38 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
 
+/** A step in the foreground: its output goes straight to the terminal. Asynchronous, so steps beside it keep draining their output. */
 function run(name, command, args, env = {}) {
   console.log(`\n━━ ${name}: ${command} ${args.join(" ")}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  console.log(`━━ ${name}: ${result.status === 0 ? "ok" : `failed (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) failedSteps.push(name);
-  return result.status === 0;
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    child.on("close", (status) => {
+      console.log(`━━ ${name}: ${status === 0 ? "ok" : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (status !== 0) failedSteps.push(name);
+      resolve(status === 0);
+    });
+  });
+}
+
+/**
+ * A step run beside another: its output is kept and printed in one block when it ends, so it does not
+ * interleave with the step running in the foreground.
+ */
+function runBeside(name, command, args, env = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let output = "";
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (status) => {
+      console.log(`\n━━ ${name}: ${command} ${args.join(" ")} (beside the tests)\n${output.trimEnd()}`);
+      console.log(`━━ ${name}: ${status === 0 ? "ok" : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (status !== 0) failedSteps.push(name);
+      resolve(status === 0);
+    });
+  });
 }
 
 function readReport(reportFile) {
@@ -53,19 +78,24 @@ const buildSecrets = {
 };
 const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 
-if ((!only || only === "typecheck") && run("type-check", "npx", ["react-router", "typegen"])) run("type-check", "npx", ["tsc"]);
+const buildStep = () => runBeside("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
+// In a full run the type-check and the build go beside the unit tests, which spend much of their time waiting
+// on databases, servers and ffmpeg; the browser tests need the build and start after both.
+const typecheck = !only || only === "typecheck" ? runBeside("type-check", "sh", ["-c", "npx react-router typegen && npx tsc"]) : Promise.resolve(true);
+const build = !only ? buildStep() : only === "e2e" ? undefined : Promise.resolve(false);
 if (!only || only === "unit") {
   const file = path.join(reports, "unit.json");
-  run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], {
+  await run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], {
     NODE_ENV: "test",
   });
   count(readReport(file));
 }
+await typecheck;
 if (!only || only === "e2e") {
-  const built = run("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
+  const built = await (build ?? buildStep());
   if (built) {
     const file = path.join(reports, "e2e.json");
-    run(
+    await run(
       "browser tests",
       process.execPath,
       [

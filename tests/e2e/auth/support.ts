@@ -3,14 +3,11 @@
  * test asks for (signed in through better-auth, cookies ready), optionally e-mail through a real SMTP
  * receiver, and the whole log output for the leak checks. No demo content unless asked (faster start).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { checkConfig } from "../../../server/config.ts";
 import { openDatabase, type Database } from "../../../server/db/client.ts";
 import { createAuth } from "../../../server/auth/auth.ts";
 import { createPersona, type Persona, type PersonaSpec } from "../../helpers/auth.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { newDataDir, startServer, type RunningServer } from "../support/server.ts";
 
 export const E2E_SECRET = "e2e-account-tests-secret-9d4b2f7a1c6e8b3d5f0a2c4e6b8d1f3a";
 
@@ -28,7 +25,7 @@ export async function startAuthServer<K extends string = never>({
   env?: Record<string, string>;
   seed?: boolean;
 } = {}): Promise<AuthServer<K>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-auth-e2e-"));
+  const dataDir = newDataDir({ seeded: seed });
   const made = {} as Record<K, Persona>;
   const handle = openDatabase({ dataDir });
   try {

@@ -24,9 +24,25 @@ export async function freePort(): Promise<number> {
 
 export type RunningServer = { url: string; port: number; dataDir: string; output: () => string; stop: () => Promise<void>; process: ChildProcess };
 
+/** Where the browser suite's global set-up keeps its prepared data folders (support/templates.ts). */
+export const TEMPLATES_ENV = "SAHARA_E2E_TEMPLATES";
+
+/**
+ * A new data folder for a server: a copy of the suite's prepared one (migrated, and seeded when `seeded`) when
+ * the global set-up made them, else empty and the server migrates and seeds it itself. Copying saves each
+ * server PGlite's cluster creation, the migrations and the demo seed (ffmpeg included).
+ */
+export function newDataDir({ seeded }: { seeded: boolean }): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-e2e-"));
+  const templates = process.env[TEMPLATES_ENV];
+  const template = templates && path.join(templates, seeded ? "seeded" : "empty");
+  if (template && fs.existsSync(template)) fs.cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
+
 export async function startServer(env: Record<string, string> = {}, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "sahara-e2e-"));
+  const dataDir = env.DATA_DIR ?? newDataDir({ seeded: env.SEED_DEMO !== "false" });
   let output = "";
   const child = spawn(process.execPath, [path.join(projectRoot, "server.js")], {
     cwd: projectRoot,
