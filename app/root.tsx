@@ -111,6 +111,8 @@ function hasLanguageCookie() {
   return document.cookie.split(";").some((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
 }
 
+const HIDE_BROKEN_IMAGES = `addEventListener("error",function(e){var t=e.target;if(t&&t.tagName==="IMG"&&!t.hasAttribute("data-own-fallback"))t.style.display="none"},true)`;
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>("root");
   const lang: Language = data?.lang ?? "ar";
@@ -125,6 +127,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#9a4a17" />
         <Meta />
         <Links />
+        {/* First in the page, so an image that fails before the app hydrates is hidden too (the spec: a load
+            error hides the image), not shown as the browser's broken-image icon. Capture: error does not bubble. Images with a fallback of their own
+            (the logo, social posts) are left to it. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HIDE_BROKEN_IMAGES }} />
       </head>
       <body className="min-h-screen bg-sand-50 text-ink antialiased">
         <I18nextProvider i18n={i18n}>

@@ -12,6 +12,9 @@ export const NAV_ITEMS = [
   { slug: "contact", to: "/contact", label: "nav.contact" },
 ] as const;
 
+/** Public sections outside the main navigation (the header has room for ten): linked from the footer and both sitemaps. */
+export const MORE_SECTIONS = [{ to: "/videos", label: "videos.title" }] as const;
+
 export const FOOTER_LINKS = {
   quickLinks: [
     { to: "/", label: "nav.home" },
@@ -21,11 +24,7 @@ export const FOOTER_LINKS = {
     { to: "/literature", label: "nav.literature" },
     { to: "/contact", label: "nav.contact" },
   ],
-  categories: [
-    { to: "/emirates", label: "nav.emirates" },
-    { to: "/media", label: "nav.media" },
-    { to: "/opinion", label: "nav.opinion" },
-  ],
+  categories: [{ to: "/emirates", label: "nav.emirates" }, { to: "/media", label: "nav.media" }, { to: "/opinion", label: "nav.opinion" }, ...MORE_SECTIONS],
   legal: [
     { to: "/privacy", label: "footer.privacy" },
     { to: "/terms", label: "footer.terms" },

@@ -19,6 +19,7 @@ import {
   MEDIA_FEATURED_LIMIT,
   MEDIA_FILTERS,
   MEDIA_LIST_LIMIT,
+  MEDIA_PAGE_SIZE,
   mediaTypeOfFilter,
 } from "./media.ts";
 
@@ -106,9 +107,20 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     expect(await listPublishedMedia(t.db, { type: "audio", limit: 3 })).toHaveLength(3);
   });
 
-  it("the page: at most 4 featured items of the filter, and the list without them", async () => {
+  it("the page: at most 4 featured items of the filter, and the list without them, a page at a time", async () => {
     for (const f of MEDIA_FILTERS) {
-      const { featured, items } = await loadMediaPage(t.db, f.mediaType);
+      const { featured } = await loadMediaPage(t.db, f.mediaType);
+      const items: Awaited<ReturnType<typeof loadMediaPage>>["items"] = [];
+      for (let page = 1; ; page++) {
+        const next = await loadMediaPage(t.db, f.mediaType, page);
+        expect(next.items.length).toBeLessThanOrEqual(MEDIA_PAGE_SIZE);
+        if (page > 1) expect(next.featured).toEqual([]);
+        items.push(...next.items);
+        if (!next.hasMore) break;
+        expect(next.items).toHaveLength(MEDIA_PAGE_SIZE);
+      }
+      // Every item once, across the pages.
+      expect(new Set(items.map((m) => m.id)).size).toBe(items.length);
       expect(featured.length, f.filter).toBeGreaterThan(0);
       expect(featured.length).toBeLessThanOrEqual(MEDIA_FEATURED_LIMIT);
       expect(featured.every((m) => m.isFeatured)).toBe(true);

@@ -42,10 +42,10 @@ export const MEDIA_FEATURED_LIMIT = 4;
 /** Home's media block (public-site.md §9). */
 export const HOME_MEDIA_LIMIT = 4;
 
-type ListOptions = { type?: MediaType | null; featured?: boolean; excludeIds?: number[]; limit?: number };
+type ListOptions = { type?: MediaType | null; featured?: boolean; excludeIds?: number[]; limit?: number; offset?: number };
 
 /** Published media, newest first; optionally of one type, featured only, or without some ids. */
-export function listPublishedMedia(db: Database, { type, featured, excludeIds, limit = MEDIA_LIST_LIMIT }: ListOptions = {}) {
+export function listPublishedMedia(db: Database, { type, featured, excludeIds, limit = MEDIA_LIST_LIMIT, offset = 0 }: ListOptions = {}) {
   return db
     .select(mediaCardColumns)
     .from(media)
@@ -59,7 +59,8 @@ export function listPublishedMedia(db: Database, { type, featured, excludeIds, l
       ),
     )
     .orderBy(desc(media.publishDate), desc(media.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /** Home: featured first, then newest first, 4 items (public-site.md §7). */
@@ -85,12 +86,15 @@ export function listVideosOfCategories(db: Database, categoryIds: number[], limi
     .limit(limit);
 }
 
+/** Items per page of the media page's list: a phone scrolls through a page, not the whole library (48 items were 21,000 px). */
+export const MEDIA_PAGE_SIZE = 12;
+
 /**
- * The media page: the featured block and the list, both for the chosen filter. Items of the featured block
- * are not repeated in the list below it.
+ * The media page: the featured block (on the first page) and a page of the list, both for the chosen filter.
+ * Items of the featured block are not repeated in the list, on any page.
  */
-export async function loadMediaPage(db: Database, type: MediaType | null) {
+export async function loadMediaPage(db: Database, type: MediaType | null, page = 1) {
   const featured = await listPublishedMedia(db, { type, featured: true, limit: MEDIA_FEATURED_LIMIT });
-  const items = await listPublishedMedia(db, { type, excludeIds: featured.map((m) => m.id) });
-  return { featured, items };
+  const rows = await listPublishedMedia(db, { type, excludeIds: featured.map((m) => m.id), limit: MEDIA_PAGE_SIZE + 1, offset: (page - 1) * MEDIA_PAGE_SIZE });
+  return { featured: page === 1 ? featured : [], items: rows.slice(0, MEDIA_PAGE_SIZE), page, hasMore: rows.length > MEDIA_PAGE_SIZE };
 }

@@ -121,6 +121,11 @@ describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
 });
 
 describe("the site files", () => {
+  it("name every public section, the video library included (it is outside the header's ten)", () => {
+    for (const path of ["/", "/news", "/videos", "/media", "/opinion", "/privacy"]) expect(SITEMAP_SECTIONS).toContain(path);
+    expect(new Set(SITEMAP_SECTIONS).size).toBe(SITEMAP_SECTIONS.length);
+  });
+
   it("split URLs into files of at most the limit, the sections first", () => {
     expect(sitemapFiles(10, 0, 50_000).files).toBe(1);
     expect(sitemapFiles(10, 49_990, 50_000).files).toBe(1);

@@ -7,7 +7,7 @@ import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client.ts";
 import { articles, categories, coverages, news, podcasts, programs } from "../db/schema.ts";
 import { publicUrl, type ContentType } from "../../app/lib/content-paths.ts";
-import { FOOTER_LINKS, NAV_ITEMS } from "../../app/lib/navigation.ts";
+import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "../../app/lib/navigation.ts";
 import { isPublished } from "./published.ts";
 
 export type SitemapEntry = { path: string; lastModified: Date };
@@ -16,7 +16,7 @@ export type SitemapEntry = { path: string; lastModified: Date };
 export const SITEMAP_MAX_URLS = 50_000;
 
 /** The section pages every sitemap lists first, before the items. */
-export const SITEMAP_SECTIONS: readonly string[] = [...NAV_ITEMS.map((i) => i.to), ...FOOTER_LINKS.legal.map((l) => l.to)];
+export const SITEMAP_SECTIONS: readonly string[] = [...NAV_ITEMS.map((i) => i.to), ...MORE_SECTIONS.map((i) => i.to), ...FOOTER_LINKS.legal.map((l) => l.to)];
 
 /** The types with a page of their own, in the order the sitemap lists them, with their tables. */
 const DETAIL_TABLES = [

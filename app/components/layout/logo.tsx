@@ -15,7 +15,19 @@ export function Logo({ src, fallbackSrc, name, className = "" }: { src: string; 
   }, [stage]);
   return (
     <Link to="/" className={`flex shrink-0 items-center gap-2 font-bold text-ink ${className}`} data-testid="site-logo">
-      {stage < 2 && <img ref={img} key={stage} src={stage === 0 ? src : fallbackSrc} onError={next} width={40} height={40} alt="" className="h-10 w-10" />}
+      {stage < 2 && (
+        <img
+          ref={img}
+          key={stage}
+          src={stage === 0 ? src : fallbackSrc}
+          onError={next}
+          width={40}
+          height={40}
+          alt=""
+          className="h-10 w-10"
+          data-own-fallback=""
+        />
+      )}
       <span className="text-lg leading-tight sm:text-xl">{name}</span>
     </Link>
   );

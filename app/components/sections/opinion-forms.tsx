@@ -10,6 +10,7 @@ import { useToast } from "~/components/ui/toast.tsx";
 import { ArticleProposalSchema, NewsletterSchema, PROPOSAL_LIMITS, proposalFormValues, type ProposalField } from "~/lib/schemas/newsletter.ts";
 import { fieldErrorsOf } from "~/lib/schemas/shared.ts";
 import { HONEYPOT_FIELD } from "~/lib/schemas/contact.ts";
+import { useCount } from "~/lib/i18n.ts";
 
 export type OpinionActionData =
   | { intent: "newsletter"; ok: true }
@@ -105,6 +106,7 @@ export function NewsletterForm() {
 
 export function ArticleProposalForm() {
   const { t } = useTranslation();
+  const count = useCount();
   const toast = useToast();
   const fetcher = useFetcher<OpinionActionData>({ key: "proposal" });
   const result = useResult("proposal", fetcher.data);
@@ -169,7 +171,12 @@ export function ArticleProposalForm() {
 
   const sentWithoutScript = result?.ok && !fetcher.data;
   return (
-    <section aria-labelledby="proposal-heading" className="rounded-2xl border border-sand-200 bg-white p-5 sm:p-7" data-testid="write-article">
+    <section
+      id="write-article"
+      aria-labelledby="proposal-heading"
+      className="scroll-mt-24 rounded-2xl border border-sand-200 bg-white p-5 sm:p-7"
+      data-testid="write-article"
+    >
       <h2 id="proposal-heading" className="text-2xl font-bold">
         {t("proposal.title")}
       </h2>
@@ -206,7 +213,7 @@ export function ArticleProposalForm() {
           (p) => (
             <textarea {...p} rows={6} maxLength={PROPOSAL_LIMITS.summary} />
           ),
-          t("proposal.summaryHint", { min: PROPOSAL_LIMITS.summaryMin, max: PROPOSAL_LIMITS.summary }),
+          count("proposal.summaryHint", PROPOSAL_LIMITS.summary, { min: PROPOSAL_LIMITS.summaryMin }),
         )}
         {/* Spam trap: hidden from people and assistive technology, out of the tab order, never autofilled. */}
         <div aria-hidden="true" className="sr-only">

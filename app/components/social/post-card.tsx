@@ -39,6 +39,7 @@ function PostImage({ src, eager }: { src: string; eager?: boolean }) {
       onError={(e) => showCover(e.currentTarget)}
       className="aspect-video w-full bg-sand-100 object-cover"
       data-testid="social-post-image"
+      data-own-fallback=""
     />
   );
 }

@@ -2,13 +2,15 @@ import { useState } from "react";
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
-import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "~/components/sections/section-ui.tsx";
+import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
 import { type Language } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
-import { localized } from "~/lib/localized.ts";
+import { localized, textProps } from "~/lib/localized.ts";
+import { pageParam } from "~/lib/query.ts";
+import { formatNumber } from "~/lib/plural.ts";
 import { isVideoId } from "~/lib/video-source.ts";
 import { getDb } from "../../../server/db/client.ts";
 import {
@@ -30,9 +32,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const type = mediaTypeOfFilter(raw);
   // A filter that does not exist is a listing that does not exist (as on the other section pages).
   if (type === undefined) throw data(null, { status: 404 });
-  const { featured, items } = await loadMediaPage(await getDb(), type);
+  const { featured, items, page, hasMore } = await loadMediaPage(await getDb(), type, pageParam(url, "page", 200));
   const filter = filterOfMediaType(type);
-  return { featured, items, filter, title: translate(lang, "mediaLibrary.title"), intro: translate(lang, "mediaLibrary.intro") };
+  return { featured, items, page, hasMore, filter, title: translate(lang, "mediaLibrary.title"), intro: translate(lang, "mediaLibrary.intro") };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
@@ -54,7 +56,7 @@ const TYPE_LABEL: Record<MediaType, string> = {
 export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { search } = useLocation();
-  const { featured, items, filter } = loaderData;
+  const { featured, items, filter, page, hasMore } = loaderData;
   const [playing, setPlaying] = useState<{ source: string; title: string; poster: string | null } | null>(null);
 
   const chips = MEDIA_FILTERS.map((f) => ({
@@ -86,7 +88,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="media-all-heading" data-testid="media-list">
           <BlockHeading id="media-all-heading">{t("mediaLibrary.allItems")}</BlockHeading>
           {items.length === 0 && featured.length === 0 ? (
-            <EmptyState>{t("mediaLibrary.empty")}</EmptyState>
+            <EmptyState>{t(page > 1 ? "sectionPages.noMore" : "mediaLibrary.empty")}</EmptyState>
           ) : (
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {items.map((m) => (
@@ -96,6 +98,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
+          <Pager page={page} hasMore={hasMore} search={search} />
         </section>
       </div>
 
@@ -197,17 +200,23 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
         ) : null}
       </div>
       <div className="flex flex-1 flex-col p-4">
-        <span className="mb-1 text-sm font-bold text-desert-700" data-testid="media-category">
+        <span className="mb-1 text-sm font-bold text-desert-700" data-testid="media-category" {...textProps(lang, category)}>
           {category}
         </span>
-        <h3 className="text-lg font-bold leading-snug">{action}</h3>
-        <p className={`mt-2 ${description ? "text-ink-soft" : "italic text-ink-soft"}`} data-testid="media-description">
+        <h3 className="text-lg font-bold leading-snug" {...textProps(lang, title)}>
+          {action}
+        </h3>
+        <p className={`mt-2 ${description ? "text-ink-soft" : "italic text-ink-soft"}`} data-testid="media-description" {...(description ? textProps(lang, description) : {})}>
           {description || t("mediaLibrary.noDescription")}
         </p>
         <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">
-          <span data-testid="media-author">{item.authorName || t("mediaLibrary.unknownAuthor")}</span>
-          <span data-testid="media-views">{t("mediaLibrary.views", { count: item.views ?? 0 })}</span>
-          <time dateTime={isoDate(item.publishDate)}>{formatDate(item.publishDate, lang)}</time>
+          <bdi data-testid="media-author" {...(item.authorName ? textProps(lang, item.authorName) : {})}>
+            {item.authorName || t("mediaLibrary.unknownAuthor")}
+          </bdi>
+          <bdi data-testid="media-views">{t("mediaLibrary.views", { n: formatNumber(lang, item.views ?? 0) })}</bdi>
+          <bdi>
+            <time dateTime={isoDate(item.publishDate)}>{formatDate(item.publishDate, lang)}</time>
+          </bdi>
         </p>
       </div>
     </article>

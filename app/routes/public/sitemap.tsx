@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
-import { FOOTER_LINKS, NAV_ITEMS } from "~/lib/navigation.ts";
+import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "~/lib/navigation.ts";
 import { publicUrl } from "~/lib/content-paths.ts";
 import { formatDate, isoDate } from "~/lib/format.ts";
 import { localized } from "~/lib/localized.ts";
@@ -71,7 +71,7 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
         <section data-testid="sitemap-sections">
           <h2 className="mb-3 border-s-4 border-desert-600 ps-3 text-xl font-bold">{t("sitemapPage.sections")}</h2>
           <ul className="grid grid-cols-2 gap-2">
-            {NAV_ITEMS.map((item) => (
+            {[...NAV_ITEMS, ...MORE_SECTIONS].map((item) => (
               <li key={item.to}>
                 <Link to={item.to} className={linkClass}>
                   {t(item.label)}
