@@ -70,8 +70,10 @@ export type FactView = {
   field: string;
   /** Translation key shown before the value ("المكان: …"). */
   label?: string;
-  /** Translation key taking the value as {{n}} and {{count}} ("الحلقة 3"). */
+  /** Translation key taking the value as {{n}}, a number no word agrees with ("الحلقة 3"). */
   template?: string;
+  /** Counted translation key: the value picks its plural form and fills {{count}} ("مشاهدتان", "11 مشاهدة"). */
+  counted?: string;
   /** Shown (as the template alone) only when the value is this one. */
   equals?: string;
   date?: boolean;
@@ -112,8 +114,8 @@ export const DETAIL_VIEWS: Readonly<Record<ContentType, DetailView>> = {
     kicker: { category: true },
     facts: [
       { field: "authorName", label: "common.by", testId: "detail-author" },
-      { field: "readTimeMinutes", template: "detail.readTime" },
-      { field: "viewCount", template: "detail.views" },
+      { field: "readTimeMinutes", counted: "detail.readTime", testId: "detail-read-time" },
+      { field: "viewCount", counted: "detail.views", testId: "detail-views" },
     ],
     verseCategories: ["poetry"],
     relatedTitle: "detail.relatedArticles",

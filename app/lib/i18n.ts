@@ -1,7 +1,10 @@
 import i18next, { type i18n as I18n, type Resource } from "i18next";
-import { useContext } from "react";
+import { useCallback, useContext } from "react";
+import { useRouteLoaderData } from "react-router";
 import { I18nContext, initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, type Language } from "./language.ts";
+import { formatCount } from "./plural.ts";
+import type { RootLoaderData } from "../root.tsx";
 
 export type Translations = Record<string, unknown>;
 
@@ -38,4 +41,16 @@ export function switchI18n(instance: I18n, lang: Language, translations: Transla
  */
 export function useLanguage(): Language {
   return ((useContext(I18nContext) as { i18n?: I18n } | undefined)?.i18n?.language ?? DEFAULT_LANGUAGE) as Language;
+}
+
+/**
+ * `count(key, n, values?)`: the counted string `key` for n in the language shown (app/lib/plural.ts). It reads
+ * the strings the root loader sent, not i18next, so it is the same function the server's e-mails use and it
+ * outlives i18next in the browser.
+ */
+export function useCount(): (key: string, count: number, values?: Readonly<Record<string, string | number>>) => string {
+  const root = useRouteLoaderData<RootLoaderData>("root");
+  const lang = root?.lang ?? DEFAULT_LANGUAGE;
+  const strings = root?.translations;
+  return useCallback((key, count, values) => formatCount(strings, lang, key, count, values), [strings, lang]);
 }

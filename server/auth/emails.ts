@@ -6,13 +6,21 @@
 import escapeHtml from "escape-html";
 import { type Language } from "../../app/lib/language.ts";
 import { languageOfRequest } from "../../app/lib/language.server.ts";
-import { translate } from "../i18n.server.ts";
+import { linkExpiry, translate } from "../i18n.server.ts";
 import { sendMail, type SentMail } from "../mail.ts";
 import type { Config } from "../config.ts";
+// auth.ts imports this module too: its constants are read when a mail is written, never while modules load.
+import { INVITATION_SECONDS, RESET_SECONDS, VERIFICATION_SECONDS } from "./auth.ts";
 
 export type AccountMail = "verify" | "reset" | "invite";
 
 const PATHS: Record<AccountMail, string> = { verify: "/auth/verify", reset: "/auth/reset", invite: "/auth/reset" };
+
+/** How long a message's link lives (what better-auth is told) and whether it works once: the mail says so. */
+function lifetimeOf(kind: AccountMail): { seconds: number; once: boolean } {
+  if (kind === "verify") return { seconds: VERIFICATION_SECONDS, once: false };
+  return { seconds: kind === "reset" ? RESET_SECONDS : INVITATION_SECONDS, once: true };
+}
 
 /** The link a message carries. The token travels only in the link, never in a log field of its own. */
 export function accountLink(config: Config, kind: AccountMail, token: string): string {
@@ -38,7 +46,9 @@ export async function sendAccountMail(
   const subject = fill(t("subject"));
   const intro = fill(t("intro"));
   const action = fill(t("action"));
-  const outro = fill(t("outro"));
+  const lifetime = lifetimeOf(kind);
+  // The link's life is a counted string (app/lib/plural.ts): "24 ساعة", "ساعة واحدة", "7 أيام", "7 days".
+  const outro = [fill(t("outro")), linkExpiry(lang, lifetime.seconds), lifetime.once ? translate(lang, "mail.worksOnce") : ""].filter(Boolean).join(" ");
   const dir = lang === "ar" ? "rtl" : "ltr";
   const text = `${intro}\n\n${action}:\n${link}\n\n${outro}\n\n— ${site}`;
   const html =

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse, Link, type MetaDescriptor } from "react-router";
 import { useTranslation } from "react-i18next";
+import { rootData } from "~/lib/seo.ts";
 
 /** The spec's 9-character error number, quoted to support. */
 export function makeErrorNumber(): string {
@@ -21,6 +22,19 @@ const FALLBACK: Record<string, string> = {
   "errors.quoteNumber": "يرجى ذكر هذا الرقم عند التواصل مع الدعم.",
   "errors.reload": "إعادة التحميل",
 };
+
+/**
+ * The 404 page's <title> in the reader's language ("الصفحة غير موجودة | صحراء ميديا", "Page introuvable | …"):
+ * the words a screen reader announces and a tab shows, not a bare "404". Not for search engines.
+ */
+export function notFoundMeta(matches: Parameters<typeof rootData>[0]): MetaDescriptor[] {
+  const root = rootData(matches);
+  const errors = (root?.translations as { errors?: Record<string, unknown> } | undefined)?.errors;
+  const text = errors?.notFoundTitle;
+  const title = typeof text === "string" ? text : FALLBACK["errors.notFoundTitle"];
+  const site = root ? (root.lang === "ar" ? root.site.siteName : root.site.siteNameFr) : "";
+  return [{ title: site ? `${title} | ${site}` : title }, { name: "robots", content: "noindex" }];
+}
 
 function useErrorText() {
   const { t, ready } = useTranslation();

@@ -23,11 +23,19 @@ const variantClass: Record<ToastVariant, string> = {
  * Toasts as public-site.md §4 describes them: one at a time (a new one replaces the old), dismissed by a
  * 50 px swipe or by F8 then Escape, announced to screen readers. Written here rather than taken from Radix
  * to keep ~12 KB of compressed JavaScript off every page (docs/decisions/0005-own-toast.md).
+ *
+ * The region is a labelled landmark (a named <section>), so it is no content outside any landmark, and it
+ * holds two live regions that are in the page from the start — polite (role="status") and assertive (for
+ * destructive toasts) — because a live region inserted together with its text is often not announced.
  */
 export function ToastProvider({ children, dir }: { children: ReactNode; dir: "rtl" | "ltr" }) {
   const [current, setCurrent] = useState<ShownToast | null>(null);
   const show = useCallback((toast: ToastInput) => setCurrent({ ...toast, id: Date.now() + Math.random() }), []);
-  const region = useRef<HTMLOListElement>(null);
+  const region = useRef<HTMLElement>(null);
+  const { t } = useTranslation();
+  const label = t("common.notifications");
+  const urgent = current?.variant === "destructive";
+  const shown = current && <Toast key={current.id} toast={current} dir={dir} onDismiss={() => setCurrent(null)} />;
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -45,14 +53,22 @@ export function ToastProvider({ children, dir }: { children: ReactNode; dir: "rt
   return (
     <ToastContext.Provider value={show}>
       {children}
-      <ol
+      <section
         ref={region}
         tabIndex={-1}
-        aria-label="Notifications (F8)"
-        className="pointer-events-none fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-md flex-col gap-2 outline-none sm:inset-x-auto sm:end-4"
+        // An error page rendered without the root data has no strings: the Arabic name, not the key.
+        aria-label={label === "common.notifications" ? "الإشعارات (F8)" : label}
+        className="pointer-events-none fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md outline-none sm:inset-x-auto sm:end-4"
+        data-testid="toast-region"
       >
-        {current && <Toast key={current.id} toast={current} dir={dir} onDismiss={() => setCurrent(null)} />}
-      </ol>
+        <div role="status" aria-live="polite" aria-atomic="true">
+          {!urgent && shown}
+        </div>
+        {/* aria-live rather than role="alert": the region is on every page, and an alert role there would read as an error shown. */}
+        <div aria-live="assertive" aria-atomic="true">
+          {urgent && shown}
+        </div>
+      </section>
     </ToastContext.Provider>
   );
 }
@@ -92,10 +108,7 @@ function Toast({ toast, dir, onDismiss }: { toast: ShownToast; dir: "rtl" | "ltr
   };
 
   return (
-    <li
-      role={variant === "destructive" ? "alert" : "status"}
-      aria-live={variant === "destructive" ? "assertive" : "polite"}
-      aria-atomic="true"
+    <div
       data-testid="toast"
       data-variant={variant}
       onPointerDown={onPointerDown}
@@ -114,6 +127,6 @@ function Toast({ toast, dir, onDismiss }: { toast: ShownToast; dir: "rtl" | "ltr
       <button type="button" onClick={onDismiss} aria-label={t("common.close")} className="-me-1 rounded px-1 text-lg leading-none opacity-70 hover:opacity-100">
         ×
       </button>
-    </li>
+    </div>
   );
 }

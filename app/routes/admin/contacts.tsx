@@ -26,6 +26,7 @@ import {
   type ContactPage,
 } from "../../../server/content/contacts.ts";
 import { readForm, requirePermission } from "../../../server/auth/session.server.ts";
+import { formatNumber } from "~/lib/plural.ts";
 
 /**
  * The contact inbox (back-office.md §2 "Contact inbox", §4 contact status, §5 "Contact deletion", §8).
@@ -165,7 +166,7 @@ const replyHref = (email: string, subject: string) => `mailto:${mailtoAddress(em
 
 function Filters({ view, counts }: { view: View; counts: Loaded["list"]["counts"] }) {
   const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.language === "ar" ? "ar-SA-u-nu-latn" : i18n.language);
+  const number = { format: (n: number) => formatNumber(i18n.language as Language, n) };
   return (
     <nav aria-label={t("contacts.filters")}>
       <ul className="flex flex-wrap gap-2">

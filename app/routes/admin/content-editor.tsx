@@ -6,6 +6,7 @@ import { AdminError } from "~/components/admin/guard.tsx";
 import { ContentForm } from "~/components/admin/content-form.tsx";
 import { ActionNotices, useNewsroomFlash } from "~/components/admin/flash.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
+import { Breadcrumbs } from "~/components/ui/breadcrumbs.tsx";
 import { authMeta } from "~/lib/auth-meta.ts";
 import { contentTypeOfUrl, initialValues, type FormValues } from "~/lib/content-form.ts";
 import { contentTypeBySegment, type ContentTypeDefinition } from "~/lib/content-types.ts";
@@ -126,11 +127,14 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
   return (
     <section data-testid="content-editor" data-type={def.type} data-mode={item ? "edit" : "create"} className="space-y-5">
       <div className="space-y-2">
-        <nav aria-label="breadcrumb" className="text-sm text-ink-soft">
-          <Link to={`/admin/${def.segment}`} className="hover:underline" data-testid="back-to-list">
-            {t(def.labels.title)}
-          </Link>
-        </nav>
+        <Breadcrumbs
+          className="text-sm text-ink-soft"
+          steps={[
+            <Link key="list" to={`/admin/${def.segment}`} className="hover:underline" data-testid="back-to-list">
+              {t(def.labels.title)}
+            </Link>,
+          ]}
+        />
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-bold">{item ? t("newsroom.ui.editTitle", { title: item.title }) : t(`newsroom.ui.new.${def.type}`)}</h1>
           {item && (

@@ -19,6 +19,8 @@ import { requirePermission, userCan } from "../../../server/auth/session.server.
 import { ContentNotFoundError, deleteItem, getForStaff, listForStaff, type StaffItem } from "../../../server/content/newsroom.ts";
 import { flashCookie, takeFlash } from "../../../server/content/newsroom-flash.ts";
 import { getVideoLibrary } from "../../../server/video/index.ts";
+import { formatNumber } from "~/lib/plural.ts";
+import type { Language } from "~/lib/language.ts";
 
 /**
  * One list screen for every content type (back-office.md §2): /admin/articles, /admin/news, /admin/coverage,
@@ -168,7 +170,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
   const location = useLocation();
   const navigation = useNavigation();
   const search = new URLSearchParams(location.search);
-  const number = new Intl.NumberFormat(i18n.language === "ar" ? "ar-SA-u-nu-latn" : i18n.language);
+  const number = { format: (n: number) => formatNumber(i18n.language as Language, n) };
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   // A new answer from the server (the list after a delete) closes the dialog.
   const [shownRows, setShownRows] = useState(loaderData.rows);

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-revisions";
 import { AdminError } from "~/components/admin/guard.tsx";
 import { StatusBadge } from "~/components/admin/content-table.tsx";
+import { Breadcrumbs } from "~/components/ui/breadcrumbs.tsx";
 import { authMeta } from "~/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "~/lib/content-form.ts";
 import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "~/lib/content-types.ts";
@@ -108,15 +109,17 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
   return (
     <section className="space-y-5" data-testid="content-revisions">
       <div className="space-y-2">
-        <nav aria-label="breadcrumb" className="flex flex-wrap gap-2 text-sm text-ink-soft">
-          <Link to={`/admin/${def.segment}`} className="hover:underline">
-            {t(def.labels.title)}
-          </Link>
-          <span aria-hidden="true">›</span>
-          <Link to={editHref} className="hover:underline" data-testid="back-to-editor">
-            {item.title}
-          </Link>
-        </nav>
+        <Breadcrumbs
+          className="text-sm text-ink-soft"
+          steps={[
+            <Link key="list" to={`/admin/${def.segment}`} className="hover:underline">
+              {t(def.labels.title)}
+            </Link>,
+            <Link key="item" to={editHref} className="hover:underline" data-testid="back-to-editor">
+              {item.title}
+            </Link>,
+          ]}
+        />
         <h1 className="text-2xl font-bold">{t("newsroom.ui.revisionsTitle", { title: item.title })}</h1>
       </div>
       {actionData?.failure && (

@@ -7,6 +7,8 @@ import { getDb } from "../../../server/db/client.ts";
 import { dashboardCounts, type DashboardCounts } from "../../../server/content/dashboard.ts";
 import { adminPageAccess, hasAccess } from "../../../server/auth/permissions.ts";
 import { requireStaff } from "../../../server/auth/session.server.ts";
+import { formatNumber } from "~/lib/plural.ts";
+import type { Language } from "~/lib/language.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.dashboard");
 
@@ -37,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.language === "ar" ? "ar-SA-u-nu-latn" : i18n.language);
+  const number = { format: (n: number) => formatNumber(i18n.language as Language, n) };
   return (
     <section data-testid="admin-dashboard">
       <h1 className="text-2xl font-bold">{t("admin.dashboard")}</h1>

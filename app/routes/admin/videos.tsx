@@ -16,6 +16,7 @@ import { isVideoId } from "~/lib/video-source.ts";
 import { asText } from "~/lib/content-form.ts";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "~/components/admin/delete-confirm.tsx";
 import { VideoUploadForm } from "~/components/admin/video-upload.tsx";
+import { formatNumber } from "~/lib/plural.ts";
 
 /**
  * The video library as the back-office sees it (back-office.md §2, "Video library management"): the upload
@@ -82,7 +83,7 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
   const lang = i18n.language as Language;
   const toast = useToast();
   const revalidator = useRevalidator();
-  const number = new Intl.NumberFormat(lang === "ar" ? "ar-SA-u-nu-latn" : lang);
+  const number = { format: (n: number) => formatNumber(lang, n) };
   const { videos, loadFailed } = loaderData;
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   // The server's answer to a delete closes the dialog.

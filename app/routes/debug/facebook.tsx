@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
 import { AdminError } from "~/components/admin/guard.tsx";
 import { languageOfRequest } from "~/lib/language.server.ts";
+import { useCount } from "~/lib/i18n.ts";
 import { requireAdmin } from "../../../server/auth/session.server.ts";
 import { translate } from "../../../server/i18n.server.ts";
 import { socialDebugReport, type DebugCheck } from "../../../server/social/debug.ts";
@@ -25,6 +26,7 @@ const CHECKS: DebugCheck[] = ["token", "page", "posts"];
 
 export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const count = useCount();
   const revalidator = useRevalidator();
   const { configured, pageId, graphUrl, tokenLength, result } = loaderData;
   const running = revalidator.state === "loading";
@@ -53,7 +55,7 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
         </dd>
         <dt className="font-bold">{t("social.debug.token")}</dt>
         <dd data-testid="debug-token-length" data-length={tokenLength}>
-          {tokenLength ? t("social.debug.tokenLength", { length: tokenLength }) : t("social.debug.noToken")}
+          {tokenLength ? count("social.debug.tokenLength", tokenLength) : t("social.debug.noToken")}
         </dd>
       </dl>
 

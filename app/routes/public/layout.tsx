@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { Outlet, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import type { RootLoaderData } from "~/root.tsx";
 import { Header } from "~/components/layout/header.tsx";
 import { Footer } from "~/components/layout/footer.tsx";
-import { ErrorScreen } from "~/components/layout/error-screens.tsx";
+import { ErrorScreen, notFoundMeta } from "~/components/layout/error-screens.tsx";
 
 /** The header and footer around every public page, also around its 404 and error screens. */
 function PublicChrome({ children }: { children: ReactNode }) {
@@ -30,6 +30,13 @@ function PublicChrome({ children }: { children: ReactNode }) {
     </div>
   );
 }
+
+/**
+ * A page whose loader answered 404 (an unknown or unpublished item) renders this layout's boundary, so its
+ * title is this route's: the 404 page's. Otherwise the root's, as a page without a meta of its own had.
+ */
+export const meta: Route.MetaFunction = ({ error, matches }) =>
+  isRouteErrorResponse(error) && error.status === 404 ? notFoundMeta(matches) : (matches.find((m) => m?.id === "root")?.meta ?? []);
 
 export default function PublicLayout() {
   return (

@@ -1,13 +1,13 @@
 import { data } from "react-router";
 import type { Route } from "./+types/not-found";
-import { NotFound } from "~/components/layout/error-screens.tsx";
+import { NotFound, notFoundMeta } from "~/components/layout/error-screens.tsx";
 
 /** Both /404 and any unknown URL: the 404 page with an HTTP 404 status. */
 export function loader(_: Route.LoaderArgs) {
   return data(null, { status: 404, headers: { "Cache-Control": "no-store" } });
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "404" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ matches }) => notFoundMeta(matches);
 
 export default function NotFoundPage() {
   return <NotFound />;

@@ -1,14 +1,15 @@
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/opinion";
-import { ContentCard } from "~/components/content/content-card.tsx";
+import { Byline, ContentCard } from "~/components/content/content-card.tsx";
 import { publicUrl } from "~/lib/content-paths.ts";
 import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
 import { ArticleProposalForm, NewsletterForm, type OpinionActionData } from "~/components/sections/opinion-forms.tsx";
 import { ArticleProposalSchema, NewsletterSchema, proposalFormValues, type ProposalField } from "~/lib/schemas/newsletter.ts";
 import { fieldErrorsOf } from "~/lib/schemas/shared.ts";
 import { excerpt } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
+import { localized, textProps } from "~/lib/localized.ts";
+import { useCount } from "~/lib/i18n.ts";
 import { type Language } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
 import { pageParam } from "~/lib/query.ts";
@@ -74,15 +75,15 @@ export async function action({ request }: Route.ActionArgs) {
     );
   }
   const intent = form.get("intent");
-  const rateLimited = (limiter: typeof newsletterRateLimiter, key: string) => {
-    const limit = limiter.hit(`${key}:${clientAddress(request)}`);
+  const rateLimited = async (limiter: typeof newsletterRateLimiter, key: string) => {
+    const limit = await limiter.hit(`${key}:${clientAddress(request)}`);
     return limit.allowed ? null : Math.max(1, Math.ceil(limit.retryAfterMs / 1000));
   };
 
   if (intent === "newsletter") {
     const parsed = NewsletterSchema.safeParse({ email: form.get("email") });
     if (!parsed.success) return data<OpinionActionData>({ intent, ok: false, errors: fieldErrorsOf<"email">(parsed.error) }, { status: 400 });
-    const wait = rateLimited(newsletterRateLimiter, "newsletter");
+    const wait = await rateLimited(newsletterRateLimiter, "newsletter");
     if (wait) return data<OpinionActionData>({ intent, ok: false, formError: "RATE_LIMITED" }, { status: 429, headers: { "Retry-After": String(wait) } });
     try {
       // The outcome (new, pending, already confirmed) is deliberately not shown: same answer for all.
@@ -97,7 +98,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "proposal") {
     const parsed = ArticleProposalSchema.safeParse(proposalFormValues(form));
     if (!parsed.success) return data<OpinionActionData>({ intent, ok: false, errors: fieldErrorsOf<ProposalField>(parsed.error) }, { status: 400 });
-    const wait = rateLimited(contactRateLimiter, "proposal");
+    const wait = await rateLimited(contactRateLimiter, "proposal");
     if (wait) return data<OpinionActionData>({ intent, ok: false, formError: "RATE_LIMITED" }, { status: 429, headers: { "Retry-After": String(wait) } });
     // The honeypot: people never see the field, robots fill it in. They get the same answer as everyone.
     const trap = form.get(HONEYPOT_FIELD);
@@ -129,6 +130,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export default function OpinionPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const count = useCount();
   const lang = i18n.language as Language;
   const { search } = useLocation();
   const { chips, category, featured, list, mostRead, disclaimer } = loaderData;
@@ -197,13 +199,10 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
                     {i + 1}
                   </span>
                   <div className="min-w-0">
-                    <Link to={publicUrl("article", a.pageSlug, a.id)} className="font-bold leading-snug hover:text-desert-700">
+                    <Link to={publicUrl("article", a.pageSlug, a.id)} className="font-bold leading-snug hover:text-desert-700" {...textProps(lang, title(a))}>
                       {title(a)}
                     </Link>
-                    <p className="text-sm text-ink-soft">
-                      {localized(lang, a.authorName, a.authorNameFr)} ·{" "}
-                      {t("sectionPages.views", { formatted: a.viewCount.toLocaleString(lang === "ar" ? "ar-SA-u-nu-latn" : lang) })}
-                    </p>
+                    <Byline author={localized(lang, a.authorName, a.authorNameFr)} extra={count("sectionPages.views", a.viewCount)} />
                   </div>
                 </li>
               ))}

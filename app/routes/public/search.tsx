@@ -60,7 +60,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const types = parseSearchTypes(url.searchParams.getAll("type"));
     const filter: SearchType | null = types.length === 1 ? types[0] : null;
     if (raw.trim() === "") return { state: "empty" as const, query: "", filter, page: null, title: title("") };
-    const limit = searchRateLimiter.hit(`search:${clientAddress(request)}`);
+    const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
     if (!limit.allowed) return failed({ code: "RATE_LIMITED", status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
     const query = parseSearchQuery(raw);
     const page: ResultsPage = await searchPublished(await getDb(), query, { types, page: parseSearchPage(url.searchParams.get("page")) });

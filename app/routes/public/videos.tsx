@@ -8,6 +8,7 @@ import { SearchIcon } from "~/components/ui/icons.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
 import { type Language } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
+import { formatNumber } from "~/lib/plural.ts";
 import { DEFAULT_VIDEO_SORT, searchAndSortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "~/lib/video-library.ts";
 import { getVideoLibrary } from "../../../server/video/index.ts";
 import { loadVideoLibraryPage, type VideoCard } from "../../../server/video/page.ts";
@@ -178,7 +179,7 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <p className="mb-4 text-sm text-ink-soft" aria-live="polite" data-testid="videos-count">
-              {t("videos.count", { count: shown.length })}
+              {t("videos.count", { n: formatNumber(lang, shown.length) })}
             </p>
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="videos-grid">
               {shown.map((v, i) => (
@@ -243,7 +244,7 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
         {video.description && <p className="mt-2 text-ink-soft">{excerpt(video.description, 120)}</p>}
         <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">
           <time dateTime={isoDate(video.dateUploaded)}>{formatDate(video.dateUploaded, lang)}</time>
-          <span data-testid="video-views">{t("videos.views", { count: video.views })}</span>
+          <span data-testid="video-views">{t("videos.views", { n: formatNumber(lang, video.views) })}</span>
           {video.isDemo && <span className="rounded bg-sand-100 px-1.5">{t("common.demo")}</span>}
         </p>
       </div>

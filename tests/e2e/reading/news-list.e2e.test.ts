@@ -32,7 +32,7 @@ async function settledAbove(page: Page, shown: number): Promise<number> {
 const cardHrefs = (page: Page) =>
   page
     .getByTestId("news-card")
-    .locator("h3 a")
+    .locator("h2 a")
     .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
 
 /** Counts which pages the listing asks the API for; `hold` keeps answers back until `release()`. */
