@@ -3,7 +3,9 @@
  * timings (the machine varies). Starts the built server on a fresh data folder, then:
  *  - throughput of each page relative to a static file served by the same server (higher is better, 1.0 =
  *    as fast as a static file), with the full-page cache warm and with it off (every request renders);
- *  - compressed JavaScript each page makes the browser download, against the 100 KB article-page budget.
+ *  - compressed JavaScript each page makes the browser download, against the 100 KB article-page budget;
+ *  - (bench-processes.ts) two web processes on PostgreSQL and Redis against one, as a ratio;
+ *  - (bench-bodies.ts) the server's peak memory under 20 concurrent 200 MB chunked bodies against its idle memory.
  * Requests go to 127.0.0.1 only, bounded in count and time.
  */
 import { gzipSync } from "node:zlib";
@@ -99,3 +101,9 @@ await benchSearch();
 
 const { benchUpload } = await import("./bench-upload.ts");
 await benchUpload();
+
+const { benchProcesses } = await import("./bench-processes.ts");
+await benchProcesses({ durationMs: DURATION_MS });
+
+const { benchBodies } = await import("./bench-bodies.ts");
+await benchBodies();

@@ -17,7 +17,6 @@ import { alias, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Database } from "./db/client.ts";
 import { isPublished } from "./content/published.ts";
 import { translate } from "./i18n.server.ts";
-import { createRateLimiter } from "./rate-limit.ts";
 import { syncSearchIndexIfPending } from "./search-index.ts";
 import { publicUrl, type ContentType } from "../app/lib/content-paths.ts";
 import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, normalizeArabic, type QueryAnalysis } from "../app/lib/arabic.ts";
@@ -40,7 +39,6 @@ export const SEARCH_TIMEOUT_MS = 1000;
 
 /** Searches per address per minute, page and JSON together: a reader never needs more; a crawler waits. */
 export const SEARCH_RATE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
-export const searchRateLimiter = createRateLimiter(SEARCH_RATE_LIMIT);
 
 export type SearchResult = {
   type: SearchType;

@@ -195,19 +195,20 @@ for (const kind of testDatabaseKinds) {
     it("limits sign-in attempts per address in the database, so the limit survives a restart", async () => {
       const ip = "198.51.100.7";
       const { max } = RATE_LIMITS["/sign-in/email"];
+      // Another account each time: the per-account limit (sign-in-limit.test.ts) stays out of the way.
       for (let i = 0; i < max; i++) {
-        expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({
+        expect(await signIn(request("/auth", { ip }), { email: `nobody${i}@example.org`, password: "Wrong-pass1" })).toEqual({
           ok: false,
           code: "INVALID_CREDENTIALS",
         });
       }
-      expect(await signIn(request("/auth", { ip }), { email: "nobody@example.org", password: "Wrong-pass1" })).toEqual({
+      expect(await signIn(request("/auth", { ip }), { email: "nobody-else@example.org", password: "Wrong-pass1" })).toMatchObject({
         ok: false,
         code: "TOO_MANY_REQUESTS",
       });
       // A new instance (a restarted server) reads the same counters.
       setAuth(undefined);
-      expect(await signIn(request("/auth", { ip }), { email: "new.reader@example.org", password: "N3wPassword" })).toEqual({
+      expect(await signIn(request("/auth", { ip }), { email: "new.reader@example.org", password: "N3wPassword" })).toMatchObject({
         ok: false,
         code: "TOO_MANY_REQUESTS",
       });

@@ -19,6 +19,8 @@ import { logger } from "../logger.ts";
 import { authSecret } from "../secrets.ts";
 import { CLIENT_IP_HEADER } from "../content/views.ts";
 import { languageOf, sendAccountMail } from "./emails.ts";
+import { MEMORY_STORE, redisRateLimitStore } from "../rate-limit.ts";
+import { accountKey, createSignInLimit, signInLimitHooks } from "./sign-in-limit.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const COOKIE_PREFIX = "sahara";
@@ -32,7 +34,8 @@ export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * Limits per client address and path (better-auth keys them by address + path), kept in the rate_limit table
- * so they hold across restarts and across processes. Windows in seconds.
+ * so they hold across restarts and across processes. Windows in seconds. Sign-in is also limited per account,
+ * with a growing lock-out (./sign-in-limit.ts).
  */
 export const RATE_LIMITS = {
   "/sign-in/email": { window: 60, max: 5 },
@@ -62,6 +65,8 @@ function authLogger(config: Config) {
 
 export function createAuth({ db, config }: AuthOptions) {
   const secure = config.publicUrl.startsWith("https://");
+  // Connected at the first sign-in, not here: scripts that make an instance (admin:create) never open Redis.
+  const signInLimit = createSignInLimit(() => (config.REDIS_URL ? redisRateLimitStore(config.REDIS_URL) : MEMORY_STORE));
   return betterAuth({
     appName: config.SITE_NAME_FR,
     baseURL: config.publicUrl,
@@ -91,7 +96,9 @@ export function createAuth({ db, config }: AuthOptions) {
         return Promise.resolve();
       },
       // Following a link sent to the address proves it is theirs: a reset (or an accepted invitation) confirms it.
+      // It also lifts the account's sign-in lock-out: whoever someone else locked out gets back in this way.
       onPasswordReset: async ({ user: u }) => {
+        await signInLimit.reset(accountKey(u.email));
         if (!u.emailVerified) await db.update(user).set({ emailVerified: true, updatedAt: new Date() }).where(eq(user.id, u.id));
       },
     },
@@ -106,6 +113,7 @@ export function createAuth({ db, config }: AuthOptions) {
     },
     session: { expiresIn: SESSION_SECONDS, disableSessionRefresh: true },
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100, customRules: RATE_LIMITS },
+    hooks: signInLimitHooks(signInLimit),
     verification: { storeIdentifier: "hashed" },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,

@@ -12,9 +12,10 @@ import { CLIENT_IP_HEADER } from "../content/views.ts";
 import { AUTH_BASE_PATH, ACCOUNT_DISABLED, getAuth } from "./auth.ts";
 import { findAccountByEmail } from "./accounts.ts";
 
-export type FlowResult = { ok: true; setCookies: string[] } | { ok: false; code: AuthErrorCode };
+/** A refusal for too many attempts says when to come back (Retry-After, in seconds). */
+export type FlowResult = { ok: true; setCookies: string[] } | { ok: false; code: AuthErrorCode; retryAfterSeconds?: number };
 
-type AuthAnswer = { status: number; body: Record<string, unknown> | null; setCookies: string[]; location: string | null };
+type AuthAnswer = { status: number; body: Record<string, unknown> | null; setCookies: string[]; location: string | null; retryAfter: string | null };
 
 /** Headers of the visitor's request that better-auth needs to judge it as it would a direct call. */
 const FORWARDED = ["cookie", "origin", "referer", "user-agent", "accept-language", "sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest", CLIENT_IP_HEADER];
@@ -47,7 +48,14 @@ async function callAuth(
   } catch {
     body = null;
   }
-  return { status: response.status, body, setCookies: response.headers.getSetCookie(), location: response.headers.get("location") };
+  return {
+    status: response.status,
+    body,
+    setCookies: response.headers.getSetCookie(),
+    location: response.headers.get("location"),
+    // The per-account limit says Retry-After; better-auth's per-address limit says X-Retry-After.
+    retryAfter: response.headers.get("retry-after") ?? response.headers.get("x-retry-after"),
+  };
 }
 
 /** The stable code of a failed better-auth answer. */
@@ -92,7 +100,11 @@ async function guarded(what: string, run: () => Promise<FlowResult>): Promise<Fl
 export function signIn(request: Request, input: { email: string; password: string }): Promise<FlowResult> {
   return guarded("sign-in", async () => {
     const answer = await callAuth(request, "/sign-in/email", { body: { email: input.email, password: input.password, rememberMe: true } });
-    return answer.status === 200 ? { ok: true, setCookies: answer.setCookies } : { ok: false, code: codeOf(answer) };
+    if (answer.status === 200) return { ok: true, setCookies: answer.setCookies };
+    const seconds = Number(answer.retryAfter);
+    if (answer.status === 429 && Number.isFinite(seconds) && seconds > 0)
+      return { ok: false, code: "TOO_MANY_REQUESTS", retryAfterSeconds: Math.ceil(seconds) };
+    return { ok: false, code: codeOf(answer) };
   });
 }
 

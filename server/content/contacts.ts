@@ -8,14 +8,12 @@ import type { Database } from "../db/client.ts";
 import { CONTACT_STATUSES, contacts, type CONTACT_KINDS } from "../db/schema.ts";
 import { ContactSchema, type ContactField } from "../../app/lib/schemas/contact.ts";
 import { fieldErrorsOf, type FieldErrors } from "../../app/lib/schemas/shared.ts";
-import { createRateLimiter } from "../rate-limit.ts";
 
 /**
  * Messages accepted per client address: 5 in 10 minutes is more than a person writes, and stops a script.
  * A refused visitor keeps the text in the form and is told to wait, so no genuine message is lost.
  */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
-export const contactRateLimiter = createRateLimiter(CONTACT_RATE_LIMIT);
 
 export type ContactKind = (typeof CONTACT_KINDS)[number];
 

@@ -15,7 +15,7 @@ import { newsletterSubscribers } from "../db/schema.ts";
 import { getConfig, type Config } from "../config.ts";
 import { sendMail } from "../mail.ts";
 import { logger } from "../logger.ts";
-import { createRateLimiter } from "../rate-limit.ts";
+import { linkExpiry, translate } from "../i18n.server.ts";
 import type { Language } from "../../app/lib/language.ts";
 
 export const CONFIRMATION_TTL_MS = 48 * 60 * 60 * 1000;
@@ -23,7 +23,7 @@ export const CONFIRMATION_TTL_MS = 48 * 60 * 60 * 1000;
 export const RESEND_INTERVAL_MS = 60 * 1000;
 
 /** Sign-ups accepted per client address: a person signs up once or twice; a script mailing strangers stops. */
-export const newsletterRateLimiter = createRateLimiter({ limit: 5, windowMs: 10 * 60 * 1000 });
+export const NEWSLETTER_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
 export class NewsletterError extends Error {
   constructor(
@@ -110,41 +110,17 @@ export async function confirmNewsletterSubscription(db: Database, token: unknown
   return { ok: false, code: stale ? "TOKEN_EXPIRED" : "TOKEN_INVALID" };
 }
 
-/** The confirmation e-mail in the reader's language (Arabic by default). */
+/**
+ * The confirmation e-mail in the reader's language (Arabic by default). Its strings are the translation files'
+ * (newsletterMail.*); how long the link lives is a counted string written from CONFIRMATION_TTL_MS.
+ */
 export function confirmationMail(language: Language, link: string, config: Config = getConfig()): { subject: string; text: string; html: string } {
-  const fr = language === "fr";
-  const en = language === "en";
-  const site = fr || en ? config.SITE_NAME_FR : config.SITE_NAME;
-  const subject = fr
-    ? `Confirmez votre inscription à la lettre de ${site}`
-    : en
-      ? `Confirm your subscription to the ${site} newsletter`
-      : `تأكيد الاشتراك في النشرة البريدية لـ${site}`;
-  const lines = fr
-    ? [
-        `Merci de votre inscription à la lettre d'information de ${site}.`,
-        "Pour la confirmer, ouvrez ce lien dans les 48 heures :",
-        link,
-        "",
-        "Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien.",
-      ]
-    : en
-      ? [
-          `Thank you for subscribing to the ${site} newsletter.`,
-          "To confirm, open this link within 48 hours:",
-          link,
-          "",
-          "If you did not ask for this, ignore this message: you will receive nothing.",
-        ]
-      : [
-          `شكراً لاشتراكك في النشرة البريدية لـ${site}.`,
-          "لتأكيد اشتراكك افتح الرابط التالي خلال 48 ساعة:",
-          link,
-          "",
-          "إذا لم تطلب هذا الاشتراك فتجاهل هذه الرسالة، ولن يصلك شيء.",
-        ];
-  const dir = fr || en ? "ltr" : "rtl";
-  const lang = fr ? "fr" : en ? "en" : "ar";
+  const lang: Language = language === "fr" || language === "en" ? language : "ar";
+  const site = lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR;
+  const text = (key: string) => translate(lang, `newsletterMail.${key}`).replaceAll("{site}", site);
+  const subject = text("subject");
+  const lines = [text("thanks"), text("open"), link, linkExpiry(lang, CONFIRMATION_TTL_MS / 1000), "", text("ignore")];
+  const dir = lang === "ar" ? "rtl" : "ltr";
   const html = `<!doctype html><html lang="${lang}" dir="${dir}"><body style="font-family:sans-serif;line-height:1.7">${lines
     .map((l) => (l === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : l ? `<p>${escapeHtml(l)}</p>` : ""))
     .join("")}</body></html>`;

@@ -12,10 +12,10 @@ import {
   SEARCH_ERROR_KEYS,
   SearchInputError,
   searchPublished,
-  searchRateLimiter,
   SearchTimeoutError,
   type SearchResult,
 } from "../../../server/search.ts";
+import { searchRateLimiter } from "../../../server/rate-limiters.server.ts";
 
 const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page: pageNumber(SEARCH_MAX_PAGE) });
 
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/search", async () => {
     // A query may be 200 characters: the query-string check allows a little more, and the search says the rest.
     const params = parseQuery(request, Query, { maxLength: QUERY_MAX_LENGTH * 2 });
-    const limit = searchRateLimiter.hit(`search:${clientAddress(request)}`);
+    const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
     if (!limit.allowed) return withRetryAfter(apiErrorResponse(429, "RATE_LIMITED", message("RATE_LIMITED")), Math.ceil(limit.retryAfterMs / 1000));
     try {
       const page = await searchPublished(await getDb(), parseSearchQuery(params.q), {

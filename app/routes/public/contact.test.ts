@@ -7,7 +7,8 @@ import { count, desc } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../../tests/helpers/db.ts";
 import { openDatabase, setDatabaseHandle } from "../../../server/db/client.ts";
 import { contacts } from "../../../server/db/schema.ts";
-import { CONTACT_RATE_LIMIT, contactRateLimiter } from "../../../server/content/contacts.ts";
+import { CONTACT_RATE_LIMIT } from "../../../server/content/contacts.ts";
+import { contactRateLimiter } from "../../../server/rate-limiters.server.ts";
 import { CLIENT_IP_HEADER } from "../../../server/content/views.ts";
 import { action, type ContactResult } from "./contact.tsx";
 

@@ -21,10 +21,10 @@ import {
   SEARCH_ERROR_KEYS,
   SearchInputError,
   searchPublished,
-  searchRateLimiter,
   SearchTimeoutError,
   type SearchPage as ResultsPage,
 } from "../../../server/search.ts";
+import { searchRateLimiter } from "../../../server/rate-limiters.server.ts";
 
 type Failure = { code: keyof typeof SEARCH_ERROR_KEYS; status: 400 | 429 | 503; headers?: HeadersInit };
 
