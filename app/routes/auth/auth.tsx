@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/auth";
 import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
@@ -49,7 +49,8 @@ export async function action({ request }: Route.ActionArgs) {
     if (!parsed.ok) return data<ActionData>({ mode, errors: parsed.errors, email: echo, at }, { status: 400 });
     const result = await signIn(request, parsed.data);
     if (result.ok) throw redirect(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
-    return data<ActionData>({ mode, error: result.code, email: parsed.data.email, at }, { status: AUTH_ERRORS[result.code].status });
+    const retryAfter = "retryAfterSeconds" in result && result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    return data<ActionData>({ mode, error: result.code, email: parsed.data.email, at }, { status: AUTH_ERRORS[result.code].status, headers: retryAfter });
   }
 
   const parsed = validate(SignUpSchema, formValues(form, ["fullName", "email", "password"]));
@@ -66,9 +67,37 @@ export async function action({ request }: Route.ActionArgs) {
   return data<ActionData>({ mode, error: result.code, email, at }, { status: AUTH_ERRORS[result.code].status });
 }
 
+/**
+ * With JavaScript the form posts through this. When the server cannot be reached (the network down, or an
+ * error page instead of the action's answer) the reader stays on the form with the spec's connection-error
+ * toast and the e-mail kept (public-site.md §8, "service unreachable"), not the generic error screen.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  // Read before the server call consumes the body.
+  const form = await request.clone().formData();
+  try {
+    return await serverAction();
+  } catch (error) {
+    // Redirects (signed in, signed up) and the server's own 4xx refusals go on as before.
+    if (error instanceof Response || (isRouteErrorResponse(error) && error.status < 500)) throw error;
+    const email = form.get("email");
+    const answer: ActionData = {
+      mode: form.get("mode") === "signUp" ? "signUp" : "signIn",
+      error: "SERVICE_UNAVAILABLE",
+      email: typeof email === "string" ? email.slice(0, 254) : "",
+      at: Date.now(),
+    };
+    // A 5xx status: React Router then skips revalidating the loaders, which would fail the same way.
+    return data(answer, { status: 503 });
+  }
+}
+
 /** Personal pages with one-time tokens in the address: never cached, and the address never sent to another site. */
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
   const h = new Headers(loaderHeaders);
+  // A refused sign-in says when to come back.
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) h.set("Retry-After", retryAfter);
   h.set("Cache-Control", "no-store");
   // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
   h.set("Referrer-Policy", "same-origin");

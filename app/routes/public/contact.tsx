@@ -6,6 +6,7 @@ import type { RootLoaderData } from "~/root.tsx";
 import { useToast, type ToastInput } from "~/components/ui/toast.tsx";
 import { MailIcon, MapPinIcon, PhoneIcon } from "~/components/ui/icons.tsx";
 import { absoluteUrl, rootData } from "~/lib/seo.ts";
+import { useCount } from "~/lib/i18n.ts";
 import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
@@ -17,7 +18,8 @@ import {
 } from "~/lib/schemas/contact.ts";
 import { fieldErrorsOf, hasMissingField, type FieldErrors } from "~/lib/schemas/shared.ts";
 import { getDb } from "../../../server/db/client.ts";
-import { ContactInputError, contactRateLimiter, createContactMessage } from "../../../server/content/contacts.ts";
+import { ContactInputError, createContactMessage } from "../../../server/content/contacts.ts";
+import { contactRateLimiter } from "../../../server/rate-limiters.server.ts";
 import { clientAddress } from "../../../server/content/views.ts";
 import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
 import { logger } from "../../../server/logger.ts";
@@ -63,7 +65,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data(result, { status: 400 });
   }
 
-  const limit = contactRateLimiter.hit(`contact:${clientAddress(request)}`);
+  const limit = await contactRateLimiter.hit(`contact:${clientAddress(request)}`);
   if (!limit.allowed) {
     const retryAfterSeconds = Math.max(1, Math.ceil(limit.retryAfterMs / 1000));
     const result: ContactResult = { status: "rate-limited", retryAfterSeconds, values: echo(form) };
@@ -91,6 +93,24 @@ export async function action({ request }: Route.ActionArgs) {
   return data<ContactResult>({ status: "sent" });
 }
 
+/**
+ * With JavaScript the form posts through this. A send the server could not answer — the network down, or an
+ * error response instead of the action's own answer — is the spec's "failed" toast like any other failure,
+ * with the typed text kept, rather than the error screen (issue 14). Without JavaScript the action answers.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  // Read before the server call consumes the body: what the visitor typed, to give back on failure.
+  const typed = echo(await request.clone().formData());
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // A 5xx status, as the action's own failure has: React Router then skips revalidating the page's loaders,
+    // which would fail the same way and end on the error screen.
+    return data<ContactResult>({ status: "failed", values: typed }, { status: 503 });
+  }
+}
+
 /** A document POST answered 429 keeps the action's Retry-After (React Router only sends headers a route passes on). */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   const retryAfter = actionHeaders.get("Retry-After");
@@ -109,8 +129,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   ];
 };
 
+type Count = ReturnType<typeof useCount>;
+
 /** The toast (JavaScript on) or notice (JavaScript off) for an answer of the action. */
-function feedbackFor(result: ContactResult, t: (key: string, options?: Record<string, unknown>) => string): ToastInput {
+function feedbackFor(result: ContactResult, t: (key: string, options?: Record<string, unknown>) => string, count: Count): ToastInput {
   switch (result.status) {
     case "sent":
       return { variant: "success", title: t("contact.successTitle"), description: t("contact.successText"), duration: 5000 };
@@ -125,7 +147,7 @@ function feedbackFor(result: ContactResult, t: (key: string, options?: Record<st
       return {
         variant: "warning",
         title: t("contact.rateLimitedTitle"),
-        description: t("contact.rateLimited", { minutes: Math.ceil(result.retryAfterSeconds / 60) }),
+        description: count("contact.rateLimited", Math.ceil(result.retryAfterSeconds / 60)),
       };
     case "failed":
     case "bad-request":
@@ -172,10 +194,11 @@ function ContactCard({ icon, title, children, testId }: { icon: ReactNode; title
 
 export default function ContactPage({ actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const count = useCount();
   const lang = i18n.language;
   const toast = useToast();
   const site = useRouteLoaderData<RootLoaderData>("root")?.site;
-  const fetcher = useFetcher<typeof action>();
+  const fetcher = useFetcher<typeof clientAction>();
   const formRef = useRef<HTMLFormElement>(null);
   // Without JavaScript the browser's own checks (required, type=email) run; with it, the shared schema does.
   const enhanced = useSyncExternalStore(
@@ -203,9 +226,9 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
   useEffect(() => {
     if (!answered || toasted.current === answered) return;
     toasted.current = answered;
-    toast(feedbackFor(answered, t));
+    toast(feedbackFor(answered, t, count));
     if (answered.status === "sent") formRef.current?.reset();
-  }, [answered, toast, t]);
+  }, [answered, toast, t, count]);
 
   const validate = (form: HTMLFormElement) => ContactSchema.safeParse(contactFormValues(new FormData(form)));
 
@@ -219,7 +242,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
     const fieldErrors = fieldErrorsOf<ContactField>(parsed.error);
     setErrors(fieldErrors);
     const missing = hasMissingField(parsed.error);
-    toast(feedbackFor({ status: "invalid", fieldErrors, missing, values: { name: "", email: "", subject: "", message: "" } }, t));
+    toast(feedbackFor({ status: "invalid", fieldErrors, missing, values: { name: "", email: "", subject: "", message: "" } }, t, count));
     const first = CONTACT_FIELDS.find((f) => fieldErrors[f]);
     if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   };
@@ -238,7 +261,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
       errors[field] ? "border-red-700" : "border-sand-300"
     }`;
   const describedBy = (field: ContactField) => (errors[field] ? `contact-${field}-error` : undefined);
-  const notice = pageResult ? feedbackFor(pageResult, t) : null;
+  const notice = pageResult ? feedbackFor(pageResult, t, count) : null;
   const phoneHref = site ? `tel:${site.contact.phone.replace(/[^\d+]/g, "")}` : undefined;
 
   return (
@@ -323,7 +346,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
                 id="contact-message"
                 label={t("contact.message")}
                 error={errors.message && t(errors.message)}
-                hint={t("contact.messageHint", { max: CONTACT_LIMITS.message })}
+                hint={count("contact.messageHint", CONTACT_LIMITS.message)}
               >
                 <textarea
                   id="contact-message"

@@ -1,22 +1,80 @@
+import { useEffect } from "react";
+import { isRouteErrorResponse, redirect, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-detail";
 import { ContentDetail } from "~/components/content/content-detail.tsx";
+import { useToast } from "~/components/ui/toast.tsx";
 import { detailMeta } from "~/lib/detail-view.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { detailTypeOfPath, loadDetailPage } from "../../../server/detail-page.ts";
 import { countView } from "../../../server/content/views.ts";
+import { loadOrGoHome } from "../../../server/http.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {
   const type = detailTypeOfPath(new URL(request.url).pathname);
-  const db = await getDb();
+  // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
+  const db = await loadOrGoHome(type, getDb);
   const page = await loadDetailPage(db, type, params.slug);
   // Once per reader per day, in the background: the page never waits for the counter.
   countView(db, request, { contentType: type, contentId: page.item.id });
   return page;
 }
 
-export const meta: Route.MetaFunction = ({ data, matches }) => (data ? detailMeta(data, matches) : []);
+/** What the page gets when the browser could not reach the server at all during a client-side navigation. */
+type UnreachableData = { unreachable: true };
+
+/** The network itself failed (fetch rejects with a TypeError), as opposed to the server answering with an error. */
+const networkFailed = (error: unknown) => error instanceof TypeError || (typeof navigator !== "undefined" && navigator.onLine === false);
+
+/**
+ * Client-side navigations only (the first render uses the server's answer). Without this a failed `.data`
+ * request ends on the generic error screen. Spec §2: a failed load shows the error toast and goes to /.
+ * When the network is down, / cannot load either, so the reader stays here with the toast and a retry.
+ * Redirects (old slugs, the server's own "go home") and the 404 pass through unchanged.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  try {
+    return await serverLoader();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (isRouteErrorResponse(error) && error.status < 500) throw error;
+    if (networkFailed(error)) return { unreachable: true } satisfies UnreachableData;
+    throw redirect("/?notice=load-failed");
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) => (data && !("unreachable" in data) ? detailMeta(data, matches) : []);
 
 export default function ContentDetailPage({ loaderData }: Route.ComponentProps) {
+  if ("unreachable" in loaderData) return <Unreachable attempt={loaderData} />;
   return <ContentDetail page={loaderData} />;
+}
+
+/**
+ * The page in place of the item when the network failed: the spec's error toast, then a reload and the way
+ * home. Both are whole-document loads: a client-side retry would also revalidate the root loader, whose failure
+ * while still offline would end on the error screen after all.
+ */
+function Unreachable({ attempt }: { attempt: UnreachableData }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const { pathname } = useLocation();
+  // Once per failed attempt (a new navigation gives a new object), not on every render.
+  useEffect(() => {
+    toast({ title: t("errors.loadFailedTitle"), description: t("errors.loadFailed"), variant: "destructive" });
+  }, [attempt, toast, t]);
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="detail-unreachable">
+      <h1 className="text-2xl font-bold">{t("errors.loadFailed")}</h1>
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
+        <a href={pathname} className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700" data-testid="detail-retry">
+          {t("newsList.retry")}
+        </a>
+        <a href="/" className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100">
+          {t("errors.backHome")}
+        </a>
+      </div>
+    </section>
+  );
 }
