@@ -7,7 +7,8 @@ import crypto from "node:crypto";
 import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { profiles, session, user } from "../db/schema.ts";
-import { INVITATION_SECONDS, type Auth } from "./auth.ts";
+import type { Auth } from "./auth.ts";
+import { INVITATION_SECONDS } from "./lifetimes.ts";
 import type { Permission, Role } from "./permissions.ts";
 
 export type AccountRow = {

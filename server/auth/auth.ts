@@ -19,18 +19,13 @@ import { logger } from "../logger.ts";
 import { authSecret } from "../secrets.ts";
 import { CLIENT_IP_HEADER } from "../content/views.ts";
 import { languageOf, sendAccountMail } from "./emails.ts";
+import { RESET_SECONDS, SESSION_SECONDS, VERIFICATION_SECONDS } from "./lifetimes.ts";
 import { MEMORY_STORE, redisRateLimitStore } from "../rate-limit.ts";
 import { accountKey, createSignInLimit, signInLimitHooks } from "./sign-in-limit.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const COOKIE_PREFIX = "sahara";
 
-/** Sessions last a week and are not extended: see docs/decisions/0022-fixed-session-lifetime.md. */
-export const SESSION_SECONDS = 7 * 24 * 60 * 60;
-export const VERIFICATION_SECONDS = 24 * 60 * 60;
-export const RESET_SECONDS = 60 * 60;
-/** An invitation is a password-reset token with a longer life (the invitee may not read mail every day). */
-export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * Limits per client address and path (better-auth keys them by address + path), kept in the rate_limit table

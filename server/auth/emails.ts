@@ -1,7 +1,7 @@
 /**
  * The account e-mails: address verification, password reset and staff invitation. Each carries one link to
  * a page of ours (/auth/verify, /auth/reset), written in the reader's language (the language cookie of the
- * request that caused it), and is sent through the mail module (SMTP, or the outbox with the link logged).
+ * request that caused it), and is sent through the mail module (SMTP, or the outbox file; the link is never logged).
  */
 import escapeHtml from "escape-html";
 import { type Language } from "../../app/lib/language.ts";
@@ -10,7 +10,7 @@ import { linkExpiry, translate } from "../i18n.server.ts";
 import { sendMail, type SentMail } from "../mail.ts";
 import type { Config } from "../config.ts";
 // auth.ts imports this module too: its constants are read when a mail is written, never while modules load.
-import { INVITATION_SECONDS, RESET_SECONDS, VERIFICATION_SECONDS } from "./auth.ts";
+import { INVITATION_SECONDS, RESET_SECONDS, VERIFICATION_SECONDS } from "./lifetimes.ts";
 
 export type AccountMail = "verify" | "reset" | "invite";
 
