@@ -41,6 +41,7 @@ export type FieldKind =
   | "audio" // an audio file URL (uploads: media pipeline)
   | "video" // a hosted video id or a video URL
   | "file" // media item: a file URL or a hosted video id
+  | "captions" // the video's WebVTT captions: a .vtt file's URL (uploads: 1 MB, must start with "WEBVTT")
   | "boolean";
 
 export type FieldDefinition = {
@@ -59,6 +60,8 @@ export type FieldDefinition = {
   defaultValue?: string;
   /** The editor's hint under the field (translation key). */
   hint?: string;
+  /** Lines a textarea shows (3 unless told): long texts such as a transcript get room. */
+  rows?: number;
   schema: z.ZodMiniType;
 };
 
@@ -156,6 +159,14 @@ const videoRef = z.pipe(
       ),
   ),
 );
+/** A WebVTT captions file's URL: a path on this site or http(s), naming a .vtt file. */
+const captionsUrl = z.pipe(
+  z.transform((value: unknown) => text(value) || null),
+  z.nullable(z.string().check(z.maxLength(2048, v("tooLong")), z.regex(/^(?:\/[^/\\]|https?:\/\/)\S*\.vtt(?:[?#]\S*)?$/i, v("captionsUrl")))),
+);
+/** Longest transcript: a two-hour talk is about 120,000 characters. */
+export const TRANSCRIPT_MAX = 200_000;
+
 const flag = z.pipe(
   z.transform((value: unknown) => value === true || value === "true" || value === "on" || value === "1"),
   z.boolean(),
@@ -168,6 +179,25 @@ const EXCERPT_10 = minText(10, v("excerpt10"), 1000);
 // Fields every type has, in the editor's closing section.
 const titleFr: FieldDefinition = { name: "title_fr", column: "titleFr", kind: "text", label: "newsroom.f.titleFr", schema: optionalText(300) };
 const image: FieldDefinition = { name: "image_url", column: "imageUrl", kind: "image", label: "newsroom.f.image", schema: fileUrl };
+// Video accessibility (docs/decisions/0111-captions-and-transcripts.md): captions for a type's video, a
+// transcript for the shows.
+const captions: FieldDefinition = {
+  name: "captions_url",
+  column: "captionsUrl",
+  kind: "captions",
+  label: "newsroom.f.captions",
+  hint: "newsroom.h.captions",
+  schema: captionsUrl,
+};
+const transcript: FieldDefinition = {
+  name: "transcript",
+  column: "transcript",
+  kind: "textarea",
+  label: "newsroom.f.transcript",
+  hint: "newsroom.h.transcript",
+  rows: 12,
+  schema: optionalText(TRANSCRIPT_MAX),
+};
 
 // ---- The six types ----
 
@@ -294,6 +324,7 @@ const coverage: ContentTypeDefinition = {
     { name: "reporter_name", column: "reporterName", kind: "text", label: "newsroom.f.reporter", required: true, schema: minText(2, v("reporter"), 120) },
     image,
     { name: "video_url", column: "videoUrl", kind: "video", label: "newsroom.f.video", schema: videoRef },
+    captions,
   ],
   columns: [
     { field: "title", display: "text", label: "newsroom.f.title" },
@@ -308,7 +339,7 @@ const coverage: ContentTypeDefinition = {
   searchFields: ["title", "excerpt", "content"],
   titleField: "title",
   summaryField: "excerpt",
-  folders: { image_url: "coverage/images", video_url: "coverage/videos" },
+  folders: { image_url: "coverage/images", video_url: "coverage/videos", captions_url: "coverage/captions" },
 };
 
 const podcast: ContentTypeDefinition = {
@@ -342,6 +373,8 @@ const podcast: ContentTypeDefinition = {
     { name: "duration", column: "duration", kind: "text", label: "newsroom.f.duration", hint: "newsroom.h.duration", schema: optionalText(20) },
     { name: "audio_url", column: "audioUrl", kind: "audio", label: "newsroom.f.audio", schema: fileUrl },
     { name: "video_url", column: "videoUrl", kind: "video", label: "newsroom.f.video", schema: videoRef },
+    captions,
+    transcript,
     image,
   ],
   columns: [
@@ -359,7 +392,7 @@ const podcast: ContentTypeDefinition = {
   searchFields: ["title", "description", "content"],
   titleField: "title",
   summaryField: "description",
-  folders: { audio_url: "podcasts/audio", image_url: "podcasts/thumbnails", video_url: "podcasts/videos" },
+  folders: { audio_url: "podcasts/audio", image_url: "podcasts/thumbnails", video_url: "podcasts/videos", captions_url: "podcasts/captions" },
   openMediaField: "audio_url",
 };
 
@@ -404,6 +437,8 @@ const program: ContentTypeDefinition = {
     { name: "duration", column: "duration", kind: "text", label: "newsroom.f.duration", hint: "newsroom.h.duration", schema: optionalText(20) },
     { name: "air_date", column: "airDate", kind: "date", label: "newsroom.f.airDate", schema: optionalDate },
     { name: "video_url", column: "videoUrl", kind: "video", label: "newsroom.f.video", schema: videoRef },
+    captions,
+    transcript,
     image,
   ],
   columns: [
@@ -421,7 +456,7 @@ const program: ContentTypeDefinition = {
   searchFields: ["title", "description", "content"],
   titleField: "title",
   summaryField: "description",
-  folders: { image_url: "programs/thumbnails", video_url: "programs/videos" },
+  folders: { image_url: "programs/thumbnails", video_url: "programs/videos", captions_url: "programs/captions" },
   openMediaField: "video_url",
 };
 

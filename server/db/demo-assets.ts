@@ -474,6 +474,8 @@ export type DemoAssets = {
   image: (folder: string, slug: string, overlay?: SvgOverlay) => string;
   audio: (name: string, notesHz: number[]) => string;
   document: (slug: string, title: string, paragraphs: string[]) => string;
+  /** Writes (once) a WebVTT file with one cue of `cueSeconds` a line, from 0 s, and returns its URL. */
+  captions: (name: string, lines: string[], cueSeconds?: number) => string;
   /** The sample MP4 URL, or null when ffmpeg is unavailable or failed. */
   videoUrl: string | null;
   posterUrl: string;
@@ -511,6 +513,10 @@ export function prepareDemoAssets(uploadsDir: string, log: (msg: string) => void
       checkName(slug);
       return put(`documents/${slug}.pdf`, () => pdfDocument(title, paragraphs));
     },
+    captions(name, lines, cueSeconds = 2) {
+      checkName(name);
+      return put(`captions/${name}.vtt`, () => webVtt(lines, cueSeconds));
+    },
     videoUrl: videoOk ? SAMPLE_VIDEO_URL : null,
     posterUrl,
     written: () => written,
@@ -528,6 +534,13 @@ export function prepareDemoAssets(uploadsDir: string, log: (msg: string) => void
       return clips;
     },
   };
+}
+
+/** A WebVTT file of consecutive cues, one line each. */
+export function webVtt(lines: string[], cueSeconds = 2): string {
+  const stamp = (s: number) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${(s % 60).toFixed(3).padStart(6, "0")}`;
+  const cues = lines.map((line, i) => `${i + 1}\n${stamp(i * cueSeconds)} --> ${stamp((i + 1) * cueSeconds)}\n${line.replace(/-->/g, "→")}`);
+  return `WEBVTT\n\n${cues.join("\n\n")}\n`;
 }
 
 /** "made", "exists", or false when no video could be produced (the seed then goes on without one). */

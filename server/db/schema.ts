@@ -136,6 +136,8 @@ export const coverages = pgTable(
     authorName: text("author_name"),
     imageUrl: text("image_url"),
     videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
     ...publishable,
   },
   (t) => [
@@ -162,6 +164,10 @@ export const podcasts = pgTable(
     imageUrl: text("image_url"),
     /** A hosted video id (UUID) or a URL. */
     videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
+    /** The episode's full text, plain text with blank lines between paragraphs. */
+    transcript: text("transcript"),
     authorId: text("author_id"),
     authorName: text("author_name"),
     ...publishable,
@@ -189,6 +195,10 @@ export const programs = pgTable(
     duration: text("duration"),
     airDate: date("air_date").default(sql`CURRENT_DATE`),
     videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
+    /** The episode's full text, plain text with blank lines between paragraphs. */
+    transcript: text("transcript"),
     imageUrl: text("image_url"),
     authorId: text("author_id"),
     authorName: text("author_name"),

@@ -64,8 +64,8 @@ describe("resumable uploads of the content forms' files", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("takes uploads for the audio and file fields' folders only", () => {
-    expect([...FILE_UPLOAD_FOLDERS].sort()).toEqual(["media/files", "podcasts/audio"]);
+  it("takes uploads for the audio, file and captions fields' folders only", () => {
+    expect([...FILE_UPLOAD_FOLDERS].sort()).toEqual(["coverage/captions", "media/files", "podcasts/audio", "podcasts/captions", "programs/captions"]);
   });
 
   it("resumes a cut upload from the reported offset and answers the stored file's address", async () => {
@@ -129,5 +129,42 @@ describe("resumable uploads of the content forms' files", () => {
     expect(((await res.json()) as { error: string }).error).toBe("نوع الملف غير مدعوم...");
     expect(storedFiles().length).toBe(before);
     expect(fs.readdirSync(path.join(dataDir, "tus-files"))).toEqual([]);
+  });
+
+  describe("WebVTT captions", () => {
+    const vtt = new TextEncoder().encode("\uFEFFWEBVTT\n\n00:00.000 --> 00:02.000\nمرحباً بكم في البرنامج\n");
+    const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
+
+    it("stores a WebVTT file in a captions folder and answers its .vtt address", async () => {
+      const tus = tusClient(base, FILE_TUS_PATH);
+      const created = await tus.create(vtt.length, { folder: "programs/captions", filename: "ترجمة.vtt", filetype: "text/vtt" });
+      expect(created.status).toBe(201);
+      const res = await tus.patch(tus.uploadUrl(created), 0, vtt);
+      expect(res.status).toBe(204);
+      const stored = res.headers.get(FILE_URL_HEADER)!;
+      expect(stored).toMatch(/^\/uploads\/programs\/captions\/.+\.vtt$/);
+      const onDisk = path.join(uploads(), ...decodeURIComponent(stored.slice("/uploads/".length)).split("/"));
+      expect(fs.readFileSync(onDisk).equals(Buffer.from(vtt))).toBe(true);
+    });
+
+    it("refuses a file that does not start with WEBVTT, with a message that says so, and keeps nothing", async () => {
+      const tus = tusClient(base, FILE_TUS_PATH);
+      const before = storedFiles().length;
+      const srt = new TextEncoder().encode("1\n00:00:00,000 --> 00:00:02,000\nمرحباً\n");
+      const created = await tus.create(srt.length, { folder: "programs/captions", filename: "captions.vtt", filetype: "text/vtt" });
+      const res = await tus.patch(tus.uploadUrl(created), 0, srt);
+      expect(res.status).toBe(415);
+      expect(await errorOf(res)).toBe("ملف الترجمة ليس بصيغة WebVTT: يجب أن يبدأ بكلمة WEBVTT");
+      expect(storedFiles().length).toBe(before);
+    });
+
+    it("refuses captions over 1 MB, captions outside a captions folder and other files in one", async () => {
+      const tus = tusClient(base, FILE_TUS_PATH);
+      const big = await tus.create(1024 * 1024 + 1, { folder: "programs/captions", filename: "long.vtt", filetype: "text/vtt" });
+      expect(big.status).toBe(413);
+      expect(await errorOf(big)).toBe("حجم الملف كبير جداً. الحد الأقصى 1 ميجابايت");
+      expect((await tus.create(vtt.length, { folder: "podcasts/audio", filename: "c.vtt", filetype: "text/vtt" })).status).toBe(415);
+      expect((await tus.create(1000, { folder: "podcasts/captions", filename: "a.mp3", filetype: "audio/mpeg" })).status).toBe(415);
+    });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { createReadStream } from "node:fs";
 import path from "node:path";
+import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "../../app/lib/captions.ts";
 import { CONTENT_TYPE_DEFINITIONS } from "../../app/lib/content-types.ts";
 import { arabic } from "../json-api.ts";
 import { logger } from "../logger.ts";
@@ -20,17 +21,19 @@ export const FILE_URL_HEADER = "Upload-File-Url";
 
 const MB = 1024 * 1024;
 
-/** The folders of the file fields that take uploads here (audio, and a media item's file). */
-export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(
-  Object.values(CONTENT_TYPE_DEFINITIONS).flatMap((def) =>
-    def.fields.filter((f) => f.kind === "audio" || f.kind === "file").flatMap((f) => def.folders[f.name] ?? []),
-  ),
-);
+const foldersOf = (kinds: readonly string[]) =>
+  Object.values(CONTENT_TYPE_DEFINITIONS).flatMap((def) => def.fields.filter((f) => kinds.includes(f.kind)).flatMap((f) => def.folders[f.name] ?? []));
 
-type Accepted = { kind: "audio" | "document"; maxBytes: number };
+/** The folders of the file fields that take uploads here (audio, a media item's file, captions). */
+export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["audio", "file", "captions"]));
+/** Captions folders take WebVTT files only, and WebVTT files go nowhere else. */
+const CAPTIONS_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["captions"]));
 
-/** What a declared type may be, and its limit (back-office.md §9). */
+type Accepted = { kind: "audio" | "document" | "captions"; maxBytes: number };
+
+/** What a declared type may be, and its limit (back-office.md §9; captions: app/lib/captions.ts). */
 function acceptedType(filetype: string): Accepted | null {
+  if (filetype === CAPTIONS_MIME) return { kind: "captions", maxBytes: CAPTIONS_MAX_MB * MB };
   if (filetype.startsWith("audio/")) return { kind: "audio", maxBytes: UPLOAD_LIMITS_MB.audio * MB };
   if (filetype === "application/pdf") return { kind: "document", maxBytes: UPLOAD_LIMITS_MB.document * MB };
   return null;
@@ -38,6 +41,7 @@ function acceptedType(filetype: string): Accepted | null {
 
 /** The file's real type from its first bytes, when it is of the declared kind. */
 function sniffed(kind: Accepted["kind"], head: Uint8Array): { mime: string; extension: string } | null {
+  if (kind === "captions") return isWebVtt(head) ? { mime: CAPTIONS_MIME, extension: "vtt" } : null;
   if (kind === "document") return String.fromCharCode(...head.slice(0, 5)) === "%PDF-" ? { mime: "application/pdf", extension: "pdf" } : null;
   const media = sniffMedia(head);
   return media?.kind === "audio" ? media : null;
@@ -61,12 +65,14 @@ export function createFileUploadServer(options: FileUploadOptions) {
       if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
       if (!FILE_UPLOAD_FOLDERS.has(metadata.folder ?? "")) throw refuse(400, "Upload-Metadata needs the folder of a file field");
+      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(metadata.folder ?? "")) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       return Promise.resolve(metadata);
     },
     async onComplete({ file, head, size, metadata }) {
       const accepted = acceptedType(metadata.filetype ?? "")!;
-      const real = sniffed(accepted.kind, head);
-      if (!real) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      // The head buffer is zero-filled past the end of a file shorter than it.
+      const real = sniffed(accepted.kind, head.subarray(0, Math.min(size, head.length)));
+      if (!real) throw refuse(415, arabic(accepted.kind === "captions" ? "newsroom.v.captionsNotVtt" : "newsroom.v.fileUnsupported"));
       const stored = await options
         .storage()
         .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), createReadStream(file), real.mime, size)

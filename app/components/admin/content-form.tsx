@@ -193,7 +193,7 @@ function FieldControl({
       );
       break;
     case "textarea":
-      control = <textarea {...common} defaultValue={value} rows={3} dir="auto" className={`${inputClass(invalid)} py-2`} />;
+      control = <textarea {...common} defaultValue={value} rows={field.rows ?? 3} dir="auto" className={`${inputClass(invalid)} py-2`} />;
       break;
     case "richtext":
       control = (
@@ -255,6 +255,7 @@ function FieldControl({
     case "audio":
     case "video":
     case "file":
+    case "captions":
       control = <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} canUploadVideo={canUploadVideo} />;
       break;
   }

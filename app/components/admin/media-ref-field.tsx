@@ -2,6 +2,7 @@ import { useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldDefinition } from "~/lib/content-types.ts";
 import { isVideoId } from "~/lib/video-source.ts";
+import { CAPTIONS_MIME } from "~/lib/captions.ts";
 import { useToast } from "~/components/ui/toast.tsx";
 import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "~/lib/resumable-upload.ts";
 import { UploadProgress } from "./upload-progress.tsx";
@@ -23,8 +24,13 @@ function destinationOf(field: FieldDefinition, file: File): "library" | "storage
   const video = file.type.startsWith("video/");
   if (field.kind === "video") return video ? "library" : null;
   if (field.kind === "audio") return file.type.startsWith("audio/") ? "storage" : null;
+  if (field.kind === "captions") return isCaptionsFile(file) ? "storage" : null;
   return video ? "library" : "storage";
 }
+
+/** A .vtt file; some systems give it no type or text/plain, so its name counts too (the server reads its first bytes). */
+const isCaptionsFile = (file: File) => file.type === CAPTIONS_MIME || /\.vtt$/i.test(file.name);
+const asCaptionsFile = (file: File) => (file.type === CAPTIONS_MIME ? file : new File([file], file.name, { type: CAPTIONS_MIME }));
 
 /**
  * The one control of the file kinds (audio, video, media file): the file's URL, a path on this site or a video
@@ -40,7 +46,14 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
   const id = `field-${field.name}`;
   const openable = value && !isVideoId(value) && /^(?:https?:\/\/|\/(?!\/))/i.test(value);
   const canUpload = field.kind === "video" ? canUploadVideo : Boolean(folder);
-  const accept = field.kind === "video" ? "video/*" : field.kind === "audio" ? "audio/*" : `${canUploadVideo ? "video/*," : ""}audio/*,application/pdf`;
+  const accept =
+    field.kind === "video"
+      ? "video/*"
+      : field.kind === "audio"
+        ? "audio/*"
+        : field.kind === "captions"
+          ? `.vtt,${CAPTIONS_MIME}`
+          : `${canUploadVideo ? "video/*," : ""}audio/*,application/pdf`;
 
   async function chosen(event: ChangeEvent<HTMLInputElement>) {
     const input = event.currentTarget;
@@ -55,7 +68,9 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
     const title = (input.form?.elements.namedItem("title") as HTMLInputElement | null)?.value.trim() || file.name;
     try {
       const result = await upload.run((steps) =>
-        destination === "library" ? uploadToVideoLibrary(file, { title }, steps) : uploadFileToStorage(file, folder!, steps),
+        destination === "library"
+          ? uploadToVideoLibrary(file, { title }, steps)
+          : uploadFileToStorage(field.kind === "captions" ? asCaptionsFile(file) : file, folder!, steps),
       );
       if (result) {
         setValue(result);

@@ -65,6 +65,10 @@ export type ProgramSeed = Common & {
   /** mm:ss */
   duration: string;
   author: AuthorKey;
+  /** The episode's full text, one string a paragraph. */
+  transcript?: string[];
+  /** WebVTT captions for the demo video, one cue a line (the demo video is 4 s long: cues of 2 s). */
+  captions?: string[];
 };
 
 export type PodcastSeed = Common & {
@@ -78,6 +82,8 @@ export type PodcastSeed = Common & {
   /** Which generated sound file plays for this episode. */
   audio: "podcast-intro" | "tidinit-motif";
   author: AuthorKey;
+  /** The episode's full text, one string a paragraph. */
+  transcript?: string[];
 };
 
 export type CoverageSeed = Common & {
