@@ -9,7 +9,9 @@
  */
 import { redirect } from "react-router";
 import { ALL_CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType } from "../app/lib/content-types.ts";
-import type { Body, DetailItem, DetailPage, RelatedItem } from "../app/lib/detail-view.ts";
+import { DETAIL_VIEWS, type Body, type DetailItem, type DetailPage, type RelatedItem } from "../app/lib/detail-view.ts";
+import { isVideoId } from "../app/lib/video-source.ts";
+import { getVideoLibrary } from "./video/index.ts";
 import { cached } from "./cache.ts";
 import {
   bodyColumnOf,
@@ -89,7 +91,23 @@ export async function loadDetailPage(db: Database, type: ContentType, slugOrId: 
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
   if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
-  return { ...found.page, related: await relatedOf(db, type, found.page.item) };
+  const [related, videoFile] = await Promise.all([relatedOf(db, type, found.page.item), plainVideoFileOf(type, found.page.item)]);
+  return { ...found.page, related, ...(videoFile ? { videoFile } : {}) };
+}
+
+/**
+ * The direct file of the item's hosted video, for the browser's own player when there is no JavaScript (the
+ * enhanced player asks the playback API itself). Null for a URL source (it plays as it is), no video, or a
+ * library that cannot answer: the page never fails for it.
+ */
+async function plainVideoFileOf(type: ContentType, item: DetailItem): Promise<string | null> {
+  const field = DETAIL_VIEWS[type].media?.video;
+  const source = field ? item[field] : null;
+  if (!isVideoId(source)) return null;
+  const playback = await getVideoLibrary()
+    .playback(String(source).toLowerCase())
+    .catch(() => null);
+  return playback?.mp4 ?? null;
 }
 
 /**

@@ -61,6 +61,8 @@ export type DetailPage = {
   related: (RelatedItem & { url: string })[];
   /** Set by the staff preview: the page shows who may not see it yet. */
   preview?: { status: EditorStatus };
+  /** A hosted video's direct file, played by the browser itself without JavaScript (server/detail-page.ts). */
+  videoFile?: string;
 };
 
 type SchemaType = ContentMetaInput["schemaType"];
@@ -84,8 +86,13 @@ export type DetailView = {
   /** The breadcrumb's second step: the category, an option's label, or a fixed label; a link when href is set. */
   kicker: { category?: boolean; option?: { field: string; labels: string }; label?: string; fallback?: string; href?: string };
   facts: readonly FactView[];
-  /** Columns holding a video (hosted id or URL) or an audio file; without them the page shows the image. */
-  media?: { video?: string; audio?: string; byKind?: { kind: string; source: string } };
+  /**
+   * Columns holding a video (hosted id or URL) or an audio file; without them the page shows the image. The
+   * video's WebVTT captions, when its type has them, in `captions`.
+   */
+  media?: { video?: string; audio?: string; captions?: string; byKind?: { kind: string; source: string } };
+  /** The column of a plain-text transcript, shown under the body in a section the reader opens. */
+  transcript?: string;
   /** Categories whose body is verse (one line per hemistich, centred). */
   verseCategories?: readonly string[];
   relatedTitle: string;
@@ -118,6 +125,8 @@ export const DETAIL_VIEWS: Readonly<Record<ContentType, DetailView>> = {
       { field: "viewCount", counted: "detail.views", testId: "detail-views" },
     ],
     verseCategories: ["poetry"],
+    // A video article (the politics page's coverage) plays its video where the others show their image.
+    media: { video: "videoUrl" },
     relatedTitle: "detail.relatedArticles",
     schema: { type: "NewsArticle", byCategory: { opinion: "OpinionNewsArticle" }, author: ["authorName"] },
   },
@@ -138,21 +147,23 @@ export const DETAIL_VIEWS: Readonly<Record<ContentType, DetailView>> = {
       { field: "eventDate", label: "detail.eventDate", date: true },
       { field: "reporterName", label: "detail.reporter" },
     ],
-    media: { video: "videoUrl" },
+    media: { video: "videoUrl", captions: "captionsUrl" },
     relatedTitle: "detail.relatedCoverage",
     schema: { type: "ReportageNewsArticle", author: ["reporterName", "authorName"], place: "eventLocation" },
   },
   podcast: {
     kicker: { label: "programsPage.podcasts", href: "/programs" },
     facts: SHOW_FACTS,
-    media: { video: "videoUrl", audio: "audioUrl" },
+    media: { video: "videoUrl", audio: "audioUrl", captions: "captionsUrl" },
+    transcript: "transcript",
     relatedTitle: "detail.relatedPodcasts",
     schema: { type: "PodcastEpisode", author: ["hostName", "authorName"], episode: "episodeNumber", audio: "audioUrl" },
   },
   program: {
     kicker: { option: { field: "programType", labels: "programTypes" }, href: "/programs" },
     facts: [...SHOW_FACTS, { field: "airDate", label: "detail.airDate", date: true }],
-    media: { video: "videoUrl" },
+    media: { video: "videoUrl", captions: "captionsUrl" },
+    transcript: "transcript",
     relatedTitle: "detail.relatedPrograms",
     schema: { type: "TVEpisode", author: ["hostName", "authorName"], episode: "episodeNumber", genre: "programType" },
   },

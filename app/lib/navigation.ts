@@ -12,6 +12,20 @@ export const NAV_ITEMS = [
   { slug: "contact", to: "/contact", label: "nav.contact" },
 ] as const;
 
+/**
+ * How many NAV_ITEMS the desktop bar shows in a row, per language, from `lg` (1024px) and from `xl` (1280px,
+ * where the page stops widening); the rest sit in the bar's "more" menu. Fixed numbers rather than measuring,
+ * so the bar is right before and without JavaScript; tests/e2e/reading/directions.e2e.test.ts checks that
+ * nothing overflows at 1024, 1280 and 1440 in each language, so a longer label shows up there.
+ */
+export const NAV_FIT: Record<"ar" | "fr" | "en", { lg: number; xl: number }> = {
+  // Measured in Chromium (the bar is 992px wide at 1024, 1248px from 1280; "more" takes about 90px); each
+  // count leaves some room for a font a little wider than ours.
+  ar: { lg: 8, xl: 10 },
+  fr: { lg: 5, xl: 7 },
+  en: { lg: 5, xl: 7 },
+};
+
 /** Public sections outside the main navigation (the header has room for ten): linked from the footer and both sitemaps. */
 export const MORE_SECTIONS = [{ to: "/videos", label: "videos.title" }] as const;
 

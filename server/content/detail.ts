@@ -38,7 +38,8 @@ export function parseItemKey(value: string | undefined): ItemKey | null {
  * author's French name and bio, read time and view count. By schema key.
  */
 const READ_ONLY_COLUMNS: Partial<Record<ContentType, readonly string[]>> = {
-  article: ["contentFr", "excerptFr", "authorNameFr", "authorBio", "readTimeMinutes", "viewCount"],
+  // videoUrl: a video article (the politics page's) plays it on its page (DETAIL_VIEWS.article.media).
+  article: ["contentFr", "excerptFr", "authorNameFr", "authorBio", "readTimeMinutes", "viewCount", "videoUrl"],
   news: ["contentFr", "excerptFr"],
 };
 

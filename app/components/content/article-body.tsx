@@ -1,4 +1,6 @@
 import type { Body } from "~/lib/detail-view.ts";
+import type { Language } from "~/lib/language.ts";
+import { textProps } from "~/lib/localized.ts";
 
 const CLASS = "prose-article text-lg leading-loose";
 
@@ -8,16 +10,18 @@ const CLASS = "prose-article text-lg leading-loose";
  * site's) has blank lines between paragraphs; single line breaks are kept (verse is one line per hemistich)
  * and React escapes everything, so stored text can never inject markup.
  */
-export function ArticleBody({ body, verse = false }: { body: Body | null | undefined; verse?: boolean }) {
+export function ArticleBody({ body, verse = false, lang }: { body: Body | null | undefined; verse?: boolean; lang: Language }) {
   if (!body) return null;
   const className = `${CLASS} ${verse ? "text-center" : ""}`;
-  if ("html" in body) return <div className={className} data-testid="article-body" dangerouslySetInnerHTML={{ __html: body.html }} />;
+  // The body keeps its own language and direction on a page in another language.
+  const own = textProps(lang, "html" in body ? body.html : body.text);
+  if ("html" in body) return <div className={className} data-testid="article-body" {...own} dangerouslySetInnerHTML={{ __html: body.html }} />;
   const paragraphs = body.text
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean);
   return (
-    <div className={className} data-testid="article-body">
+    <div className={className} data-testid="article-body" {...own}>
       {paragraphs.map((p, i) => (
         <p key={i} className="whitespace-pre-line">
           {p}

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "~/lib/format.ts";
 import { useLanguage } from "~/lib/i18n.ts";
+import { textProps } from "~/lib/localized.ts";
 
 export type ContentCardProps = {
   href: string;
@@ -21,6 +22,8 @@ export type ContentCardProps = {
   excerptNode?: ReactNode;
   /** The image's slot width (`sizes`), when the page's grid differs from the usual one. */
   imageSizes?: string;
+  /** h3 under a section's h2 (the default); h2 where the cards sit right under the page's h1 (/news). */
+  headingLevel?: 2 | 3;
 };
 
 // The usual grids: one column on a phone (page padding 1rem each side), two from `sm`, three from `lg`, in
@@ -43,8 +46,11 @@ export function ContentCard({
   titleNode,
   excerptNode,
   imageSizes,
+  headingLevel = 3,
 }: ContentCardProps) {
+  const lang = useLanguage();
   const horizontal = layout === "horizontal";
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article
       className={`group relative flex overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md ${horizontal ? "flex-row gap-3" : "flex-col"}`}
@@ -62,28 +68,70 @@ export function ContentCard({
         />
       ) : null}
       <div className={`flex flex-1 flex-col ${horizontal ? "py-2 pe-3" : "p-4"}`}>
-        {category && <span className="mb-1 text-sm font-bold text-desert-700">{category}</span>}
-        <h3 className={`font-bold leading-snug ${horizontal ? "text-base" : "text-lg"}`}>
+        {category && (
+          <span className="mb-1 text-sm font-bold text-desert-700" {...textProps(lang, category)}>
+            {category}
+          </span>
+        )}
+        <Heading className={`font-bold leading-snug ${horizontal ? "text-base" : "text-lg"}`} {...textProps(lang, title)}>
           <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
             {titleNode ?? title}
           </Link>
-        </h3>
-        {excerpt && <p className="mt-2 text-ink-soft">{excerptNode ?? excerpt}</p>}
+        </Heading>
+        {excerpt && (
+          <p className="mt-2 text-ink-soft" {...textProps(lang, excerpt)}>
+            {excerptNode ?? excerpt}
+          </p>
+        )}
         <Byline author={author} date={date} className="mt-auto pt-3" />
       </div>
     </article>
   );
 }
 
-/** "Author · date" under a card's text; nothing when both are missing. */
-export function Byline({ author, date, className = "" }: { author?: string | null; date?: Date | string | null; className?: string }) {
+/**
+ * "Author · date" under a card's text; nothing when both are missing. Each part is isolated (<bdi>): an
+ * Arabic name beside a French date, or a Latin name beside Arabic digits, would otherwise swap places.
+ * `extra`: more parts after the date (a view count).
+ */
+export function Byline({
+  author,
+  date,
+  extra,
+  className = "",
+}: {
+  author?: string | null;
+  date?: Date | string | null;
+  extra?: string | null;
+  className?: string;
+}) {
   const lang = useLanguage();
-  if (!author && !date) return null;
+  const parts = [
+    author ? (
+      <bdi key="author" {...textProps(lang, author)}>
+        {author}
+      </bdi>
+    ) : null,
+    date ? (
+      <bdi key="date">
+        <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>
+      </bdi>
+    ) : null,
+    extra ? <bdi key="extra">{extra}</bdi> : null,
+  ].filter((p) => p !== null);
+  if (parts.length === 0) return null;
   return (
-    <p className={`text-sm text-ink-soft ${className}`}>
-      {author && <span>{author}</span>}
-      {author && date && <span aria-hidden="true"> · </span>}
-      {date && <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>}
+    <p className={`text-sm text-ink-soft ${className}`} data-testid="byline">
+      {parts.flatMap((p, i) =>
+        i === 0
+          ? [p]
+          : [
+              <span key={`sep${i}`} aria-hidden="true">
+                {" · "}
+              </span>,
+              p,
+            ],
+      )}
     </p>
   );
 }

@@ -1,14 +1,19 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
+import { PlainVideo } from "~/components/media/plain-video.tsx";
 import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
+import { Transcript } from "./transcript.tsx";
+import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "~/lib/captions.ts";
 import { DETAIL_VIEWS, localizedField, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
 import { formatDate } from "~/lib/format.ts";
+import { useCount } from "~/lib/i18n.ts";
 import type { Language } from "~/lib/language.ts";
-import { localized } from "~/lib/localized.ts";
+import { localized, textProps } from "~/lib/localized.ts";
 
 type T = ReturnType<typeof useTranslation>["t"];
+type Count = ReturnType<typeof useCount>;
 
 // Articles and news, most of what is read, have no player: its code loads only on pages that show one.
 const VideoPlayer = lazy(() => import("~/components/media/video-player.tsx").then((m) => ({ default: m.VideoPlayer })));
@@ -28,21 +33,22 @@ function kickerOf(view: DetailView, item: DetailItem, lang: Language, t: T) {
   return text ? { label: text, href } : null;
 }
 
-function factsOf(view: DetailView, item: DetailItem, lang: Language, t: T) {
-  return view.facts.map(({ field, label, template, equals, date, testId }) => {
+function factsOf(view: DetailView, item: DetailItem, lang: Language, t: T, count: Count) {
+  return view.facts.map(({ field, label, template, counted, equals, date, testId }) => {
     const raw = item[field];
     let value: string | null = null;
     if (equals !== undefined) value = raw === equals && template ? t(template) : null;
     else if (!shown(raw)) value = null;
     else if (date) value = formatDate(raw as string | Date, lang);
-    else if (template) value = t(template, { n: raw, count: Number(raw) });
+    else if (counted) value = count(counted, Number(raw));
+    else if (template) value = t(template, { n: raw });
     else value = localizedField(lang, item, field);
-    return { label: label && t(label), value, testId };
+    return { label: label && t(label), value, testId, count: counted && shown(raw) ? Number(raw) : undefined };
   });
 }
 
 /** The player of a type that has one (video, audio, or a media item's file by its kind); none: the image. */
-function mediaOf(view: DetailView, page: DetailPage, title: string, t: T): { media?: ReactNode; imageUrl: string | null } {
+function mediaOf(view: DetailView, page: DetailPage, title: string, t: T, lang: Language): { media?: ReactNode; imageUrl: string | null } {
   const { item } = page;
   let video = view.media?.video ? textOf(item, view.media.video) : null;
   let audio = view.media?.audio ? textOf(item, view.media.audio) : null;
@@ -56,11 +62,14 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T): { med
     else image = source ?? image;
   }
   if (!video && !audio) return { imageUrl: image };
+  const captionsUrl = view.media?.captions ? textOf(item, view.media.captions) : null;
+  const captions = captionsUrl ? { src: captionsUrl, srcLang: DEFAULT_CAPTIONS_LANGUAGE, label: captionsLabel(DEFAULT_CAPTIONS_LANGUAGE, lang) } : undefined;
   const media = (
     <div className="mt-6 space-y-4">
       {video ? (
-        <Suspense fallback={<div className="aspect-video w-full rounded-xl bg-ink/90" />}>
-          <VideoPlayer source={video} title={title} poster={item.imageUrl} />
+        // Until the player's code is there (and for good without JavaScript), the browser's own player.
+        <Suspense fallback={<PlainVideo source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />}>
+          <VideoPlayer source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />
         </Suspense>
       ) : image ? (
         <ResponsiveImage url={image} sizes={DETAIL_IMAGE_SIZES} width={1200} height={675} priority className="aspect-video w-full rounded-xl object-cover" />
@@ -86,11 +95,13 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T): { med
  */
 export function ContentDetail({ page }: { page: DetailPage }) {
   const { t, i18n } = useTranslation();
+  const count = useCount();
   const lang = i18n.language as Language;
   const { item, type } = page;
   const view = DETAIL_VIEWS[type];
   const title = localizedField(lang, item, "title") ?? item.title;
-  const { media, imageUrl } = mediaOf(view, page, title, t);
+  const { media, imageUrl } = mediaOf(view, page, title, t, lang);
+  const transcript = view.transcript ? textOf(item, view.transcript) : null;
   const category = textOf(item, "categorySlug");
   const bio = textOf(item, "authorBio");
   return (
@@ -114,15 +125,24 @@ export function ContentDetail({ page }: { page: DetailPage }) {
         title={title}
         lead={localized(lang, page.summary, page.summaryFr)}
         date={item.publishDate}
-        facts={factsOf(view, item, lang, t)}
+        facts={factsOf(view, item, lang, t, count)}
         imageUrl={imageUrl}
         media={media}
         path={page.url}
         related={page.related}
         relatedTitle={t(view.relatedTitle)}
       >
-        <ArticleBody body={lang === "fr" && page.bodyFr ? page.bodyFr : page.body} verse={!!category && !!view.verseCategories?.includes(category)} />
-        {bio && <p className="mt-8 rounded-lg bg-sand-100 p-4 text-ink-soft">{bio}</p>}
+        <ArticleBody
+          lang={lang}
+          body={lang === "fr" && page.bodyFr ? page.bodyFr : page.body}
+          verse={!!category && !!view.verseCategories?.includes(category)}
+        />
+        {transcript && <Transcript text={transcript} lang={lang} />}
+        {bio && (
+          <p className="mt-8 rounded-lg bg-sand-100 p-4 text-ink-soft" {...textProps(lang, bio)}>
+            {bio}
+          </p>
+        )}
       </DetailLayout>
     </>
   );

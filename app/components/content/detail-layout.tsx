@@ -4,15 +4,17 @@ import { useTranslation } from "react-i18next";
 import { ContentCard } from "./content-card.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { ShareButton } from "./share-button.tsx";
+import { Breadcrumbs } from "~/components/ui/breadcrumbs.tsx";
 import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
+import { localized, textProps } from "~/lib/localized.ts";
 import type { Language } from "~/lib/language.ts";
 import type { DetailPage } from "~/lib/detail-view.ts";
 
 /** The main image's slot: the article's column (max-w-4xl less its padding), the screen less 2rem below it. */
 export const DETAIL_IMAGE_SIZES = "(min-width: 896px) 864px, calc(100vw - 2rem)";
 
-type Fact = { label?: string; value: string | null | undefined; testId?: string };
+/** `count`: the number a counted fact was written from (data-count), for the page's tests. */
+type Fact = { label?: string; value: string | null | undefined; testId?: string; count?: number };
 
 type DetailLayoutProps = {
   kicker?: { label: string; href?: string } | null;
@@ -53,34 +55,40 @@ export function DetailLayout({
   const shown = facts.filter((f) => f.value);
   return (
     <article className="mx-auto max-w-4xl px-4 py-8" data-testid={testId}>
-      <nav aria-label="breadcrumb" className="mb-4 text-sm text-ink-soft">
-        <Link to="/" className="hover:underline">
-          {t("detail.home")}
-        </Link>
-        {kicker && (
-          <>
-            <span aria-hidden="true" className="mx-2">
-              ›
-            </span>
-            {kicker.href ? (
-              <Link to={kicker.href} className="hover:underline" data-testid="detail-category">
-                {kicker.label}
-              </Link>
-            ) : (
-              <span data-testid="detail-category">{kicker.label}</span>
-            )}
-          </>
-        )}
-      </nav>
+      <Breadcrumbs
+        className="mb-4 text-sm text-ink-soft"
+        steps={[
+          <Link key="home" to="/" className="hover:underline" data-testid="breadcrumb-home">
+            {t("detail.home")}
+          </Link>,
+          ...(kicker
+            ? [
+                kicker.href ? (
+                  <Link key="kicker" to={kicker.href} className="hover:underline" data-testid="detail-category" {...textProps(lang, kicker.label)}>
+                    {kicker.label}
+                  </Link>
+                ) : (
+                  <span key="kicker" data-testid="detail-category" {...textProps(lang, kicker.label)}>
+                    {kicker.label}
+                  </span>
+                ),
+              ]
+            : []),
+        ]}
+      />
       {demo && (
         <p className="mb-2 inline-block rounded bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900" data-testid="demo-badge">
           {t("common.demo")}
         </p>
       )}
-      <h1 className="text-3xl font-bold leading-tight sm:text-4xl" data-testid="detail-title">
+      <h1 className="text-3xl font-bold leading-tight sm:text-4xl" data-testid="detail-title" {...textProps(lang, title)}>
         {title}
       </h1>
-      {lead && <p className="mt-4 text-xl leading-relaxed text-ink-soft">{lead}</p>}
+      {lead && (
+        <p className="mt-4 text-xl leading-relaxed text-ink-soft" data-testid="detail-lead" {...textProps(lang, lead)}>
+          {lead}
+        </p>
+      )}
       <div className="mt-5 flex flex-wrap items-center justify-between gap-4 border-y border-sand-200 py-3">
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-ink-soft">
           <div className="flex gap-1">
@@ -92,9 +100,11 @@ export function DetailLayout({
             </dd>
           </div>
           {shown.map((f, i) => (
-            <div key={i} className="flex gap-1" data-testid={f.testId}>
+            <div key={i} className="flex gap-1" data-testid={f.testId} data-count={f.count}>
               {f.label && <dt className="font-bold">{f.label}:</dt>}
-              <dd>{f.value}</dd>
+              <dd>
+                <bdi {...textProps(lang, f.value)}>{f.value}</bdi>
+              </dd>
             </div>
           ))}
         </dl>

@@ -18,7 +18,7 @@ export type NewsCardData = {
   categoryNameFr: string | null;
 };
 
-export function NewsCard({ item, eager }: { item: NewsCardData; eager?: boolean }) {
+export function NewsCard({ item, eager, headingLevel }: { item: NewsCardData; eager?: boolean; headingLevel?: 2 | 3 }) {
   const lang = useLanguage();
   return (
     <ContentCard
@@ -30,6 +30,7 @@ export function NewsCard({ item, eager }: { item: NewsCardData; eager?: boolean 
       category={localized(lang, item.categoryName, item.categoryNameFr)}
       author={item.location}
       eager={eager}
+      headingLevel={headingLevel}
       testId="news-card"
     />
   );

@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import type Hls from "hls.js";
 import { PLAYBACK_MESSAGES, parseVideoSource, playbackPlan, type PlaybackAttempt, type VideoPlayback } from "~/lib/video-source.ts";
 import { CloseIcon } from "~/components/ui/icons.tsx";
+import type { CaptionsTrack } from "~/lib/captions.ts";
 
 export type VideoPlayerProps = {
   /** A hosted video id (UUID), a full URL (HLS .m3u8 or a file), or a path on this site. */
@@ -21,6 +22,10 @@ export type VideoPlayerProps = {
   autoPlay?: boolean;
   onEnded?: () => void;
   className?: string;
+  /** A hosted video's direct file: the browser's own player plays it before and without JavaScript. */
+  file?: string | null;
+  /** The video's WebVTT captions, shown by default (docs/decisions/0111-captions-and-transcripts.md). */
+  captions?: CaptionsTrack;
 };
 
 type Attempt = PlaybackAttempt;
@@ -69,7 +74,7 @@ function startOf(source: string, autoPlay: boolean): { plan: Plan | null; phase:
   return { plan: null, phase: { name: "loading" } };
 }
 
-function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, className = "" }: VideoPlayerProps) {
+function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, className = "", captions, file }: VideoPlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const [start] = useState(() => startOf(source, autoPlay));
@@ -189,6 +194,11 @@ function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, classN
   }, [plan, index, autoPlay, next]);
 
   const shownPoster = poster ?? plan?.poster ?? undefined;
+  // A direct file is in the server's HTML, so the browser's own player plays it without JavaScript; the
+  // effect above then takes over the same element. Without JavaScript a stream is offered as a link.
+  const first = start.plan?.attempts[0];
+  const plainSrc = first?.format === "file" ? first.url : (file ?? undefined);
+  const plainLink = first?.format === "hls" ? first.url : undefined;
   const loading = shown.name === "loading" || (shown.name === "ready" && buffering);
 
   return (
@@ -229,7 +239,7 @@ function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, classN
           )}
         </div>
       ) : (
-        // eslint-disable-next-line jsx-a11y/media-has-caption -- a caption track is added when the video has one; most have none yet
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- the captions track is there when the video has one; the rule cannot see a conditional child
         <video
           ref={videoRef}
           className="absolute inset-0 h-full w-full"
@@ -237,13 +247,24 @@ function SourcePlayer({ source, title, poster, autoPlay = false, onEnded, classN
           playsInline
           preload="metadata"
           poster={shownPoster}
+          src={plainSrc}
           aria-label={title}
           onWaiting={() => setBuffering(true)}
           onPlaying={() => setBuffering(false)}
           onPause={() => setBuffering(false)}
           onEnded={onEnded}
           data-testid="video-element"
-        />
+        >
+          {/* A child of the one element whatever plays in it (file, native HLS, hls.js, no JavaScript), so every path shows it. */}
+          {captions && <track kind="captions" src={captions.src} srcLang={captions.srcLang} label={captions.label} default data-testid="video-captions" />}
+        </video>
+      )}
+      {plainLink && (
+        <noscript>
+          <a href={plainLink} className="absolute inset-x-0 bottom-0 bg-black/70 p-3 text-center font-bold underline" data-testid="video-fallback-link">
+            {title ?? t("player.title")}
+          </a>
+        </noscript>
       )}
       {loading && (
         <div className="pointer-events-none absolute inset-0 flex items-center justify-center" data-testid="video-loading">

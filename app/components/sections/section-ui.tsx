@@ -8,6 +8,8 @@ import { Link, type MetaDescriptor } from "react-router";
 import { absoluteUrl, rootData } from "~/lib/seo.ts";
 import { useTranslation } from "react-i18next";
 import { Byline } from "~/components/content/content-card.tsx";
+import { useLanguage } from "~/lib/i18n.ts";
+import { textProps } from "~/lib/localized.ts";
 
 /**
  * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters
@@ -44,11 +46,16 @@ export function hrefWith(search: string | URLSearchParams, changes: Record<strin
 }
 
 export function PageIntro({ title, intro, testId, children }: { title: string; intro?: string | null; testId: string; children?: ReactNode }) {
+  const lang = useLanguage();
   return (
     <section className="border-b border-sand-200 bg-sand-100" data-testid={testId}>
       <div className="mx-auto max-w-7xl px-4 py-8 sm:py-10">
         <h1 className="text-3xl font-bold text-ink sm:text-4xl">{title}</h1>
-        {intro && <p className="mt-3 max-w-3xl text-lg text-ink-soft">{intro}</p>}
+        {intro && (
+          <p className="mt-3 max-w-3xl text-lg text-ink-soft" {...textProps(lang, intro)}>
+            {intro}
+          </p>
+        )}
         {children}
       </div>
     </section>
@@ -67,6 +74,7 @@ export type Chip = { key: string; label: string; to: string; active: boolean; co
 
 /** A row of filter links; the active one is marked for assistive technology with aria-current. */
 export function FilterChips({ label, chips, testId }: { label: string; chips: Chip[]; testId: string }) {
+  const lang = useLanguage();
   return (
     <nav aria-label={label} data-testid={testId} className="mt-4">
       <ul className="flex flex-wrap gap-2">
@@ -77,6 +85,8 @@ export function FilterChips({ label, chips, testId }: { label: string; chips: Ch
               preventScrollReset
               aria-current={c.active ? "true" : undefined}
               data-testid={`${testId}-${c.key}`}
+              // A category's name keeps its own direction (the chip's count follows it, isolated by the flex gap).
+              {...textProps(lang, c.label)}
               className={`inline-flex min-h-10 items-center gap-1 rounded-full border px-4 py-1.5 text-sm font-bold transition ${
                 c.active ? "border-desert-700 bg-desert-700 text-white" : "border-sand-300 bg-white text-ink hover:border-desert-600 hover:text-desert-700"
               }`}
@@ -170,6 +180,7 @@ export type FeaturedStoryProps = {
 
 /** The large card at the top of a listing: picture beside the text on wide screens, above it on phones. */
 export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, testId, overlay, children }: FeaturedStoryProps) {
+  const lang = useLanguage();
   return (
     <article className="group relative grid overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm md:grid-cols-2" data-testid={testId}>
       {imageUrl ? (
@@ -189,13 +200,21 @@ export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, 
         </div>
       ) : null}
       <div className="flex flex-col p-5 sm:p-7">
-        {category && <span className="mb-2 text-sm font-bold text-desert-700">{category}</span>}
-        <h3 className="text-2xl font-bold leading-snug sm:text-3xl">
+        {category && (
+          <span className="mb-2 text-sm font-bold text-desert-700" {...textProps(lang, category)}>
+            {category}
+          </span>
+        )}
+        <h3 className="text-2xl font-bold leading-snug sm:text-3xl" {...textProps(lang, title)}>
           <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
             {title}
           </Link>
         </h3>
-        {excerpt && <p className="mt-3 text-lg text-ink-soft">{excerpt}</p>}
+        {excerpt && (
+          <p className="mt-3 text-lg text-ink-soft" {...textProps(lang, excerpt)}>
+            {excerpt}
+          </p>
+        )}
         {children}
         <Byline author={author} date={date} className="mt-auto pt-4" />
       </div>

@@ -4,9 +4,11 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/emirates";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "~/components/sections/section-ui.tsx";
 import { VideoPlayer } from "~/components/media/video-player.tsx";
+import { plainVideoUrl } from "~/components/media/plain-video.tsx";
 import { publicUrl } from "~/lib/content-paths.ts";
-import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
+import { excerpt } from "~/lib/format.ts";
+import { localized, textProps } from "~/lib/localized.ts";
+import { Byline } from "~/components/content/content-card.tsx";
 import { type Language } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
 import { EMIRATES_EXCERPT_MAX, foundingNote } from "~/lib/emirates.ts";
@@ -173,7 +175,11 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
       </div>
       <div className="flex flex-1 flex-col p-4">
         <p className="mb-1 flex flex-wrap items-center gap-x-2 text-sm">
-          {emirate && <span className="font-bold text-desert-700">{emirate}</span>}
+          {emirate && (
+            <span className="font-bold text-desert-700" {...textProps(lang, emirate)}>
+              {emirate}
+            </span>
+          )}
           {founded && (
             <span className="rounded bg-sand-100 px-1.5 text-ink-soft" data-testid="emirate-founded">
               {founded}
@@ -181,7 +187,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
           )}
           {videoSource && <span className="rounded bg-palm-700 px-1.5 text-xs font-bold text-white">{t("emirates.video")}</span>}
         </p>
-        <h3 className="text-lg font-bold leading-snug">
+        <h3 className="text-lg font-bold leading-snug" {...textProps(lang, title)}>
           {href ? (
             <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
               {title}
@@ -190,14 +196,28 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
             title
           )}
         </h3>
-        {text && <p className="mt-2 text-ink-soft">{text}</p>}
+        {text && (
+          <p className="mt-2 text-ink-soft" {...textProps(lang, text)}>
+            {text}
+          </p>
+        )}
+        {videoSource && plainVideoUrl(videoSource) && (
+          // Without JavaScript the toggle cannot play anything: a link to the file, which the browser plays itself.
+          <a
+            href={plainVideoUrl(videoSource)!}
+            className="relative z-10 mt-3 inline-flex min-h-10 items-center gap-2 self-start rounded-md border border-desert-700 px-3 py-1.5 text-sm font-bold text-desert-700 hover:bg-desert-700 hover:text-white [[data-hydrated]_&]:hidden"
+            data-testid="emirate-video-link"
+          >
+            {t("emirates.playVideo")}
+          </a>
+        )}
         {videoSource && (
           <button
             type="button"
             onClick={() => setPlaying((p) => !p)}
             aria-expanded={playing}
             aria-controls={mediaId}
-            className="relative z-10 mt-3 inline-flex min-h-10 items-center gap-2 self-start rounded-md border border-desert-700 px-3 py-1.5 text-sm font-bold text-desert-700 hover:bg-desert-700 hover:text-white"
+            className={`relative z-10 mt-3 min-h-10 items-center gap-2 self-start rounded-md border border-desert-700 px-3 py-1.5 text-sm font-bold text-desert-700 hover:bg-desert-700 hover:text-white ${plainVideoUrl(videoSource) ? "hidden [[data-hydrated]_&]:inline-flex" : "inline-flex"}`}
             data-testid="emirate-video-toggle"
           >
             <svg width="16" height="16" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
@@ -206,11 +226,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
             {playing ? t("emirates.hideVideo") : t("emirates.playVideo")}
           </button>
         )}
-        <p className="mt-auto pt-3 text-sm text-ink-soft">
-          {author && <span>{author}</span>}
-          {author && <span aria-hidden="true"> · </span>}
-          <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>
-        </p>
+        <Byline author={author} date={date} className="mt-auto pt-3" />
       </div>
     </article>
   );

@@ -2,9 +2,10 @@ import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
-import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
+import { excerpt } from "~/lib/format.ts";
 import { publicUrl } from "~/lib/content-paths.ts";
-import { localized } from "~/lib/localized.ts";
+import { localized, textProps } from "~/lib/localized.ts";
+import { Byline } from "~/components/content/content-card.tsx";
 import { type Language } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
 import { pageParam } from "~/lib/query.ts";
@@ -73,14 +74,16 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
       ) : null}
       <div className="flex flex-1 flex-col p-5">
         <p className="mb-1 flex flex-wrap items-center gap-2 text-sm font-bold text-desert-700">
-          <span>{localized(lang, item.categoryName, item.categoryNameFr) ?? t("common.general")}</span>
+          <span {...textProps(lang, localized(lang, item.categoryName, item.categoryNameFr))}>
+            {localized(lang, item.categoryName, item.categoryNameFr) ?? t("common.general")}
+          </span>
           {sample && (
             <span className="rounded bg-amber-100 px-2 py-0.5 text-amber-950" data-testid="demo-badge">
               {t("common.demo")}
             </span>
           )}
         </p>
-        <h3 className={`font-bold leading-snug ${featured ? "text-xl" : "text-lg"}`}>
+        <h3 className={`font-bold leading-snug ${featured ? "text-xl" : "text-lg"}`} {...textProps(lang, title)}>
           {sample ? (
             title
           ) : (
@@ -106,19 +109,11 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
             ))}
           </div>
         ) : (
-          <p className="mt-2 text-ink-soft" data-testid="literature-excerpt">
+          <p className="mt-2 text-ink-soft" data-testid="literature-excerpt" {...textProps(lang, localized(lang, item.excerpt, item.excerptFr))}>
             {excerpt(localized(lang, item.excerpt, item.excerptFr), EXCERPT)}
           </p>
         )}
-        <p className="mt-auto pt-3 text-sm text-ink-soft">
-          <span>{localized(lang, item.authorName, item.authorNameFr)}</span>
-          {!sample && (
-            <>
-              <span aria-hidden="true"> · </span>
-              <time dateTime={isoDate(item.publishDate)}>{formatDate(item.publishDate, lang)}</time>
-            </>
-          )}
-        </p>
+        <Byline author={localized(lang, item.authorName, item.authorNameFr)} date={sample ? null : item.publishDate} className="mt-auto pt-3" />
       </div>
     </article>
   );

@@ -206,7 +206,11 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
         <h3 className="text-lg font-bold leading-snug" {...textProps(lang, title)}>
           {action}
         </h3>
-        <p className={`mt-2 ${description ? "text-ink-soft" : "italic text-ink-soft"}`} data-testid="media-description" {...(description ? textProps(lang, description) : {})}>
+        <p
+          className={`mt-2 ${description ? "text-ink-soft" : "italic text-ink-soft"}`}
+          data-testid="media-description"
+          {...(description ? textProps(lang, description) : {})}
+        >
           {description || t("mediaLibrary.noDescription")}
         </p>
         <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">

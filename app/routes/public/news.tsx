@@ -148,7 +148,8 @@ function NewsFeed({ initial }: { initial: Route.ComponentProps["loaderData"] }) 
       ) : (
         <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="news-list" data-state={state} aria-busy={busy}>
           {items.map((item, i) => (
-            <NewsCard key={item.id} item={item} eager={i < 3} />
+            // Straight under the page's h1: the cards' titles are the next level down.
+            <NewsCard key={item.id} item={item} eager={i < 3} headingLevel={2} />
           ))}
         </div>
       )}

@@ -167,12 +167,15 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <section className="mt-6" aria-labelledby="search-count">
-          <p id="search-count" className="text-ink-soft" role="status" data-testid="search-count">
-            {t("search.range", {
-              from: (found.page - 1) * SEARCH_PAGE_SIZE + 1,
-              to: (found.page - 1) * SEARCH_PAGE_SIZE + found.results.length,
-            })}
-          </p>
+          {/* The count is the results' heading: the cards' h3 titles then follow an h2, not the h1. */}
+          <h2 className="text-base font-normal text-ink-soft">
+            <span id="search-count" role="status" data-testid="search-count">
+              {t("search.range", {
+                from: (found.page - 1) * SEARCH_PAGE_SIZE + 1,
+                to: (found.page - 1) * SEARCH_PAGE_SIZE + found.results.length,
+              })}
+            </span>
+          </h2>
           <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {found.results.map((r, i) => {
               const title = localized(lang, r.title, r.titleFr);

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
 import { PageIntro, EmptyState } from "~/components/sections/section-ui.tsx";
 import { VideoModal, rememberPlayback, PlayBadge } from "~/components/media/video-player.tsx";
+import { textProps } from "~/lib/localized.ts";
 import { SearchIcon } from "~/components/ui/icons.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
 import { type Language } from "~/lib/language.ts";
@@ -227,7 +228,7 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
         </span>
       </div>
       <div className="flex flex-1 flex-col p-4">
-        <h3 className="text-lg font-bold leading-snug">
+        <h3 className="text-lg font-bold leading-snug" {...textProps(lang, video.title)}>
           <a
             href={href}
             onClick={(e) => {
@@ -241,10 +242,16 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
             {video.title}
           </a>
         </h3>
-        {video.description && <p className="mt-2 text-ink-soft">{excerpt(video.description, 120)}</p>}
+        {video.description && (
+          <p className="mt-2 text-ink-soft" {...textProps(lang, video.description)}>
+            {excerpt(video.description, 120)}
+          </p>
+        )}
         <p className="mt-auto flex flex-wrap gap-x-3 pt-3 text-sm text-ink-soft">
-          <time dateTime={isoDate(video.dateUploaded)}>{formatDate(video.dateUploaded, lang)}</time>
-          <span data-testid="video-views">{t("videos.views", { n: formatNumber(lang, video.views) })}</span>
+          <bdi>
+            <time dateTime={isoDate(video.dateUploaded)}>{formatDate(video.dateUploaded, lang)}</time>
+          </bdi>
+          <bdi data-testid="video-views">{t("videos.views", { n: formatNumber(lang, video.views) })}</bdi>
           {video.isDemo && <span className="rounded bg-sand-100 px-1.5">{t("common.demo")}</span>}
         </p>
       </div>
