@@ -4,7 +4,7 @@
  */
 import { desc } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { podcasts, programs } from "../db/schema.ts";
+import { coverages, podcasts, programs } from "../db/schema.ts";
 import { isPublished } from "./published.ts";
 
 export const PROGRAMS_PAGE_SIZE = 12;
@@ -45,6 +45,19 @@ export function listPublishedPrograms(db: Database, limit = PROGRAMS_PAGE_SIZE) 
 
 export function listPublishedPodcasts(db: Database, limit = PROGRAMS_PAGE_SIZE) {
   return db.select(podcastCard).from(podcasts).where(isPublished(podcasts)).orderBy(desc(podcasts.publishDate), desc(podcasts.id)).limit(limit);
+}
+
+/**
+ * Published coverage of events, newest first. The spec gives coverage no listing page of its own; the
+ * people's sitemap lists it so a reader can reach every item by links, not only through search.
+ */
+export function listPublishedCoverage(db: Database, limit = PROGRAMS_PAGE_SIZE) {
+  return db
+    .select({ id: coverages.id, title: coverages.title, titleFr: coverages.titleFr, pageSlug: coverages.pageSlug, publishDate: coverages.publishDate })
+    .from(coverages)
+    .where(isPublished(coverages))
+    .orderBy(desc(coverages.publishDate), desc(coverages.id))
+    .limit(limit);
 }
 
 export type ShowCard = (ProgramCard & { kind: "program" }) | (PodcastCard & { kind: "podcast"; programType?: undefined });

@@ -10,12 +10,17 @@ import { absoluteUrl, rootData } from "~/lib/seo.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { listPublishedNews } from "../../../server/content/news.ts";
 import { listPublishedArticles } from "../../../server/content/articles.ts";
+import { listPublishedCoverage } from "../../../server/content/programs.ts";
 
-/** /sitemap: every section of the site and the latest 10 news items and articles, for people. */
+/** /sitemap: every section of the site, the latest 10 news items and articles, and the coverage of events, for people. */
 export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
-  const [news, articles] = await Promise.all([listPublishedNews(db, { limit: 10 }), listPublishedArticles(db, { limit: 10 })]);
-  return { news, articles };
+  const [news, articles, coverage] = await Promise.all([
+    listPublishedNews(db, { limit: 10 }),
+    listPublishedArticles(db, { limit: 10 }),
+    listPublishedCoverage(db, 20),
+  ]);
+  return { news, articles, coverage };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -123,6 +128,16 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
             href: publicUrl("article", a.pageSlug, a.id),
             title: localized(lang, a.title, a.titleFr),
             date: a.publishDate,
+          }))}
+        />
+        <LatestList
+          title={t("sitemapPage.coverage")}
+          testId="sitemap-coverage"
+          items={loaderData.coverage.map((c) => ({
+            id: c.id,
+            href: publicUrl("coverage", c.pageSlug, c.id),
+            title: localized(lang, c.title, c.titleFr),
+            date: c.publishDate,
           }))}
         />
       </div>

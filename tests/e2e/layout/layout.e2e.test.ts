@@ -72,11 +72,25 @@ describe("the document as the server renders it", () => {
     expect(await ready.json()).toMatchObject({ status: "ready", database: "pglite" });
   });
 
-  it("refuses a language that is not supported", async () => {
-    const res = await fetch(base + "/language", { method: "POST", body: new URLSearchParams({ lang: "<script>", redirectTo: "/" }), redirect: "manual" });
+  it("refuses a language that is not supported, a post from another site, and an open redirect", async () => {
+    const headers = { Origin: base };
+    const res = await fetch(base + "/language", {
+      method: "POST",
+      headers,
+      body: new URLSearchParams({ lang: "<script>", redirectTo: "/" }),
+      redirect: "manual",
+    });
     expect(res.status).toBe(400);
+    const foreign = await fetch(base + "/language", {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: new URLSearchParams({ lang: "fr", redirectTo: "/" }),
+      redirect: "manual",
+    });
+    expect(foreign.status).toBe(403);
     const open = await fetch(base + "/language", {
       method: "POST",
+      headers,
       body: new URLSearchParams({ lang: "fr", redirectTo: "//evil.example" }),
       redirect: "manual",
     });

@@ -27,8 +27,9 @@ async function allPages(path: string): Promise<string[]> {
     const html: string = await res.text();
     pages.push(html);
     expect(pages.length).toBeLessThan(10);
-    const older = /href="([^"]+)"[^>]*data-testid="pager-older"/.exec(html);
-    next = older ? older[1].replace(/&amp;/g, "&") : null;
+    const tag = /<a\b[^>]*data-testid="pager-older"[^>]*>/.exec(html)?.[0];
+    const href = tag ? /\bhref="([^"]+)"/.exec(tag)?.[1] : undefined;
+    next = href ? href.replace(/&amp;/g, "&") : null;
   }
   return pages;
 }

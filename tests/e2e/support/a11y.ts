@@ -77,3 +77,22 @@ export function checkPagesInEveryLayout(
     });
   }
 }
+
+/**
+ * Every violation, whatever its impact, of the WCAG 2.1 A/AA rules and axe's best practices (landmarks, heading
+ * order, …): what the full-site walk (reading/walk.e2e.test.ts) holds the public pages to. Legacy mode for the
+ * same reason as seriousA11yViolations.
+ */
+export async function allA11yViolations(page: Page): Promise<AxeViolation[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .options({ resultTypes: ["violations"] })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .setLegacyMode(true)
+    .analyze();
+  return violations.map((v) => ({
+    id: v.id,
+    impact: v.impact ?? null,
+    help: v.help,
+    nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target.map((t) => (Array.isArray(t) ? t.join(" ") : String(t))), html: n.html.slice(0, 200) })),
+  }));
+}
