@@ -36,24 +36,10 @@ import { INVALIDATION_CHANNEL } from "./cache-bus.ts";
 import { CACHE_TAG_NAMES } from "./cache.ts";
 import { Redis } from "ioredis";
 import pg from "pg";
-import net from "node:net";
+import { REDIS_URL, redisAnswers } from "../tests/helpers/redis.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once("connect", () => {
-    socket.end("QUIT\r\n");
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-  socket.once("timeout", () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
+const redisUp = await redisAnswers();
 if (!process.env.TEST_DATABASE_URL) console.warn("backup tests on PostgreSQL skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");
 else if (!redisUp) console.warn(`backup test of the cache notice skipped: no Redis at ${REDIS_URL} (start one, or set TEST_REDIS_URL)`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "backup-test-"));

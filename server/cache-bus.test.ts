@@ -1,25 +1,9 @@
-import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startCacheBus, type CacheBus } from "./cache-bus.ts";
 import type { CacheTag } from "./cache.ts";
+import { REDIS_URL, redisAnswers } from "../tests/helpers/redis.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-/** Whether a Redis answers at REDIS_URL; the tests below are skipped (and say so) when none does. */
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once("connect", () => {
-    socket.end("QUIT\r\n");
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-  socket.once("timeout", () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
+const redisUp = await redisAnswers();
 if (!redisUp) console.warn(`cache bus tests skipped: no Redis at ${REDIS_URL} (start one, or set TEST_REDIS_URL)`);
 
 /** One "process": what it hears from the others, and how it tells them of its own writes. */

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import net from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import {
@@ -11,24 +10,9 @@ import {
   redisRateLimitStore,
   type RateLimitStore,
 } from "./rate-limit.ts";
+import { REDIS_URL, redisAnswers } from "../tests/helpers/redis.ts";
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-
-/** Whether a Redis answers at REDIS_URL; the shared-store tests are skipped (and say so) when none does. */
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once("connect", () => {
-    socket.end("QUIT\r\n");
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-  socket.once("timeout", () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
+const redisUp = await redisAnswers();
 if (!redisUp) console.warn(`shared rate-limit tests skipped: no Redis at ${REDIS_URL} (start one, or set TEST_REDIS_URL)`);
 
 /** A limiter name of its own per test run: counters left in Redis by an earlier run never interfere. */

@@ -5,7 +5,6 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,25 +19,12 @@ import { createAuth, setAuth, type Auth } from "./auth.ts";
 import { createAccount } from "./accounts.ts";
 import { requestPasswordReset, resetPassword, signIn } from "./flows.ts";
 import { ACCOUNT_SIGN_IN_LIMIT, TOO_MANY_ATTEMPTS_MESSAGE } from "./sign-in-limit.ts";
+import { REDIS_URL, redisAnswers } from "../../tests/helpers/redis.ts";
 
 const PUBLIC = "http://localhost:3998";
 const SECRET = "integration-only-secret-7b1d3f5a9c2e4b6d8f0a1c3e5b7d9f2a";
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(500);
-  socket.once("connect", () => {
-    socket.end("QUIT\r\n");
-    resolve(true);
-  });
-  socket.once("error", () => resolve(false));
-  socket.once("timeout", () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
+const redisUp = await redisAnswers();
 if (!redisUp) console.warn(`sign-in limit tests with Redis skipped: no Redis at ${REDIS_URL} (start one, or set TEST_REDIS_URL)`);
 
 /** A fresh client address per attempt: the per-address limit (5 a minute) stays out of the way. */
