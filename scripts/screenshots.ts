@@ -1,6 +1,7 @@
 /**
- * Screenshots of pages as readers see them: `npx tsx scripts/screenshots.ts http://localhost:3000 / /news`
- * writes PNGs for Arabic and French at phone and desktop widths into tests/e2e/screenshots/.
+ * Screenshots of pages as readers see them: `npm run screenshots -- http://localhost:3000 / /news` writes PNGs
+ * in Arabic, French and English (LANGS=ar,fr to narrow) at phone (375 px) and desktop (1280 px) widths into
+ * tests/e2e/screenshots/. Without paths: home, /news, the newest article and /contact.
  * Back-office pages: `SIGN_IN_EMAIL=… SIGN_IN_PASSWORD=…` signs in through /auth first (an account made with
  * `npm run admin:create`); the password is read from the environment, never printed.
  */
@@ -8,12 +9,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { launchBrowser, PHONE, DESKTOP } from "../tests/e2e/support/browser.ts";
 
-const [base = "http://localhost:3000", ...paths] = process.argv.slice(2);
+const [base = "http://localhost:3000", ...given] = process.argv.slice(2);
+const languages = (process.env.LANGS ?? "ar,fr,en").split(",").filter((l): l is "ar" | "fr" | "en" => ["ar", "fr", "en"].includes(l));
+const paths = given.length ? given : ["/", "/news", await newestArticle(), "/contact"];
+
+/** The first article the home page links to, as a reader would open it. */
+async function newestArticle(): Promise<string> {
+  const html = await (await fetch(base + "/")).text();
+  return /href="(\/articles\/[^"#?]+)"/.exec(html)?.[1] ?? "/articles/1";
+}
 const outDir = path.resolve("tests/e2e/screenshots");
 fs.mkdirSync(outDir, { recursive: true });
 const browser = await launchBrowser();
 try {
-  for (const lang of ["ar", "fr"] as const) {
+  for (const lang of languages) {
     for (const [label, viewport] of [
       ["phone", PHONE],
       ["desktop", DESKTOP],
@@ -30,7 +39,7 @@ try {
           page.press('[data-testid="auth-form"] input[name="password"]', "Enter"),
         ]);
       }
-      for (const p of paths.length ? paths : ["/"]) {
+      for (const p of paths) {
         await page.goto(base + p, { waitUntil: "networkidle" });
         if (process.env.FULL === "1") {
           // Bring lazy images in before a full-page shot.
