@@ -52,7 +52,7 @@ try {
           });
           await page.waitForLoadState("networkidle");
         }
-        const file = path.join(outDir, `${p.replace(/[^a-z0-9]+/gi, "_") || "home"}-${lang}-${label}.png`);
+        const file = path.join(outDir, `${p === "/" ? "home" : p.replace(/[^a-z0-9]+/gi, "_")}-${lang}-${label}.png`);
         await page.screenshot({ path: file, fullPage: process.env.FULL === "1" });
         console.log(file);
       }

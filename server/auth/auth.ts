@@ -26,7 +26,6 @@ import { accountKey, createSignInLimit, signInLimitHooks } from "./sign-in-limit
 export const AUTH_BASE_PATH = "/api/auth";
 export const COOKIE_PREFIX = "sahara";
 
-
 /**
  * Limits per client address and path (better-auth keys them by address + path), kept in the rate_limit table
  * so they hold across restarts and across processes. Windows in seconds. Sign-in is also limited per account,

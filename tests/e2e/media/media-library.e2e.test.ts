@@ -21,7 +21,7 @@ const typesIn = (html: string) => [...html.matchAll(/data-testid="media-card" da
 /** Every page of a listing, following its "older" link as a reader without JavaScript would. */
 async function allPages(path: string): Promise<string[]> {
   const pages: string[] = [];
-  for (let next: string | null = path; next; ) {
+  for (let next: string | null = path; next;) {
     const res: Response = await fetch(base + next);
     expect(res.status, next).toBe(200);
     const html: string = await res.text();
