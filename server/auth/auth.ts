@@ -147,8 +147,13 @@ let instance: Promise<Auth> | undefined;
 
 /** The process-wide instance, made on first use from the checked configuration and the database. */
 export function getAuth(): Promise<Auth> {
-  instance ??= getDb().then((db) => createAuth({ db, config: getConfig() }));
-  return instance;
+  // A set-up that failed (the secret could not be stored: a full disk) is not kept: the next sign-in tries
+  // again, so sign-in comes back once the cause is gone instead of staying broken until a restart.
+  const made = (instance ??= getDb().then((db) => createAuth({ db, config: getConfig() })));
+  made.catch(() => {
+    if (instance === made) instance = undefined;
+  });
+  return made;
 }
 
 /** Tests and scripts that switch databases install their own instance (or reset to rebuild on next use). */

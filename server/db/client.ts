@@ -37,7 +37,9 @@ export type DatabaseOptions = {
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // A database that silently drops packets must fail a request (and let the page cache serve its last good
+    // copy), not hold it open: a connection that is not made within 5 s is an error.
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5000 });
     // A dropped idle connection must not take the process down; the next query reconnects.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema });
