@@ -139,15 +139,17 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     expect(await page.getByTestId("nav-link-news").isVisible()).toBe(false);
     expect(await page.getByTestId("mobile-menu").isVisible()).toBe(false);
     await page.getByTestId("menu-button").click();
-    expect(await page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("true");
+    // The menu is a <details>: it opens at once; its toggle event, which the button's state follows, comes a task later.
+    await expect.poll(() => page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("true");
     for (const slug of slugs) expect(await page.getByTestId(`mobile-nav-link-${slug}`).isVisible()).toBe(true);
     await page.getByTestId("mobile-nav-link-contact").click();
     await page.waitForURL(base + "/contact");
     await expect.poll(() => page.getByTestId("mobile-menu").isVisible()).toBe(false);
     // Toggles closed again with the same button.
     await page.getByTestId("menu-button").click();
+    await expect.poll(() => page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("true");
     await page.getByTestId("menu-button").click();
-    expect(await page.getByTestId("mobile-menu").isVisible()).toBe(false);
+    await expect.poll(() => page.getByTestId("mobile-menu").isVisible()).toBe(false);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await context.close();

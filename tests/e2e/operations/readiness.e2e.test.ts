@@ -11,6 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cookiesFrom, get, post } from "../auth/support.ts";
 import { chownTree, startOpsServer, unprivilegedUser, type OpsServer } from "./support.ts";
 
+/** These tests are about the secret kept in DATA_DIR: one set in the environment (npm test sets one) is not used. */
+const KEPT_SECRET = { BETTER_AUTH_SECRET: "" };
+
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{64}$/;
 
 describe("readiness tells the truth about the data folder and the auth secret", () => {
@@ -23,7 +26,7 @@ describe("readiness tells the truth about the data folder and the auth secret", 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-ops-secret-"));
     const secretFile = path.join(dataDir, ".auth-secret");
     fs.writeFileSync(secretFile, "");
-    const server = await startOpsServer({ dataDir });
+    const server = await startOpsServer({ dataDir, env: KEPT_SECRET });
     running.push(server);
 
     const secret = fs.readFileSync(secretFile, "utf8");
@@ -54,7 +57,7 @@ describe("readiness tells the truth about the data folder and the auth secret", 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-ops-ro-"));
     // The server runs as an unprivileged user so that a read-only folder binds it (root ignores permissions).
     chownTree(dataDir, unprivilegedUser);
-    const server = await startOpsServer({ dataDir, user: unprivilegedUser });
+    const server = await startOpsServer({ dataDir, env: KEPT_SECRET, user: unprivilegedUser });
     running.push(server);
     const secretFile = path.join(dataDir, ".auth-secret");
     expect(fs.readFileSync(secretFile, "utf8")).toMatch(SECRET_SHAPE);

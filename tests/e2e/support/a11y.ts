@@ -83,8 +83,10 @@ export function checkPagesInEveryLayout(
  * order, …): what the full-site walk (reading/walk.e2e.test.ts) holds the public pages to. Legacy mode for the
  * same reason as seriousA11yViolations.
  */
-export async function allA11yViolations(page: Page): Promise<AxeViolation[]> {
-  const { violations } = await new AxeBuilder({ page })
+export async function allA11yViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  const builder = new AxeBuilder({ page });
+  if (include) builder.include(include);
+  const { violations } = await builder
     .options({ resultTypes: ["violations"] })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
     .setLegacyMode(true)
