@@ -103,8 +103,10 @@ async function snapshot(db: Database, dataDir: string): Promise<Snapshot> {
       for await (const rel of walkFiles(path.join(dataDir, section))) {
         const file = path.join(dataDir, section, rel);
         const stat = fs.statSync(file);
+        // The whole second of stat.mtime, as the backup stores it: stat.mtimeMs keeps a fraction of a millisecond
+        // that the Date rounds, so a file written in the last half millisecond of a second read one second apart.
         files[`${section}/${rel}`] =
-          `${crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex")} ${stat.size} ${Math.floor(stat.mtimeMs / 1000)}`;
+          `${crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex")} ${stat.size} ${Math.floor(stat.mtime.getTime() / 1000)}`;
       }
     }
     return { tables, sequences, search, terms: Number(terms.n), files };
