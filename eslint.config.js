@@ -35,5 +35,7 @@ export default tseslint.config(
     languageOptions: { ...jsxA11y.flatConfigs.recommended.languageOptions, globals: { ...globals.browser, ...globals.node } },
   },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  // Enhancement scripts served to the browser as they are (app/lib/static-page.ts).
+  { files: ["app/enhance/**/*.js"], languageOptions: { globals: globals.browser } },
   prettier,
 );

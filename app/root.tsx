@@ -7,15 +7,15 @@ import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
 import { directionOf, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, toSupportedLanguage, type Language } from "./lib/language.ts";
 import { languageOfRequest } from "./lib/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
+import { useStaticPage } from "./lib/static-page.ts";
+import readingScript from "./enhance/reading.js?url";
 import { ToastProvider } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
 import { publicConfig } from "../server/config.ts";
 import { translationsFor } from "../server/i18n.server.ts";
 import { getSessionUser } from "../server/auth/session.server.ts";
-import "@fontsource/noto-sans-arabic/arabic-400.css";
-import "@fontsource/noto-sans-arabic/arabic-700.css";
-import "@fontsource/inter/latin-400.css";
-import "@fontsource/inter/latin-700.css";
+import "./fonts/fonts.css";
+import { fontPreloads } from "./lib/fonts.ts";
 import "./app.css";
 
 async function signedInUser(request: Request): Promise<{ id: string; email: string; name: string; isAdmin: boolean } | null> {
@@ -119,6 +119,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const dir = directionOf(lang);
   const nonce = useNonce();
   const i18n = useI18n(lang, data?.translations ?? {});
+  const staticPage = useStaticPage();
   return (
     <html lang={lang} dir={dir}>
       <head>
@@ -126,6 +127,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#9a4a17" />
         <Meta />
+        {/* The regular weight the page's first screen is set in (app/lib/fonts.ts, docs/decisions/0114-fonts.md). */}
+        {fontPreloads(lang).map((font) => (
+          <link key={font.href} rel="preload" as="font" type={font.type} crossOrigin="anonymous" href={font.href} />
+        ))}
         <Links />
         {/* First in the page, so an image that fails before the app hydrates is hidden too (the spec: a load
             error hides the image), not shown as the browser's broken-image icon. Capture: error does not bubble. Images with a fallback of their own
@@ -136,9 +141,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <I18nextProvider i18n={i18n}>
           <ToastProvider dir={dir}>{children}</ToastProvider>
         </I18nextProvider>
-        <LanguageSync lang={lang} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {staticPage ? (
+          // A reading page without React in the browser (app/lib/static-page.ts): only its enhancements.
+          <script type="module" src={readingScript} />
+        ) : (
+          <>
+            <LanguageSync lang={lang} />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

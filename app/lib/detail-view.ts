@@ -183,6 +183,23 @@ export function textOf(item: DetailItem, field: string): string | null {
   return typeof value === "string" ? value || null : typeof value === "number" ? String(value) : null;
 }
 
+/** What a detail page plays: its video, its audio (each from its own column, or a media item's file by its kind), and its picture. */
+export function mediaSourcesOf(page: DetailPage): { video: string | null; audio: string | null; image: string | null } {
+  const { item } = page;
+  const media = DETAIL_VIEWS[page.type].media;
+  let video = media?.video ? textOf(item, media.video) : null;
+  let audio = media?.audio ? textOf(item, media.audio) : null;
+  let image = item.imageUrl;
+  if (media?.byKind) {
+    const source = textOf(item, media.byKind.source);
+    const kind = textOf(item, media.byKind.kind);
+    if (kind === "video") video = source;
+    else if (kind === "audio") audio = source;
+    else image = source ?? image;
+  }
+  return { video, audio, image };
+}
+
 /** A column's text in the shown language: its French twin (`${field}Fr`) when French is shown and it has one. */
 export function localizedField(lang: Language, item: DetailItem, field: string): string | null {
   return localized(lang, textOf(item, field), textOf(item, `${field}Fr`));

@@ -6,7 +6,7 @@ import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Transcript } from "./transcript.tsx";
 import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "~/lib/captions.ts";
-import { DETAIL_VIEWS, localizedField, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
+import { DETAIL_VIEWS, localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
 import { formatDate } from "~/lib/format.ts";
 import { useCount } from "~/lib/i18n.ts";
 import type { Language } from "~/lib/language.ts";
@@ -50,17 +50,7 @@ function factsOf(view: DetailView, item: DetailItem, lang: Language, t: T, count
 /** The player of a type that has one (video, audio, or a media item's file by its kind); none: the image. */
 function mediaOf(view: DetailView, page: DetailPage, title: string, t: T, lang: Language): { media?: ReactNode; imageUrl: string | null } {
   const { item } = page;
-  let video = view.media?.video ? textOf(item, view.media.video) : null;
-  let audio = view.media?.audio ? textOf(item, view.media.audio) : null;
-  let image = item.imageUrl;
-  const byKind = view.media?.byKind;
-  if (byKind) {
-    const source = textOf(item, byKind.source);
-    const kind = textOf(item, byKind.kind);
-    if (kind === "video") video = source;
-    else if (kind === "audio") audio = source;
-    else image = source ?? image;
-  }
+  const { video, audio, image } = mediaSourcesOf(page);
   if (!video && !audio) return { imageUrl: image };
   const captionsUrl = view.media?.captions ? textOf(item, view.media.captions) : null;
   const captions = captionsUrl ? { src: captionsUrl, srcLang: DEFAULT_CAPTIONS_LANGUAGE, label: captionsLabel(DEFAULT_CAPTIONS_LANGUAGE, lang) } : undefined;

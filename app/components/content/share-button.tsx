@@ -28,6 +28,13 @@ export function ShareButton({ title, text, url }: { title: string; text?: string
       type="button"
       onClick={() => void share()}
       data-testid="share-button"
+      // What the enhancement script of a page that does not hydrate needs (app/enhance/reading.js).
+      data-title={title}
+      data-text={text}
+      data-url={url}
+      data-copied-title={t("detail.linkCopied")}
+      data-copied-text={t("detail.linkCopiedText")}
+      data-copy-failed={t("detail.copyFailed")}
       className="inline-flex items-center gap-2 rounded-md border border-sand-300 bg-white px-4 py-2 font-bold text-ink hover:bg-sand-100"
     >
       <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round">

@@ -60,6 +60,9 @@ export function Footer({ siteName, logoUrl, logoFallbackUrl, social, year }: Foo
                   className={socialClass}
                   data-testid={`social-${key}`}
                   onClick={() => toast({ title: t("common.featureNotImplemented"), description: t("common.featureNotImplementedDescription"), duration: 3000 })}
+                  // The same toast where the page does not hydrate (app/enhance/reading.js).
+                  data-toast-title={t("common.featureNotImplemented")}
+                  data-toast-description={t("common.featureNotImplementedDescription")}
                 >
                   <Icon />
                 </button>

@@ -3,6 +3,7 @@ import { Form, Link, NavLink, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { NAV_FIT, NAV_ITEMS } from "~/lib/navigation.ts";
 import type { Language } from "~/lib/language.ts";
+import { useStaticPage } from "~/lib/static-page.ts";
 import { CloseIcon, MenuIcon, SearchIcon } from "~/components/ui/icons.tsx";
 import { Logo } from "./logo.tsx";
 
@@ -49,6 +50,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
   const [searchOpen, setSearchOpen] = useState(false);
   const searchInput = useRef<HTMLInputElement>(null);
   const location = useLocation();
+  const staticPage = useStaticPage();
   const fit = NAV_FIT[lang];
   // Until hydration the search link and the menu's disclosure are plain HTML and say nothing they cannot keep.
   const hydrated = useSyncExternalStore(
@@ -140,6 +142,8 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
             <summary
               ref={menuButton}
               data-testid="menu-button"
+              data-label-open={t("nav.openMenu")}
+              data-label-close={t("nav.closeMenu")}
               aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
               aria-expanded={hydrated ? menuOpen : undefined}
               aria-controls="mobile-menu"
@@ -212,8 +216,9 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
         </ul>
       </nav>
 
-      {searchOpen && (
-        <div id="site-search" className="border-t border-sand-200 bg-white">
+      {/* On a page that does not hydrate the field is in the HTML, hidden, for app/enhance/reading.js to open. */}
+      {(searchOpen || staticPage) && (
+        <div id="site-search" className="border-t border-sand-200 bg-white" hidden={!searchOpen}>
           <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
             <label htmlFor="site-search-q" className="sr-only">
               {t("nav.search")}

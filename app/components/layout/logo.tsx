@@ -26,6 +26,8 @@ export function Logo({ src, fallbackSrc, name, className = "" }: { src: string; 
           alt=""
           className="h-10 w-10"
           data-own-fallback=""
+          // Where a page does not hydrate, app/enhance/reading.js follows the same chain from this.
+          data-fallback-src={fallbackSrc}
         />
       )}
       <span className="text-lg leading-tight sm:text-xl">{name}</span>

@@ -40,6 +40,8 @@ function PostImage({ src, eager }: { src: string; eager?: boolean }) {
       className="aspect-video w-full bg-sand-100 object-cover"
       data-testid="social-post-image"
       data-own-fallback=""
+      // Where the page does not hydrate, app/enhance/reading.js shows the cover from this.
+      data-fallback-src={SOCIAL_COVER_IMAGE}
     />
   );
 }

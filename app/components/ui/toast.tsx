@@ -60,6 +60,8 @@ export function ToastProvider({ children, dir }: { children: ReactNode; dir: "rt
         aria-label={label === "common.notifications" ? "الإشعارات (F8)" : label}
         className="pointer-events-none fixed inset-x-4 bottom-4 z-50 mx-auto max-w-md outline-none sm:inset-x-auto sm:end-4"
         data-testid="toast-region"
+        // For the enhancement script of pages that do not hydrate (app/enhance/reading.js).
+        data-close-label={t("common.close")}
       >
         <div role="status" aria-live="polite" aria-atomic="true">
           {!urgent && shown}

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-detail";
 import { ContentDetail } from "~/components/content/content-detail.tsx";
 import { useToast } from "~/components/ui/toast.tsx";
-import { detailMeta } from "~/lib/detail-view.ts";
+import { detailMeta, mediaSourcesOf, type DetailPage } from "~/lib/detail-view.ts";
+import type { ReadingHandle } from "~/lib/static-page.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { detailTypeOfPath, loadDetailPage } from "../../../server/detail-page.ts";
 import { countView } from "../../../server/content/views.ts";
@@ -20,6 +21,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   countView(db, request, { contentType: type, contentId: page.item.id });
   return page;
 }
+
+/**
+ * A detail page is HTML with the small reading script (no React in the browser), unless it plays a video: the
+ * player (HLS, its fallbacks, the host's embed) is the app's. Reached by a client-side navigation it is the app's too.
+ */
+export const handle: ReadingHandle = { hydrate: (page) => Boolean(mediaSourcesOf(page as DetailPage).video) };
 
 /** What the page gets when the browser could not reach the server at all during a client-side navigation. */
 type UnreachableData = { unreachable: true };

@@ -18,6 +18,10 @@ import { cached } from "../../../server/cache.ts";
 import { markDegraded } from "../../../server/render-scope.ts";
 import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
 import { SocialPostGrid } from "~/components/social/post-card.tsx";
+import type { ReadingHandle } from "~/lib/static-page.ts";
+
+/** Home is HTML with the small reading script, no React in the browser (app/lib/static-page.ts). */
+export const handle: ReadingHandle = { hydrate: false };
 
 /** Home limits (public-site.md §9). */
 const LIMITS = { featured: 3, shows: 4, latest: 3, culture: 2, literature: 2 } as const;
@@ -89,7 +93,17 @@ function LoadFailedNotice() {
     toast({ title: t("errors.loadFailedTitle"), description: t("errors.loadFailed"), variant: "destructive" });
     void navigate("/", { replace: true, preventScrollReset: true });
   }, [notice, toast, t, navigate]);
-  return null;
+  if (notice !== "load-failed") return null;
+  // Where home does not hydrate, app/enhance/reading.js says it from here.
+  return (
+    <div
+      hidden
+      data-notice="load-failed"
+      data-toast-title={t("errors.loadFailedTitle")}
+      data-toast-description={t("errors.loadFailed")}
+      data-toast-variant="destructive"
+    />
+  );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

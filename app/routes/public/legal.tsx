@@ -4,6 +4,7 @@ import type { Route } from "./+types/legal";
 import { directionOf } from "~/lib/language.ts";
 import { languageOfRequest } from "~/lib/language.server.ts";
 import { absoluteUrl, rootData } from "~/lib/seo.ts";
+import type { ReadingHandle } from "~/lib/static-page.ts";
 import { LEGAL_PAGES, loadLegalPage, type LegalPage } from "../../../server/legal.ts";
 
 /** /privacy and /terms: editor-maintained Markdown (content/legal), rendered on the server. */
@@ -15,6 +16,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!doc) throw data(null, { status: 404 });
   return { page, title: doc.title, html: doc.html, docLang: doc.lang, translated: doc.lang === lang };
 }
+
+/** Text to read: no React in the browser (app/lib/static-page.ts). */
+export const handle: ReadingHandle = { hydrate: false };
 
 export const meta: Route.MetaFunction = ({ data: page, matches }) => {
   const root = rootData(matches);

@@ -11,8 +11,13 @@ import { getDb } from "../../../server/db/client.ts";
 import { listPublishedNews } from "../../../server/content/news.ts";
 import { listPublishedArticles } from "../../../server/content/articles.ts";
 import { listPublishedCoverage } from "../../../server/content/programs.ts";
+import type { ReadingHandle } from "~/lib/static-page.ts";
 
 /** /sitemap: every section of the site, the latest 10 news items and articles, and the coverage of events, for people. */
+
+/** A page of links: no React in the browser (app/lib/static-page.ts). */
+export const handle: ReadingHandle = { hydrate: false };
+
 export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
   const [news, articles, coverage] = await Promise.all([

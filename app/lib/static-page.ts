@@ -1,0 +1,27 @@
+import { useMatches } from "react-router";
+
+/**
+ * A reading route's `handle`. `hydrate: false`, or a function of the route's loader data that answers false,
+ * makes the document the server renders for it a page without React in the browser: no route modules, no
+ * loader data, no translations, only the small enhancement script (app/enhance/reading.js) for the header's
+ * menu and search, share, toasts and the stored language (docs/decisions/0115-reading-pages-without-hydration.md).
+ * Everything on such a page is HTML first: links are links, forms are forms.
+ */
+export type ReadingHandle = { hydrate?: boolean | ((data: unknown) => boolean) };
+
+function staysStatic(handle: unknown, data: unknown): boolean {
+  const hydrate = (handle as ReadingHandle | undefined)?.hydrate;
+  if (hydrate === false) return true;
+  // No data: the route's loader threw and an error screen is shown; that keeps the app.
+  return typeof hydrate === "function" && data !== undefined && !hydrate(data);
+}
+
+/**
+ * True while the server renders a document for a route that does not hydrate. Always false in the browser:
+ * a page reached by a client-side navigation from a hydrated page is already an app, and stays one.
+ */
+export function useStaticPage(): boolean {
+  const matches = useMatches();
+  if (typeof document !== "undefined") return false;
+  return matches.some((m) => staysStatic(m.handle, m.data));
+}
