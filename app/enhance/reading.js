@@ -153,6 +153,8 @@ doc.addEventListener("keydown", (event) => {
     /** @type {HTMLDetailsElement} */ (details).open = false;
     /** @type {HTMLElement | null} */ (details.querySelector("summary"))?.focus();
   }
+  // The details' toggle event comes a task later: the button says "closed" as soon as the menu is.
+  syncMenuButton();
 });
 
 /* ---- pictures with a fallback of their own: the logo (then only the name), a social post's (then the cover) ---- */

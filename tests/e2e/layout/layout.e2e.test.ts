@@ -3,7 +3,6 @@ import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
 import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
-import { checkPagesInEveryLayout } from "../support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 const slugs = NAV_ITEMS.map((i) => i.slug);
@@ -274,13 +273,5 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
   });
 });
 
-describe.skipIf(!hasChromium)("accessibility of the shell", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
-
-  // The shell around the reading pages of issue 3, checked once here for every page that has no test file of its own.
-  checkPagesInEveryLayout(() => browser, base, ["/", "/news", "/programs", "/articles/1", "/404"]);
-});
+// The shell's accessibility and fit (/, /news, /programs, an article, the 404 page) are the full-site walk's
+// (reading/walk.ts): every public page, three languages, six widths, axe findings of any impact.

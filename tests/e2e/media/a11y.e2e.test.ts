@@ -11,7 +11,8 @@ import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "../sup
 import { contentA11yViolations } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;
-const PAGES = ["/media", "/videos", "/emirates", "/media?type=documents", "/emirates?emirate=trarza"];
+// /media, /videos and /emirates as first opened are in the full-site walk (walk.ts); here, their filtered states.
+const PAGES = ["/media?type=documents", "/emirates?emirate=trarza"];
 
 describe.skipIf(!hasChromium)("media pages: layout and accessibility", () => {
   let browser: Browser;

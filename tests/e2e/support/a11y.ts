@@ -80,7 +80,7 @@ export function checkPagesInEveryLayout(
 
 /**
  * Every violation, whatever its impact, of the WCAG 2.1 A/AA rules and axe's best practices (landmarks, heading
- * order, …): what the full-site walk (reading/walk.e2e.test.ts) holds the public pages to. Legacy mode for the
+ * order, …): what the full-site walk (reading/walk.ts) holds the public pages to. Legacy mode for the
  * same reason as seriousA11yViolations.
  */
 export async function allA11yViolations(page: Page, include?: string): Promise<AxeViolation[]> {

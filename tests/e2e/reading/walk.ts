@@ -4,11 +4,16 @@
  * impact — and the same pages with JavaScript disabled, where every internal link answers and every form has
  * a method and an action that answer.
  *
- * Budget: a few minutes of one worker. So each page is loaded once per language and then resized through the six
- * widths (the layout checks are one evaluate each); axe, the costly part, runs on the whole page at two widths
- * (375 and 1280, one each side of the layouts' breakpoints) and on the header, the part whose markup changes with
- * the width, at the other four. Findings are collected and compared with [] at the end of
- * each test, so one run lists all of them rather than the first.
+ * One file per language and one without JavaScript (walk-*.e2e.test.ts), so that the browser workers share the
+ * walk instead of one of them carrying it alone at the end of the run.
+ *
+ * Budget: about a minute and a half of one worker per file on a quiet machine. So each page is loaded once per
+ * language and then resized through the six widths (the layout checks are one evaluate each); axe, the costly
+ * part, runs on the whole page at two widths (375 and 1280, one each side of the layouts' breakpoints). At the
+ * other four it runs on the header, the one part whose markup changes with the width, on a page without
+ * hydration and on a hydrated one: the header is the same component on every page, so checking it on all 25
+ * tripled the walk and found nothing the two could not. Findings are collected and compared with [] at the end
+ * of each test, so one run lists all of them rather than the first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -18,9 +23,11 @@ import { allA11yViolations } from "../support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 const LANGS = ["ar", "fr", "en"] as const;
-type Lang = (typeof LANGS)[number];
+export type Lang = (typeof LANGS)[number];
 const WIDTHS = [320, 375, 768, 1024, 1280, 1440] as const;
 const AXE_WIDTHS = new Set<number>([375, 1280]);
+// Where the header alone is checked at the other widths: home is served without React, /news is hydrated.
+const HEADER_AXE_PAGES = new Set<string>(["/", "/news"]);
 const HEIGHT = 800;
 const NOT_FOUND = "/no-such-page-for-the-walk";
 
@@ -130,19 +137,18 @@ async function layoutFindings(page: Page): Promise<{ overflow: number; cut: stri
   });
 }
 
-describe.skipIf(!hasChromium)("the full-site walk: every public page, language and width", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    const details = await discoverDetails();
-    pages = [...LISTINGS, ...details.paths, ...OTHERS];
-    unlinkedTypes = details.unlinked;
-  });
-  afterAll(async () => browser?.close());
+/** Every public page in one language, with JavaScript, at every width. */
+export function walkWithJavaScript(lang: Lang) {
+  describe.skipIf(!hasChromium)(`the full-site walk in ${lang}: every public page and width`, () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      pages = [...LISTINGS, ...(await discoverDetails()).paths, ...OTHERS];
+    });
+    afterAll(async () => browser?.close());
 
-  for (const lang of LANGS) {
-    // A limit for a hang, not a measure: 25 pages at six widths with axe take 2 to 5 minutes of one worker on a busy
-    // 2-core machine, and more while the other workers load it too.
+    // A limit for a hang, not a measure: 25 pages at six widths take one to two minutes of one worker on a quiet
+    // 2-core machine, and several times that while stress-ng and the other workers load it.
     it(`${lang}: fits every width, nothing cut off in the header, no axe finding`, { timeout: 900_000 }, async () => {
       const context = await languageContext(browser, lang, true);
       const page = await context.newPage();
@@ -161,9 +167,9 @@ describe.skipIf(!hasChromium)("the full-site walk: every public page, language a
             const { overflow, cut, culprits } = await layoutFindings(page);
             if (overflow > 0) note(path, width, `wider than the viewport (${culprits.join(", ")})`);
             for (const c of cut) note(path, width, `header ${c}`);
-            // The whole page at a phone and a desktop width; at the others only the header, the one part whose
-            // markup changes with the width (the menu button, the "more" menu), which keeps the walk affordable.
-            for (const v of await allA11yViolations(page, AXE_WIDTHS.has(width) ? undefined : '[data-testid="site-header"]'))
+            const scope = AXE_WIDTHS.has(width) ? undefined : HEADER_AXE_PAGES.has(path) ? '[data-testid="site-header"]' : null;
+            if (scope === null) continue;
+            for (const v of await allA11yViolations(page, scope))
               note(path, width, `axe ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
           }
         }
@@ -173,106 +179,120 @@ describe.skipIf(!hasChromium)("the full-site walk: every public page, language a
       const findings = [...found].map(([key, widths]) => (widths.length ? `${key} @${widths.join(",")}` : key));
       expect(findings, findings.join("\n")).toEqual([]);
     });
-  }
+  });
+}
 
-  it(
-    "without JavaScript (375 px): every page loads, every internal link answers, every form has a working method and action",
-    { timeout: 900_000 },
-    async () => {
-      const findings: string[] = unlinkedTypes.map(
-        (t) => `neither the listing pages nor the HTML sitemap link to an item of type ${t} (found only in sitemap.xml)`,
-      );
-      // A link is checked once, in the first language it was seen in: its target does not depend on the language.
-      const links = new Map<string, { lang: Lang; from: string }>();
-      const forms = new Map<string, { lang: Lang; from: string; method: string | null; action: string | null; query: string }>();
-      const contexts = new Map<Lang, BrowserContext>();
-      try {
-        for (const lang of LANGS) {
-          const context = await languageContext(browser, lang, false);
-          contexts.set(lang, context);
-          const page = await context.newPage();
-          await page.setViewportSize({ width: 375, height: HEIGHT });
-          for (const path of pages) {
-            for (const f of await open(page, path, lang, false)) findings.push(`${lang} ${path}: ${f}`);
-            if ((await page.locator("main").count()) === 0) findings.push(`${lang} ${path}: no <main> without JavaScript`);
-            const hrefs = await page.$$eval("a[href]", (as) => as.map((a) => (a as HTMLAnchorElement).href));
-            const here = new URL(page.url());
-            for (const href of hrefs) {
-              const url = new URL(href);
-              // A link within the page (the skip link) is checked here: requesting the page again proves nothing
-              // new, and the 404 page answers 404 by design.
-              if (url.origin === base && url.pathname + url.search === here.pathname + here.search) {
-                const id = decodeURIComponent(url.hash.slice(1));
-                if (id && (await page.locator(`[id="${id}"]`).count()) === 0) findings.push(`${lang} ${path}: link ${url.hash} → no element with that id`);
-                continue;
-              }
-              if (url.origin !== base || links.has(url.pathname + url.search + url.hash)) continue;
-              links.set(url.pathname + url.search + url.hash, { lang, from: path });
-            }
-            const pageForms = await page.$$eval("form", (fs) =>
-              fs.map((f) => {
-                const form = f as HTMLFormElement;
-                const params = new URLSearchParams();
-                for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
-                  "input[name], select[name], textarea[name]",
-                )) {
-                  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
-                  if (el.disabled || (el instanceof HTMLInputElement && (el.type === "submit" || el.type === "file"))) continue;
-                  // A required field left empty would stop the browser's submit: a reader types something first.
-                  params.append(el.name, el.value || (el.required ? "موريتانيا" : ""));
+/** Every public page in the three languages without JavaScript: every internal link answers, every form works. */
+export function walkWithoutJavaScript() {
+  describe.skipIf(!hasChromium)("the full-site walk without JavaScript", () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+      const details = await discoverDetails();
+      pages = [...LISTINGS, ...details.paths, ...OTHERS];
+      unlinkedTypes = details.unlinked;
+    });
+    afterAll(async () => browser?.close());
+
+    it(
+      "without JavaScript (375 px): every page loads, every internal link answers, every form has a working method and action",
+      { timeout: 900_000 },
+      async () => {
+        const findings: string[] = unlinkedTypes.map(
+          (t) => `neither the listing pages nor the HTML sitemap link to an item of type ${t} (found only in sitemap.xml)`,
+        );
+        // A link is checked once, in the first language it was seen in: its target does not depend on the language.
+        const links = new Map<string, { lang: Lang; from: string }>();
+        const forms = new Map<string, { lang: Lang; from: string; method: string | null; action: string | null; query: string }>();
+        const contexts = new Map<Lang, BrowserContext>();
+        try {
+          for (const lang of LANGS) {
+            const context = await languageContext(browser, lang, false);
+            contexts.set(lang, context);
+            const page = await context.newPage();
+            await page.setViewportSize({ width: 375, height: HEIGHT });
+            for (const path of pages) {
+              for (const f of await open(page, path, lang, false)) findings.push(`${lang} ${path}: ${f}`);
+              if ((await page.locator("main").count()) === 0) findings.push(`${lang} ${path}: no <main> without JavaScript`);
+              const hrefs = await page.$$eval("a[href]", (as) => as.map((a) => (a as HTMLAnchorElement).href));
+              const here = new URL(page.url());
+              for (const href of hrefs) {
+                const url = new URL(href);
+                // A link within the page (the skip link) is checked here: requesting the page again proves nothing
+                // new, and the 404 page answers 404 by design.
+                if (url.origin === base && url.pathname + url.search === here.pathname + here.search) {
+                  const id = decodeURIComponent(url.hash.slice(1));
+                  if (id && (await page.locator(`[id="${id}"]`).count()) === 0) findings.push(`${lang} ${path}: link ${url.hash} → no element with that id`);
+                  continue;
                 }
-                return { method: form.getAttribute("method"), action: form.getAttribute("action"), query: params.toString() };
-              }),
-            );
-            for (const f of pageForms) {
-              const key = `${f.method} ${f.action}`;
-              if (!forms.has(key)) forms.set(key, { lang, from: path, ...f });
+                if (url.origin !== base || links.has(url.pathname + url.search + url.hash)) continue;
+                links.set(url.pathname + url.search + url.hash, { lang, from: path });
+              }
+              const pageForms = await page.$$eval("form", (fs) =>
+                fs.map((f) => {
+                  const form = f as HTMLFormElement;
+                  const params = new URLSearchParams();
+                  for (const el of form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+                    "input[name], select[name], textarea[name]",
+                  )) {
+                    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
+                    if (el.disabled || (el instanceof HTMLInputElement && (el.type === "submit" || el.type === "file"))) continue;
+                    // A required field left empty would stop the browser's submit: a reader types something first.
+                    params.append(el.name, el.value || (el.required ? "موريتانيا" : ""));
+                  }
+                  return { method: form.getAttribute("method"), action: form.getAttribute("action"), query: params.toString() };
+                }),
+              );
+              for (const f of pageForms) {
+                const key = `${f.method} ${f.action}`;
+                if (!forms.has(key)) forms.set(key, { lang, from: path, ...f });
+              }
             }
           }
-        }
 
-        for (const [key, f] of forms) {
-          if (!f.method || f.action === null) {
-            findings.push(`${f.lang} ${f.from}: <form method="${f.method}" action="${f.action}"> lacks a method or an action`);
-            continue;
-          }
-          const action = new URL(f.action, base + f.from);
-          const request = contexts.get(f.lang)!.request;
-          if (f.method.toLowerCase() === "get") {
-            action.search = f.query;
-            const res = await request.get(action.href);
-            if (res.status() >= 400) findings.push(`${f.lang} ${f.from}: GET form ${key} submitted as ${action.pathname}${action.search} → ${res.status()}`);
-          } else {
-            // Not submitted (it would send a message or change the reader's settings): its route must exist.
-            const res = await request.get(action.href, { maxRedirects: 0 });
-            if (res.status() >= 500 || res.status() === 404) findings.push(`${f.lang} ${f.from}: ${key}: its action answers GET with ${res.status()}`);
-          }
-        }
-
-        const queue = [...links];
-        const worker = async () => {
-          for (let next = queue.shift(); next; next = queue.shift()) {
-            const [link, { lang, from }] = next;
-            const url = new URL(link, base);
-            const request = contexts.get(lang)!.request;
-            // Files (images, audio, video, feeds) are asked for their headers only: their bodies prove nothing more.
-            const isFile = /\.[a-z0-9]{2,5}$/i.test(url.pathname);
-            const res = isFile ? await request.head(url.href) : await request.get(url.href);
-            if (res.status() >= 400) {
-              findings.push(`${lang} ${from}: link ${link} → ${res.status()}`);
-            } else if (url.hash.length > 1 && !isFile) {
-              const id = decodeURIComponent(url.hash.slice(1));
-              if (!(await res.text()).includes(`id="${id}"`)) findings.push(`${lang} ${from}: link ${link} → no element with id "${id}"`);
+          for (const [key, f] of forms) {
+            if (!f.method || f.action === null) {
+              findings.push(`${f.lang} ${f.from}: <form method="${f.method}" action="${f.action}"> lacks a method or an action`);
+              continue;
             }
-            await res.dispose();
+            const action = new URL(f.action, base + f.from);
+            const request = contexts.get(f.lang)!.request;
+            if (f.method.toLowerCase() === "get") {
+              action.search = f.query;
+              const res = await request.get(action.href);
+              if (res.status() >= 400) findings.push(`${f.lang} ${f.from}: GET form ${key} submitted as ${action.pathname}${action.search} → ${res.status()}`);
+            } else {
+              // Not submitted (it would send a message or change the reader's settings): its route must exist.
+              const res = await request.get(action.href, { maxRedirects: 0 });
+              if (res.status() >= 500 || res.status() === 404) findings.push(`${f.lang} ${f.from}: ${key}: its action answers GET with ${res.status()}`);
+            }
           }
-        };
-        // A few at a time: the server renders them on one core, the test's own work is waiting.
-        await Promise.all(Array.from({ length: 4 }, worker));
-      } finally {
-        await Promise.all([...contexts.values()].map((c) => c.close()));
-      }
-      expect(findings, findings.join("\n")).toEqual([]);
-    },
-  );
-});
+
+          const queue = [...links];
+          const worker = async () => {
+            for (let next = queue.shift(); next; next = queue.shift()) {
+              const [link, { lang, from }] = next;
+              const url = new URL(link, base);
+              const request = contexts.get(lang)!.request;
+              // Files (images, audio, video, feeds) are asked for their headers only: their bodies prove nothing more.
+              const isFile = /\.[a-z0-9]{2,5}$/i.test(url.pathname);
+              const res = isFile ? await request.head(url.href) : await request.get(url.href);
+              if (res.status() >= 400) {
+                findings.push(`${lang} ${from}: link ${link} → ${res.status()}`);
+              } else if (url.hash.length > 1 && !isFile) {
+                const id = decodeURIComponent(url.hash.slice(1));
+                if (!(await res.text()).includes(`id="${id}"`)) findings.push(`${lang} ${from}: link ${link} → no element with id "${id}"`);
+              }
+              await res.dispose();
+            }
+          };
+          // A few at a time: the server renders them on one core, the test's own work is waiting.
+          await Promise.all(Array.from({ length: 4 }, worker));
+        } finally {
+          await Promise.all([...contexts.values()].map((c) => c.close()));
+        }
+        expect(findings, findings.join("\n")).toEqual([]);
+      },
+    );
+  });
+}
