@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "../support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { expectVideoPlays, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
+import { expectVideoPlays, HLS_CHUNK, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;
 const FILTERS = [
@@ -107,7 +107,7 @@ describe.skipIf(!hasChromium)("the media library in Chromium", () => {
     if (!(await sampleAvailable(base))) ctx.skip(SAMPLE_MISSING);
     const { page, context, errors } = await newPage(browser, { viewport: PHONE });
     const hlsRequests: string[] = [];
-    page.on("request", (r) => /hls/i.test(r.url()) && hlsRequests.push(r.url()));
+    page.on("request", (r) => HLS_CHUNK.test(r.url()) && hlsRequests.push(r.url()));
     await page.goto(base + "/media?type=video");
     await hydrated(page);
     const opener = page.locator('[data-testid="media-card"][data-media-type="video"] [data-testid="media-open"]').first();
