@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.tsx";
@@ -50,7 +50,29 @@ export default function handleRequest(
   });
 }
 
+/** The status a thrown value stands for, when it is a client's error (React Router's 404/405, a refused body). */
+function clientErrorStatus(error: unknown): number | null {
+  const status = isRouteErrorResponse(error) ? error.status : (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : null;
+}
+
+/**
+ * Errors that reach React Router. A client's error (an unknown route's data, a method a route does not take, a
+ * body refused) is the client's: logged at info with its status, so that scanners do not fire an operator's
+ * alerts. Error level is for faults of ours.
+ */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  logger.error({ err: error, url: request.url }, "unhandled request error");
+  const status = clientErrorStatus(error);
+  if (status)
+    logger.info(
+      {
+        status,
+        method: request.method,
+        url: request.url,
+        reason: error instanceof Error ? error.message : String((error as { statusText?: string }).statusText ?? ""),
+      },
+      "client error",
+    );
+  else logger.error({ err: error, url: request.url }, "unhandled request error");
 };

@@ -4,6 +4,7 @@
  * file directly. `prepare()` runs the start-up check, the migrations and the first-run seed.
  */
 import "react-router";
+import { STATUS_CODES } from "node:http";
 import path from "node:path";
 import fs from "node:fs";
 import express from "express";
@@ -15,13 +16,13 @@ import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.ts";
 import { logger } from "./logger.ts";
 import { securityHeaders } from "./security.ts";
 import { BODY_LIMITS } from "./request-body.ts";
-import { requestGuard } from "./request-guard.ts";
+import { requestBodyGuard, requestTargetGuard } from "./request-guard.ts";
 import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./video/local.ts";
 import { announceFirstRunSetup } from "./auth/setup.ts";
 import { armScheduledPublishing } from "./content/newsroom.ts";
 import { syncSearchIndex } from "./search-index.ts";
 import { CLIENT_IP_HEADER, countView, type ViewContentType } from "./content/views.ts";
-import { createPageCache, followInvalidations, type PageCache } from "./page-cache.ts";
+import { createPageCache, followInvalidations, PAGE_CACHE_DEFAULTS, publicCacheControl, responseCachePolicy, type PageCache } from "./page-cache.ts";
 import { startCacheBus, type CacheBus } from "./cache-bus.ts";
 import { onSocialFeedChanged } from "./social/feed.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.ts";
@@ -106,6 +107,8 @@ export function createApp() {
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
   app.use(securityHeaders(config));
+  // Malformed request lines, targets and hosts get a 4xx before anything builds a URL from them.
+  app.use(requestTargetGuard(config));
 
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -128,22 +131,27 @@ export function createApp() {
   app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
 
   // Resumable video uploads of the embedded library: streamed to disk, so mounted before the body limit.
+  const minRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
+  // A failure inside tus after its answer began (the client gone mid-body) is logged, never left unhandled.
+  const uploadFailed = (error: unknown) => logger.warn({ err: error }, "upload request ended with an error");
   if (config.drivers.video === "local") {
     const tus = createLocalTusServer({
+      minRate,
       dataDir: config.dataDir,
       db: getDb,
       authorize: (request) => requirePermission(request, "videos.manage", { mode: "api" }),
       onVideoUploaded: queueVideoProcessing,
     });
-    app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res) : next()));
+    app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res).catch(uploadFailed) : next()));
   }
   // Resumable audio and document uploads of the content forms, streamed into the configured storage.
   const fileUploads = createFileUploadServer({
+    minRate,
     dataDir: config.dataDir,
     storage: getStorage,
     authorize: (request) => requirePermission(request, "content.write", { mode: "api" }),
   });
-  app.use((req, res, next) => (fileUploads.matches(req.path) ? void fileUploads.handle(req, res) : next()));
+  app.use((req, res, next) => (fileUploads.matches(req.path) ? void fileUploads.handle(req, res).catch(uploadFailed) : next()));
 
   // The reader's address for the view counter (server/content/views.ts): set from req.ip on every request,
   // overwriting anything the client sent under that name.
@@ -152,11 +160,14 @@ export function createApp() {
     next();
   });
 
-  // Malformed requests get a 4xx here; a body over its route kind's limit is refused before any handler reads
-  // it, one still arriving after HTTP_REQUEST_TIMEOUT_MS is cut (server/request-guard.ts). Uploads are above.
-  app.use(requestGuard(config));
+  // A state-changing request from another site is refused here; a body over its route kind's limit is refused
+  // before any handler reads it, one still arriving after HTTP_REQUEST_TIMEOUT_MS is cut
+  // (server/request-guard.ts). Uploads are above, with their own checks.
+  app.use(requestBodyGuard(config));
 
-  // Anonymous public pages from the full-page cache (server/page-cache.ts); everything else renders below.
+  // Whatever depends on the session is private, in any format (server/page-cache.ts), with the cache on or off.
+  app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
+  // Anonymous public pages and feeds from the full-page cache (server/page-cache.ts); everything else renders below.
   if (config.PAGE_CACHE === "on") app.use(pageCacheFor(config).middleware);
 
   app.use(
@@ -166,11 +177,19 @@ export function createApp() {
     }),
   );
 
-  // express.static with fallthrough:false reports a missing file as an error; answer it as a plain 404.
-  app.use((err: { status?: number; statusCode?: number }, _req: express.Request, res: express.Response, next: express.NextFunction) => {
-    const status = err.status ?? err.statusCode;
-    if (status && status >= 400 && status < 500) return res.status(status).type("text/plain").send("Not Found");
-    next(err);
+  // The last word on errors no route answered: express.static with fallthrough:false reports a missing file as
+  // a 404 error, a client that went away mid-request a 4xx; those are the client's (info). Anything else is ours.
+  app.use((err: { status?: number; statusCode?: number }, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    const status = err.status ?? err.statusCode ?? 500;
+    if (status >= 400 && status < 500) logger.info({ status, method: req.method, path: req.path }, "client error");
+    else logger.error({ err, method: req.method, path: req.path }, "request failed");
+    if (res.headersSent) return next(err);
+    const answered = status >= 400 && status < 600 ? status : 500;
+    res
+      .status(answered)
+      .set("Cache-Control", "no-store")
+      .type("text/plain")
+      .send(STATUS_CODES[answered] ?? "Error");
   });
   return app;
 }

@@ -40,6 +40,12 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
   /** A connection on which no byte moves either way for this long is closed: the only limit on an upload's duration. */
   HTTP_IDLE_TIMEOUT_MS: ms(60_000),
+  /**
+   * An upload (tus PATCH) must bring at least UPLOAD_MIN_BYTES_PER_SECOND on average over each window of
+   * UPLOAD_RATE_WINDOW_MS, or its connection is closed; what arrived is kept and the upload resumes from it.
+   */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000_000).default(1024)),
+  UPLOAD_RATE_WINDOW_MS: ms(30_000),
   /** An idle kept-alive connection is closed after this; above a load balancer's own idle time-out (often 60 s). */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
 

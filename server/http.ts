@@ -32,3 +32,27 @@ export async function orEmpty<T>(what: string, query: () => Promise<T[]>): Promi
     return [];
   }
 }
+
+/** How long a feed reader or crawler is asked to wait before trying again after a failure of ours. */
+export const FEED_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * A feed or sitemap (XML built from the database): its answer, kept 5 minutes by readers and shared caches.
+ * A failure to read (the database down) is a 503 with Retry-After, never a 500, and marks the render
+ * degraded, so the page cache answers with its last good copy when it has one.
+ */
+export async function xmlFeed(what: string, contentType: string, build: () => Promise<string | null>): Promise<Response> {
+  let xml: string | null;
+  try {
+    xml = await build();
+  } catch (error) {
+    logger.error({ err: error, what }, "feed could not be built");
+    markDegraded();
+    return new Response("الخدمة غير متاحة مؤقتاً / Service temporarily unavailable", {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(FEED_RETRY_AFTER_SECONDS) },
+    });
+  }
+  if (xml === null) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(xml, { headers: { "Content-Type": `${contentType}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
+}

@@ -1,8 +1,8 @@
 /**
  * The full-page cache for anonymous readers (docs/decisions/0106-page-cache.md).
  *
- * A public GET page is rendered once per URL (path and query) and language, kept as bytes (identity, gzip
- * and brotli) with a weak ETag, and served from memory:
+ * A public GET page (or feed: /rss.xml, /sitemap.xml, /sitemaps/N.xml) is rendered once per URL (path and
+ * query) and language, kept as bytes (identity, gzip and brotli) with a weak ETag, and served from memory:
  *  - fresh for `freshMs`; then served stale for `staleMs` more while one request renders it again in the
  *    background (stale-while-revalidate); after that a request waits for a new render;
  *  - a miss renders once: requests for the same page arriving meanwhile wait for that render (no stampede);
@@ -12,8 +12,8 @@
  *    publishing, and other processes' writes through Redis) expires every page; a change of the social feed
  *    expires the pages that show it. An expired page is not served again except when a render fails.
  * Only requests with no cookie but the language cookie and no Authorization header are served from it;
- * only 200 HTML answers without Set-Cookie and without a private or no-store Cache-Control are kept.
- * Everything else passes to the app untouched, and its HTML answers are marked `private, no-store`.
+ * only 200 HTML (or feed XML) answers without Set-Cookie and without a private or no-store Cache-Control are
+ * kept. Everything else passes to the app untouched; responseCachePolicy marks what is personal `private`.
  *
  * Pages are rendered without a nonce; the Content-Security-Policy of a cached page lists the SHA-256 hash of
  * each of its inline scripts instead of the per-request nonce (no nonce is ever reused).
@@ -29,6 +29,7 @@ import { languageOfRequest } from "../app/lib/language.server.ts";
 import { onInvalidate } from "./cache.ts";
 import { logger } from "./logger.ts";
 import { withRenderScope, type RenderedView } from "./render-scope.ts";
+import { requestUrl } from "./request-guard.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -74,6 +75,9 @@ export const PAGE_CACHE_DEFAULTS = { freshMs: 60_000, staleMs: 10 * 60_000, erro
 
 /** Never from the cache: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
 const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(?:\/|$)/;
+/** The feeds and sitemaps, kept like pages so that an outage serves their last good copy (not HTML, but public). */
+const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
+export const isFeedPath = (path: string) => FEED_PATHS.test(path);
 /** Pages that show the social feed (home and news blocks, /facebook): expired when the feed changes. */
 const SOCIAL_PAGES = new Set(["/", "/news", "/facebook"]);
 /** Headers of the rendered answer that the cache sets itself or must never replay. */
@@ -108,19 +112,55 @@ export function policyWithHashes(policy: string, hashes: readonly string[]): str
   return policy.replace(/\s*'nonce-[^']*'/g, hashes.length ? ` ${hashes.join(" ")}` : "");
 }
 
+type RequestParts = { method: string; path: string; headers: Record<string, string | string[] | undefined> };
+
+/** Whether a request carries anything that may make its answer personal: a cookie but the language's, or Authorization. */
+export function carriesCredentials(req: Pick<RequestParts, "headers">): boolean {
+  if (req.headers.authorization) return true;
+  const cookie = req.headers.cookie;
+  if (!cookie) return false;
+  const names = Object.keys(parseCookie(Array.isArray(cookie) ? cookie.join("; ") : cookie));
+  return names.some((name) => name !== LANGUAGE_COOKIE);
+}
+
 /** Whether a request may be answered from the cache: an anonymous GET or HEAD of a public page. */
-export function isCacheableRequest(req: { method: string; path: string; headers: Record<string, string | string[] | undefined> }): boolean {
+export function isCacheableRequest(req: RequestParts): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (PRIVATE_PATHS.test(req.path)) return false;
   // Files, feeds and React Router's data requests (/news.data) are not HTML pages.
-  if (/\.[a-z0-9]+$/i.test(req.path)) return false;
-  if (req.headers.authorization) return false;
-  const cookie = req.headers.cookie;
-  if (cookie) {
-    const names = Object.keys(parseCookie(Array.isArray(cookie) ? cookie.join("; ") : cookie));
-    if (names.some((name) => name !== LANGUAGE_COOKIE)) return false;
-  }
-  return true;
+  if (/\.[a-z0-9]+$/i.test(req.path) && !isFeedPath(req.path)) return false;
+  return !carriesCredentials(req);
+}
+
+/** The Cache-Control of a page served from a cache with these lifetimes (shared caches may keep it as we do). */
+export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PAGE_CACHE_DEFAULTS, "freshMs" | "staleMs" | "errorMs">): string {
+  return `public, max-age=0, s-maxage=${Math.round(freshMs / 1000)}, stale-while-revalidate=${Math.round(staleMs / 1000)}, stale-if-error=${Math.round(errorMs / 1000)}`;
+}
+
+/**
+ * Cache headers of every answer that does not come from the page cache, whether the cache is on or off: an
+ * answer to a request with credentials (a session cookie) is `private, no-store` in any format — HTML, React
+ * Router's `.data`, JSON — unless its route said otherwise, and so is any other HTML; a page or its `.data`
+ * varies with the Cookie header. An anonymous `.data` answer may be kept by shared caches like its page
+ * (`pageControl`).
+ */
+export function responseCachePolicy(pageControl: string) {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const personal = carriesCredentials(req);
+    const isData = req.path.endsWith(".data");
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = function (...args: Parameters<typeof writeHead>) {
+      const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+      const isHtml = String(res.getHeader("Content-Type") ?? "").startsWith("text/html");
+      if (personal || isHtml || isData) res.vary("Cookie");
+      if (!res.getHeader("Cache-Control")) {
+        if (personal || isHtml) res.setHeader("Cache-Control", "private, no-store");
+        else if (isData && status === 200 && req.method === "GET" && !res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", pageControl);
+      }
+      return writeHead(...args);
+    } as typeof writeHead;
+    next();
+  };
 }
 
 function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
@@ -153,7 +193,7 @@ export function createPageCache(options: PageCacheOptions) {
   const inflight = new Map<string, { generation: number; fill: Promise<Fill> }>();
   let generation = 0;
   const stats = { hits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
-  const cacheControl = `public, max-age=0, s-maxage=${Math.round(freshMs / 1000)}, stale-while-revalidate=${Math.round(staleMs / 1000)}, stale-if-error=${Math.round(errorMs / 1000)}`;
+  const cacheControl = publicCacheControl({ freshMs, staleMs, errorMs });
 
   /** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
   function renderRequest(req: ExpressRequest): Request {
@@ -164,7 +204,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     const language = parseCookie(req.headers.cookie ?? "")[LANGUAGE_COOKIE];
     if (language) headers.set("cookie", `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}`);
-    return new Request(new URL(req.originalUrl, origin), { method: "GET", headers });
+    return new Request(requestUrl(req, origin), { method: "GET", headers });
   }
 
   async function renderOnce(request: Request, gen: number): Promise<Fill> {
@@ -184,7 +224,9 @@ export function createPageCache(options: PageCacheOptions) {
       // Degraded whatever the status: a detail page whose read failed answers with a redirect home.
       const failed = response.status >= 500 || scope.degraded;
       rendered = { status: response.status, headers, body, scriptHashes, failed };
-      const keep = response.status === 200 && isHtml && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
+      const isFeed = isFeedPath(new URL(request.url).pathname) && /\bxml\b/.test(type);
+      const keep =
+        response.status === 200 && (isHtml || isFeed) && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
       if (!keep) return { entry: null, rendered };
       const [gz, br] = await Promise.all([
         gzip(body, { level: 9 }),
@@ -290,21 +332,9 @@ export function createPageCache(options: PageCacheOptions) {
     res.status(503).type("text/plain; charset=utf-8").send("الخدمة غير متاحة مؤقتاً، حاول بعد قليل / Service temporarily unavailable, please try again shortly");
   }
 
-  /** Answers HTML that does not come from the cache as private (it may be personal), unless the route said otherwise. */
-  function markPrivate(res: ExpressResponse) {
-    const writeHead = res.writeHead.bind(res);
-    res.writeHead = function (...args: Parameters<typeof writeHead>) {
-      const type = String(res.getHeader("Content-Type") ?? "");
-      if (type.startsWith("text/html") && !res.getHeader("Cache-Control")) res.setHeader("Cache-Control", "private, no-store");
-      if (type.startsWith("text/html")) res.vary("Cookie");
-      return writeHead(...args);
-    } as typeof writeHead;
-  }
-
   async function middleware(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
     if (!isCacheableRequest(req)) {
       stats.bypasses++;
-      markPrivate(res);
       return next();
     }
     try {

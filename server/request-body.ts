@@ -3,11 +3,16 @@
  * anything parses it. The declared Content-Length is checked first, then the bytes actually received,
  * because a chunked body declares nothing.
  *
+ * Every string that comes out of a body (each form field, each JSON string and key, a file's name) has its
+ * control characters removed (stripControls, app/lib/sanitize.ts), the same way on every route.
+ *
  * Each route has a kind, and each kind one limit (BODY_LIMITS). The request-checking middleware
  * (server/request-guard.ts) refuses a declared length over its route's limit before the route runs; the
  * readers here stop at the same limit while reading, or at a smaller one a route passes. Resumable uploads
  * (tus) are not read here: they stream to storage with their own limits (docs/decisions/0107-bounded-input.md).
  */
+import { stripControls } from "../app/lib/sanitize.ts";
+
 export class RequestBodyError extends Error {
   constructor(
     readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON" | "BODY_INCOMPLETE",
@@ -137,13 +142,31 @@ export async function readBody(request: Request, maxBytes?: number): Promise<Uin
 
 /** Reads the body as form data (URL-encoded or multipart), within the route kind's limit or `maxBytes`. */
 export async function readFormData(request: Request, maxBytes?: number): Promise<FormData> {
-  const body = await readBody(request, maxBytes);
-  const contentType = request.headers.get("content-type") ?? "application/x-www-form-urlencoded";
+  return parseFormData(await readBody(request, maxBytes), request.headers.get("content-type"));
+}
+
+/** Bytes already read (readBody) as form data, its strings without control characters. */
+export async function parseFormData(body: Uint8Array<ArrayBuffer>, contentType: string | null): Promise<FormData> {
+  let parsed: FormData;
   try {
-    return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
+    parsed = await new Response(body, { headers: { "Content-Type": contentType ?? "application/x-www-form-urlencoded" } }).formData();
   } catch {
     throw new RequestBodyError("BAD_FORM", 400, "The request body is not a form submission.");
   }
+  const form = new FormData();
+  for (const [name, value] of parsed) {
+    if (typeof value === "string") form.append(stripControls(name), stripControls(value));
+    else form.append(stripControls(name), value, stripControls(value.name));
+  }
+  return form;
+}
+
+/** A parsed JSON value with every string (and key) without control characters. */
+function withoutControls(value: unknown): unknown {
+  if (typeof value === "string") return stripControls(value);
+  if (Array.isArray(value)) return value.map(withoutControls);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControls(k), withoutControls(v)]));
+  return value;
 }
 
 /** Reads the body as a JSON object (an array or a scalar is refused), within the route kind's limit or `maxBytes`. */
@@ -163,5 +186,5 @@ export function parseJsonObject(body: Uint8Array): Record<string, unknown> {
     throw new RequestBodyError("BAD_JSON", 400, "The request body is not valid JSON.");
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new RequestBodyError("BAD_JSON", 400, "The request body must be a JSON object.");
-  return value as Record<string, unknown>;
+  return withoutControls(value) as Record<string, unknown>;
 }

@@ -22,6 +22,19 @@ export type SanitizeOptions = {
 // Left-to-right and right-to-left marks (U+200E, U+200F, U+061C) stay: Arabic keyboards type them.
 const CONTROL = /(?![\t\n])[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
 
+// C0 controls but tab, line feed and carriage return; DEL; C1. No text of ours holds them, and PostgreSQL
+// refuses NUL outright.
+const STRAY_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/**
+ * What the server's body reader does to every string it receives (server/request-body.ts), whatever the route:
+ * control characters removed, line breaks and tabs kept. sanitizeText, which the forms' schemas run, goes
+ * further for plain text.
+ */
+export function stripControls(text: string): string {
+  return text.replace(STRAY_CONTROLS, "");
+}
+
 export function sanitizeText(input: unknown, { multiline = false }: SanitizeOptions = {}): string {
   if (typeof input !== "string") return "";
   let text = input.replace(/\r\n?/g, "\n").replace(CONTROL, "");

@@ -19,6 +19,7 @@ import { getDb } from "../db/client.ts";
 import { profiles } from "../db/schema.ts";
 import { logger } from "../logger.ts";
 import { readFormData, RequestBodyError } from "../request-body.ts";
+import { fromOurOrigin, MUTATING_METHODS } from "../request-guard.ts";
 import { COOKIE_PREFIX, getAuth } from "./auth.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "./display.ts";
 import { can, hasAccess, isAdmin, isStaff, type Access, type Permission } from "./permissions.ts";
@@ -157,25 +158,13 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
-const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 /**
- * A state-changing request must come from a page of ours: its Origin (or, failing that, its Referer) is the
- * site's public origin. Browsers send Origin on every POST; a request without either is refused.
+ * A state-changing request must come from a page of ours (fromOurOrigin, the one rule that server/app.ts also
+ * applies to every request before any route runs).
  */
 export function assertSameOrigin(request: Request) {
-  if (!MUTATING.has(request.method)) return;
-  const expected = new URL(getConfig().publicUrl).origin;
-  const origin = request.headers.get("origin");
-  let source = origin && origin !== "null" ? origin : null;
-  if (!source) {
-    try {
-      source = new URL(request.headers.get("referer") ?? "").origin;
-    } catch {
-      source = null;
-    }
-  }
-  if (source !== expected) deny("cross-origin", 403);
+  if (!MUTATING_METHODS.has(request.method)) return;
+  if (!fromOurOrigin(request.headers.get("origin"), request.headers.get("referer"), new URL(getConfig().publicUrl).origin)) deny("cross-origin", 403);
 }
 
 /** A signed-in user with a valid session (any role). */

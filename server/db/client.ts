@@ -122,7 +122,7 @@ export function lockDataFolder(dir: string): () => void {
       const found = readLock(lockFile);
       if (found === undefined) continue; // removed meanwhile
       const holder = parseLockHolder(found);
-      if (holder && !lockIsStale(holder)) throw lockedError(dir, holder);
+      if (holder && !lockIsStale(holder, lockWrittenAt(lockFile))) throw lockedError(dir, holder);
       takeOver(lockFile, found);
       continue;
     } finally {
@@ -204,14 +204,48 @@ export function currentHolder(): LockHolder {
   return { pid: process.pid, startTime: processStartTime(process.pid), bootId: bootId() };
 }
 
-/** Whether the lock's holder is gone: see lockDataFolder. */
-export function lockIsStale(holder: LockHolder): boolean {
+/**
+ * Whether the lock's holder is gone: see lockDataFolder. A lock in the earlier bare-pid format names no start
+ * time; its holder is the process at that pid only if that process already ran when the lock was written
+ * (`writtenAt`, the file's modification time): a process started later — after a reboot or a container
+ * restart, say — is another one wearing the same pid.
+ */
+export function lockIsStale(holder: LockHolder, writtenAt?: number): boolean {
   if (holder.pid === process.pid) return true; // not held by us (heldLocks), so an earlier life of this pid
   const boot = bootId();
   if (holder.bootId && boot && holder.bootId !== boot) return true;
   if (!isAlive(holder.pid)) return true;
+  if (!holder.startTime) {
+    const startedAt = processStartedAt(holder.pid);
+    return startedAt !== undefined && writtenAt !== undefined && startedAt > writtenAt;
+  }
   const started = processStartTime(holder.pid);
-  return Boolean(holder.startTime && started && holder.startTime !== started);
+  return Boolean(started && holder.startTime !== started);
+}
+
+function lockWrittenAt(lockFile: string): number | undefined {
+  try {
+    return fs.statSync(lockFile).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's start time (USER_HZ): 100 on every Linux Node runs on. */
+const USER_HZ = 100;
+
+/**
+ * When a process started, in milliseconds since the epoch: the boot time (/proc/stat btime, whole seconds,
+ * so up to a second early) plus its start time in ticks. Undefined without /proc.
+ */
+export function processStartedAt(pid: number): number | undefined {
+  const ticks = Number(processStartTime(pid));
+  try {
+    const btime = Number(/^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(btime) && btime > 0 ? btime * 1000 + (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Field 22 of /proc/<pid>/stat: the start time in clock ticks since boot; undefined without /proc. */

@@ -91,6 +91,33 @@ describe("embedded database folder lock", () => {
     }
   });
 
+  it.skipIf(!hasProc)("takes over a bare-pid lock (the earlier format) naming a live process that started after it was written", async () => {
+    const dataDir = tempDir();
+    // Another live process, not a holder of any lock: the pid a restarted machine gave to something else.
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    children.push(other);
+    await new Promise((resolve) => other.once("spawn", resolve));
+    fs.writeFileSync(lockOf(dataDir), String(other.pid));
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(lockOf(dataDir), anHourAgo, anHourAgo);
+    const release = lock(dataDir);
+    expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))?.pid).toBe(process.pid);
+    release();
+  });
+
+  it.skipIf(!hasProc)("still refuses a bare-pid lock whose live process already ran when it was written", async () => {
+    const dataDir = tempDir();
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    children.push(other);
+    await new Promise((resolve) => other.once("spawn", resolve));
+    // Written after the process started (boot time is whole seconds: the file is dated well after).
+    fs.writeFileSync(lockOf(dataDir), String(other.pid));
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(lockOf(dataDir), later, later);
+    expect(() => lock(dataDir)).toThrow(new RegExp(`in use by process ${other.pid}`));
+    expect(fs.readFileSync(lockOf(dataDir), "utf8")).toBe(String(other.pid));
+  });
+
   it("takes over a lock naming this very pid: an earlier life of the process (a restarted container's pid 1)", () => {
     for (const content of [String(process.pid), JSON.stringify(currentHolder())]) {
       const dataDir = tempDir();

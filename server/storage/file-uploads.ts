@@ -13,7 +13,7 @@ import { arabic } from "../json-api.ts";
 import { logger } from "../logger.ts";
 import { safeFileName, UPLOAD_LIMITS_MB, type Storage } from "./index.ts";
 import { sniffMedia } from "./file-types.ts";
-import { createTusEndpoint, refuse } from "./tus.ts";
+import { createTusEndpoint, refuse, type UploadRate } from "./tus.ts";
 
 export const FILE_TUS_PATH = "/api/admin/files/tus";
 /** The response header that carries the stored file's public URL. */
@@ -51,6 +51,8 @@ export type FileUploadOptions = {
   dataDir: string;
   storage: () => Storage;
   authorize: (request: Request) => Promise<unknown>;
+  /** The slowest an upload may arrive (server/storage/tus.ts). */
+  minRate?: UploadRate;
 };
 
 export function createFileUploadServer(options: FileUploadOptions) {
@@ -59,6 +61,7 @@ export function createFileUploadServer(options: FileUploadOptions) {
     directory: path.join(options.dataDir, "tus-files"),
     maxSize: UPLOAD_LIMITS_MB.audio * MB,
     authorize: options.authorize,
+    minRate: options.minRate,
     refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload files" },
     onCreate({ size, metadata }) {
       const accepted = acceptedType(metadata.filetype ?? "");

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server, EVENTS } from "@tus/server";
 import { FileStore } from "@tus/file-store";
 import { logger } from "../logger.ts";
+import { watchTransferRate, type TransferRate } from "../request-guard.ts";
 import { arabic } from "../json-api.ts";
 import { BLOCKED_EXTENSIONS } from "./index.ts";
 import { SNIFF_BYTES } from "./file-types.ts";
@@ -62,7 +63,48 @@ export type TusEndpointOptions = {
   onCreate: (upload: { size: number; metadata: Record<string, string> }) => Promise<Record<string, string>>;
   /** Puts a complete file where it belongs; may answer headers for the last response; throws `refuse(…)`. */
   onComplete: (upload: CompletedUpload) => Promise<Record<string, string> | void>;
+  /** The slowest an upload may arrive (UPLOAD_MIN_BYTES_PER_SECOND over UPLOAD_RATE_WINDOW_MS); see guardUploadBody. */
+  minRate?: UploadRate;
 };
+
+export type UploadRate = TransferRate;
+export const DEFAULT_UPLOAD_RATE: UploadRate = { bytesPerSecond: 1024, windowMs: 30_000 };
+
+const OFFSET_STREAM = "application/offset+octet-stream";
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+
+/**
+ * What tus leaves to the HTTP layer, for a request that carries a body:
+ * - a creation request whose body is not upload bytes (tus creation-with-upload sends them as
+ *   application/offset+octet-stream) is refused before a byte is read;
+ * - any refusal (4xx, 5xx) while the body is still coming closes the connection, so the rest is not read
+ *   only to be thrown away (Node would otherwise read it all to keep the connection);
+ * - a body arriving slower than `rate` on average over a window has its connection closed: a client sending a
+ *   byte every few seconds would otherwise hold it for ever, since the idle time-out never fires. tus keeps
+ *   what arrived; the upload resumes from the offset HEAD reports.
+ * Answers true when the request was refused here.
+ */
+export function guardUploadBody(req: IncomingMessage, res: ServerResponse, rate: UploadRate): boolean {
+  if (!hasBody(req)) return false;
+  const answer = res.writeHead.bind(res);
+  res.writeHead = function (...args: Parameters<typeof answer>) {
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    if (status >= 400 && !req.complete) res.setHeader("Connection", "close");
+    return answer(...args);
+  } as typeof answer;
+  if (req.method === "POST" && !(req.headers["content-type"] ?? "").toLowerCase().startsWith(OFFSET_STREAM)) {
+    res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "Tus-Resumable": "1.0.0" });
+    res.end(JSON.stringify({ error: "A creation request carries no body but the upload's bytes (application/offset+octet-stream)" }) + "\n");
+    return true;
+  }
+  watchTransferRate(req, res, rate, () => {
+    logger.info({ endpoint: req.url?.split("?")[0], windowMs: rate.windowMs }, "upload too slow: connection closed");
+    req.socket.destroy();
+  });
+  return false;
+}
 
 export function createTusEndpoint(options: TusEndpointOptions) {
   const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS });
@@ -120,7 +162,10 @@ export function createTusEndpoint(options: TusEndpointOptions) {
   return {
     server,
     /** Node handler for requests under the endpoint's path. */
-    handle: (req: IncomingMessage, res: ServerResponse) => server.handle(req, res),
+    handle: async (req: IncomingMessage, res: ServerResponse) => {
+      if (guardUploadBody(req, res, options.minRate ?? DEFAULT_UPLOAD_RATE)) return;
+      await server.handle(req, res);
+    },
     matches: (pathname: string) => pathname === options.path || pathname.startsWith(`${options.path}/`),
     /** Removes uploads abandoned for a day. */
     cleanUp: () => server.cleanUpExpiredUploads(),

@@ -11,7 +11,7 @@ import { videos } from "../db/schema.ts";
 import { arabic } from "../json-api.ts";
 import { UPLOAD_LIMITS_MB } from "../storage/index.ts";
 import { sniffMedia } from "../storage/file-types.ts";
-import { createTusEndpoint, refuse } from "../storage/tus.ts";
+import { createTusEndpoint, refuse, type UploadRate } from "../storage/tus.ts";
 import { isVideoId } from "../../app/lib/video-source.ts";
 import { LOCAL_TUS_PATH } from "./local.ts";
 import { SOURCE_FILE } from "./processing.ts";
@@ -24,6 +24,8 @@ export type LocalTusOptions = {
   db: () => Promise<Database>;
   /** Throws (a Response or react-router data) when the request may not upload; the server's session guard. */
   authorize: (request: Request) => Promise<unknown>;
+  /** The slowest an upload may arrive (server/storage/tus.ts). */
+  minRate?: UploadRate;
   /** Called once a complete, checked file is in place as the video's source. */
   onVideoUploaded: (db: Database, guid: string) => Promise<unknown>;
 };
@@ -35,6 +37,7 @@ export function createLocalTusServer(options: LocalTusOptions) {
     directory: path.join(options.dataDir, "tus"),
     maxSize: MAX_VIDEO_BYTES,
     authorize: options.authorize,
+    minRate: options.minRate,
     refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload videos" },
     async onCreate({ metadata }) {
       const guid = (metadata.guid ?? "").toLowerCase();

@@ -2,7 +2,7 @@ import type { Route } from "./+types/auth.$";
 import { EMAIL_MAX } from "~/lib/schemas/shared.ts";
 import { NAME_MAX } from "~/lib/schemas/auth.ts";
 import { getAuth } from "../../../server/auth/auth.ts";
-import { parseJsonObject, readBody, RequestBodyError } from "../../../server/request-body.ts";
+import { parseFormData, parseJsonObject, readBody, RequestBodyError } from "../../../server/request-body.ts";
 
 /**
  * better-auth's own HTTP API (/api/auth/*): sign-in, sign-up, sessions, verification and reset for scripts
@@ -27,14 +27,22 @@ function fieldTooLong(body: Record<string, unknown>): Response | null {
   return null;
 }
 
-/** The submitted fields, as better-auth will see them (JSON or a form); null when they do not parse (better-auth answers that). */
-async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<Record<string, unknown> | null> {
+/**
+ * The submitted fields as better-auth will see them (JSON, or a form as URL-encoded text), their strings
+ * without control characters as every body of ours (server/request-body.ts); null when they do not parse
+ * (better-auth answers that in its own words).
+ */
+async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<{ fields: Record<string, unknown>; type: string; text: string } | null> {
   if (body.byteLength === 0) return null;
   try {
-    if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) return parseJsonObject(body);
+    if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+      const fields = parseJsonObject(body);
+      return { fields, type: contentType, text: JSON.stringify(fields) };
+    }
     if (/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType)) {
-      const form = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
-      return Object.fromEntries(form.entries());
+      const form = await parseFormData(body, contentType);
+      const fields = Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+      return { fields, type: "application/x-www-form-urlencoded", text: new URLSearchParams(fields).toString() };
     }
   } catch {
     // Malformed: better-auth refuses it in its own words.
@@ -50,13 +58,15 @@ export async function action({ request }: Route.ActionArgs) {
     if (!(error instanceof RequestBodyError)) throw error;
     return refuse(error.status, error.code, error.message);
   }
-  const fields = await fieldsOf(body, request.headers.get("content-type") ?? "");
-  const refused = fields && fieldTooLong(fields);
+  const parsed = await fieldsOf(body, request.headers.get("content-type") ?? "");
+  const refused = parsed && fieldTooLong(parsed.fields);
   if (refused) return refused;
   const headers = new Headers(request.headers);
   // The body is now a buffer of known length, not the stream these described.
   headers.delete("transfer-encoding");
   headers.delete("content-length");
-  const buffered = new Request(request.url, { method: request.method, headers, body: body.byteLength > 0 ? body : undefined, signal: request.signal });
+  if (parsed) headers.set("content-type", parsed.type);
+  const forwarded = parsed ? parsed.text : body.byteLength > 0 ? body : undefined;
+  const buffered = new Request(request.url, { method: request.method, headers, body: forwarded, signal: request.signal });
   return (await getAuth()).handler(buffered);
 }

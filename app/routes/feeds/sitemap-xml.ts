@@ -2,15 +2,17 @@ import { getConfig } from "../../../server/config.ts";
 import { getDb } from "../../../server/db/client.ts";
 import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "../../../server/content/sitemap.ts";
 import { sitemapFiles, sitemapIndexXml, sitemapXml } from "../../../server/feeds.ts";
+import { xmlFeed } from "../../../server/http.ts";
 
 /**
  * GET /sitemap.xml: the sections and every published news item, article, program, podcast and coverage in
  * one file; past 50,000 URLs, a sitemap index of /sitemaps/N.xml files instead.
  */
-export async function loader() {
-  const db = await getDb();
-  const { publicUrl } = getConfig();
-  const { files } = sitemapFiles(SITEMAP_SECTIONS.length, await countSitemapEntries(db), SITEMAP_MAX_URLS);
-  const xml = files === 1 ? sitemapXml(publicUrl, SITEMAP_SECTIONS, await listSitemapEntries(db)) : sitemapIndexXml(publicUrl, files);
-  return new Response(xml, { headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+export function loader() {
+  return xmlFeed("sitemap", "application/xml", async () => {
+    const db = await getDb();
+    const { publicUrl } = getConfig();
+    const { files } = sitemapFiles(SITEMAP_SECTIONS.length, await countSitemapEntries(db), SITEMAP_MAX_URLS);
+    return files === 1 ? sitemapXml(publicUrl, SITEMAP_SECTIONS, await listSitemapEntries(db)) : sitemapIndexXml(publicUrl, files);
+  });
 }
