@@ -24,7 +24,7 @@ const CONTROL = /(?![\t\n])[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
 
 // C0 controls but tab, line feed and carriage return; DEL; C1. No text of ours holds them, and PostgreSQL
 // refuses NUL outright.
-const STRAY_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+const STRAY_CONTROLS = /(?![\t\n\r])\p{Cc}/gu;
 
 /**
  * What the server's body reader does to every string it receives (server/request-body.ts), whatever the route:
