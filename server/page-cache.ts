@@ -153,7 +153,10 @@ export function responseCachePolicy(pageControl: string) {
       const status = typeof args[0] === "number" ? args[0] : res.statusCode;
       const isHtml = String(res.getHeader("Content-Type") ?? "").startsWith("text/html");
       if (personal || isHtml || isData) res.vary("Cookie");
-      if (!res.getHeader("Cache-Control")) {
+      const control = res.getHeader("Cache-Control");
+      // A route's own no-store, on an answer for someone, says private too.
+      if (personal && typeof control === "string" && /\bno-store\b/.test(control) && !/\bprivate\b/.test(control)) res.setHeader("Cache-Control", `private, ${control}`);
+      if (!control) {
         if (personal || isHtml) res.setHeader("Cache-Control", "private, no-store");
         else if (isData && status === 200 && req.method === "GET" && !res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", pageControl);
       }

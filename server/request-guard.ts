@@ -9,7 +9,8 @@
  *  - a method the site does not use                → 405 with Allow
  *  - `OPTIONS *`                                    → 204 with Allow; `*` with any other method → 400
  *  - an absolute-form target (`GET http://h/p`)     → served as `/p` with Host `h` (RFC 9112 §3.2.2)
- *  - any other target not starting with `/`, or a path whose percent-encoding does not decode → 400
+ *  - any other target not starting with `/`, or a path whose percent-encoding does not decode or that holds a
+ *    control character → 400; a query's control characters are removed (stripControls, as from every body)
  *  - a path starting with `//` (read as another host by every URL parser) → 308 to the same path with one slash
  *  - a Host (or, behind a trusted proxy, X-Forwarded-Host / -Proto) that is not a host name → 400; no Host at
  *    all (HTTP/1.0; Node refuses HTTP/1.1 without one) → the public URL's host
@@ -24,6 +25,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { Config } from "./config.ts";
+import { stripControls } from "../app/lib/sanitize.ts";
 import { BODY_LIMITS, bodyKindOf, SLOW_BODY_KINDS } from "./request-body.ts";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -57,13 +59,27 @@ function toOriginForm(req: Request): boolean {
   return true;
 }
 
-function decodes(path: string): boolean {
+/** The path percent-decoded, or null when its encoding is not UTF-8. */
+function decodedPath(path: string): string | null {
   try {
-    // The result is used: a bundler drops a call to decodeURIComponent whose value is thrown away.
-    return typeof decodeURIComponent(path) === "string";
+    return decodeURIComponent(path);
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The query (`?…`) without its control characters, or null when it has none: the URL is left as it came. */
+function withoutControls(query: string): string | null {
+  if (query.length < 2) return null;
+  const params = new URLSearchParams(query);
+  const clean = new URLSearchParams();
+  let changed = false;
+  for (const [name, value] of params) {
+    const [n, v] = [stripControls(name), stripControls(value)];
+    changed ||= n !== name || v !== value;
+    clean.append(n, v);
+  }
+  return changed ? `?${clean.toString()}` : null;
 }
 
 /** The slowest a long body (an upload, the editor's form with its image) may arrive: UPLOAD_MIN_BYTES_PER_SECOND, UPLOAD_RATE_WINDOW_MS. */
@@ -164,7 +180,12 @@ export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
       return badRequest(res);
     }
     if (!target.startsWith("/") && !(ABSOLUTE_FORM.test(target) && toOriginForm(req))) return badRequest(res);
-    if (!decodes(pathOf(req.originalUrl))) return badRequest(res);
+    const path = pathOf(req.originalUrl);
+    const decoded = decodedPath(path);
+    // No path of ours holds a control character; a query's are removed as a body's are (stripControls).
+    if (decoded === null || stripControls(decoded) !== decoded) return badRequest(res);
+    const query = withoutControls(req.originalUrl.slice(path.length));
+    if (query !== null) req.url = req.originalUrl = path + query;
 
     // HTTP/1.0 may leave Host out (Node answers 400 for HTTP/1.1 without one): the request is for this site.
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 0) req.headers.host = publicHost;
@@ -183,7 +204,6 @@ export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
     }
 
     // `//x` (or `/\x`) is a path to us, but any URL parser reads it as the host x: the same path with one slash.
-    const path = pathOf(req.originalUrl);
     if (/^[/\\]{2}/.test(path)) {
       const location = "/" + path.replace(/^[/\\]+/, "") + req.originalUrl.slice(path.length);
       return void res.status(308).set({ Location: location, "Cache-Control": "no-store" }).end();

@@ -20,12 +20,23 @@ let addressCounter = 0;
 const nextAddress = () => `203.0.113.${++addressCounter}`;
 
 async function post(fields: Record<string, string>, { address = nextAddress(), body }: { address?: string; body?: BodyInit } = {}) {
-  const res = await fetch(`${base}/contact`, { method: "POST", body: body ?? new URLSearchParams(fields), headers: { "X-Forwarded-For": address } });
+  const res = await fetch(`${base}/contact`, { method: "POST", body: body ?? new URLSearchParams(fields), headers: { "X-Forwarded-For": address, Origin: base } });
   const html = await res.text();
   return { status: res.status, html, notice: /data-testid="contact-notice" data-status="([^"]+)"/.exec(html)?.[1], headers: res.headers };
 }
 
 describe("the contact page over HTTP", () => {
+  it("refuses a post with no Origin, or with another site's Referer and no Origin, as every form does", async () => {
+    const unique = { ...valid, subject: `مرفوض ${Date.now()}` };
+    for (const headers of [{}, { Referer: "https://evil.example/form" }, { Origin: "null" }, { Origin: "https://evil.example" }]) {
+      const res = await fetch(`${base}/contact`, { method: "POST", body: new URLSearchParams(unique), headers: { "X-Forwarded-For": nextAddress(), ...headers } });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(await res.text()).not.toContain('data-status="sent"');
+    }
+    // The same message from our own page goes through.
+    expect((await post(unique)).notice).toBe("sent");
+  });
+
   it("renders the form, the spam trap and the contact cards", async () => {
     const res = await fetch(`${base}/contact`);
     expect(res.status).toBe(200);

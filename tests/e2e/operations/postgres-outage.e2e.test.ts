@@ -161,4 +161,38 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
     expect((await anonymous("/")).state).toBe("HIT");
     expect((await anonymous("/news")).status).toBe(200);
   });
+
+  it("answers the feeds and sitemaps with their last good copy, or a 503 with Retry-After, never a 500", async () => {
+    const feeds = ["/rss.xml", "/sitemap.xml"];
+    for (const path of feeds) {
+      const seen = await anonymous(path);
+      expect(seen.status, path).toBe(200);
+      expect(seen.headers.get("content-type"), path).toMatch(/xml/);
+      expect((await anonymous(path)).state, path).toBe("HIT");
+    }
+    // A new article expires the copies: during the outage each feed has to be built again, and that fails.
+    const latest = await publish("خيام الرحل في الحوض");
+    expect((await anonymous("/rss.xml")).body).toContain(latest.title);
+    await publish("مخطوطات ولاتة");
+    proxy.cut();
+    try {
+      for (const path of feeds) {
+        const during = await anonymous(path);
+        expect(during.status, path).toBe(200);
+        expect(during.state, path).toBe("STALE-IF-ERROR");
+        expect(during.headers.get("content-type"), path).toMatch(/xml/);
+      }
+      expect((await anonymous("/rss.xml")).body).toContain(latest.title);
+      // A sitemap file never asked for has no copy: the crawler is told when to come back.
+      const unseen = await anonymous("/sitemaps/1.xml");
+      expect(unseen.status).toBe(503);
+      expect(Number(unseen.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(unseen.headers.get("cache-control")).toBe("no-store");
+    } finally {
+      proxy.restore();
+    }
+    await vi.waitFor(async () => expect((await fetch(`${server.url}/readyz`)).status).toBe(200), { timeout: 60_000, interval: 100 });
+    expect((await anonymous("/rss.xml")).body).toContain("مخطوطات ولاتة");
+    expect((await anonymous("/sitemaps/1.xml")).status).toBe(200);
+  });
 });

@@ -1,0 +1,76 @@
+/**
+ * The malformed-request corpus (tests/helpers/malformed.ts) against the built server with the demo content and
+ * an administrator's session: every route of app/routes.ts with bad Host forms, other request-line versions,
+ * `//` and bidi controls in the path, control characters in the path and the query, every method; every field
+ * of every JSON write and of every form the pages show, with NUL, C0, DEL and C1 characters in it. No answer is
+ * a 5xx, every probe is answered, and none of it is logged at error level (client errors are the client's).
+ * Also: every answer that depends on the session, in any format, is private.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCorpus, countByStatus, routePatterns, runProbes } from "../../helpers/malformed.ts";
+import { startAuthServer, type AuthServer } from "../auth/support.ts";
+
+let server: AuthServer<"admin">;
+
+beforeAll(async () => {
+  server = await startAuthServer({ personas: { admin: { email: "admin@malformed.test", password: "Passw0rdM", role: "admin" } }, seed: true });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Error-level lines of the server's log (pino level 50 and above). */
+const errorLines = (output: string) => output.split("\n").filter((line) => /"level":(?:5\d|60)\b/.test(line));
+
+describe("every session-dependent answer is private, in any format", () => {
+  const publicPages = () => routePatterns().filter((p) => !/^\/(?:admin|api|auth|setup|debug|language)|[:*]|\.(?:xml|txt)$/.test(p));
+
+  it("marks a signed-in reader's .data and HTML answers private, no-store, varying with the cookie", async () => {
+    const pages = publicPages();
+    expect(pages.length).toBeGreaterThan(15);
+    for (const page of pages) {
+      for (const url of [page, page === "/" ? "/_root.data" : `${page}.data`]) {
+        const res = await fetch(server.url + url, { headers: { cookie: server.personas.admin.cookie }, redirect: "manual" });
+        await res.arrayBuffer();
+        expect(res.headers.get("cache-control"), `${url}: ${res.status}`).toMatch(/\bprivate\b.*\bno-store\b|\bno-store\b.*\bprivate\b/);
+        expect(res.headers.get("vary") ?? "", url).toMatch(/\bCookie\b/i);
+      }
+    }
+  });
+
+  it("lets a shared cache keep an anonymous reader's .data like its page, per cookie", async () => {
+    const res = await fetch(`${server.url}/news.data`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toMatch(/^public\b/);
+    expect(res.headers.get("vary")).toMatch(/\bCookie\b/i);
+    // The signed-in reader's data carries the e-mail; the anonymous one does not.
+    const signedIn = await (await fetch(`${server.url}/news.data`, { headers: { cookie: server.personas.admin.cookie } })).text();
+    expect(signedIn).toContain("admin@malformed.test");
+    expect(await res.text()).not.toContain("admin@malformed.test");
+  });
+});
+
+describe("the malformed-request corpus", () => {
+  it("answers every probe, none with a 5xx, and logs none of them as an error", async () => {
+    const before = server.output().length;
+    const { probes, paths, forms } = await buildCorpus(server.url, {
+      host: `127.0.0.1:${server.port}`,
+      origin: server.url,
+      cookie: server.personas.admin.cookie,
+    });
+    // Every route of the table is in it, with its real parameters where the demo content has them.
+    expect(paths.length).toBeGreaterThan(routePatterns().length);
+    expect(forms).toBeGreaterThan(10);
+    const results = await runProbes(server.port, probes);
+    const counts = countByStatus(results);
+    console.log(`malformed corpus: ${results.length} requests over ${paths.length} paths and ${forms} forms; by status ${JSON.stringify(counts)}`);
+    const failed = results.filter(({ answer }) => answer.status === null || answer.status >= 500);
+    expect(
+      failed.slice(0, 20).map(({ probe, answer }) => `${probe.group} — ${probe.name}: ${answer.status ?? answer.ended} ${answer.body.slice(0, 120)}`),
+      `${failed.length} of ${results.length}`,
+    ).toEqual([]);
+    expect(results.length).toBeGreaterThan(5000);
+    expect(errorLines(server.output().slice(before)).slice(0, 10)).toEqual([]);
+  });
+});
