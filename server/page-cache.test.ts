@@ -8,7 +8,16 @@ import { securityHeaders } from "./security.ts";
 import { cached, clearCache, invalidate, setCacheEnabled } from "./cache.ts";
 import { countView } from "./content/views.ts";
 import { markDegraded, type RenderedView } from "./render-scope.ts";
-import { createPageCache, followInvalidations, inlineScriptHashes, policyWithHashes, type PageCache } from "./page-cache.ts";
+import {
+  createPageCache,
+  followInvalidations,
+  inlineScriptHashes,
+  PAGE_CACHE_DEFAULTS,
+  policyWithHashes,
+  publicCacheControl,
+  responseCachePolicy,
+  type PageCache,
+} from "./page-cache.ts";
 
 const INLINE = "window.__ctx = {a: 1};";
 const page = (text: string) =>
@@ -42,9 +51,12 @@ async function start(): Promise<Setup> {
   const app = express();
   app.use(compression());
   app.use(securityHeaders(checkConfig({}).config));
+  app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
   app.use(cache.middleware);
   // What the app renders when the cache steps aside: a personal page, with the request's nonce.
   app.use((req, res) => {
+    // React Router's data answers are a turbo-stream, not HTML.
+    if (req.path.endsWith(".data")) return void res.type("text/x-script").send(`[{"user":"reader@example.com"}]`);
     res.type("html").send(`<html><body>signed in as reader@example.com <script nonce="${String(res.locals.nonce)}">1</script></body></html>`);
   });
   const server = app.listen(0, "127.0.0.1");
@@ -155,11 +167,49 @@ describe("page cache", () => {
 
   it("steps aside for the back-office, sign-in, APIs, data requests and files", async () => {
     const s = await start();
-    for (const p of ["/admin", "/admin/articles", "/auth", "/api/news", "/debug/facebook", "/setup", "/news.data", "/rss.xml"]) {
+    for (const p of ["/admin", "/admin/articles", "/auth", "/api/news", "/debug/facebook", "/setup", "/news.data", "/robots.txt", "/feed.json"]) {
       const res = await fetch(s.base + p);
       expect(res.headers.get("x-page-cache"), p).toBeNull();
     }
     expect(s.renders()).toBe(0);
+  });
+
+  it("keeps the feeds and sitemaps like pages, and serves their last good copy when a build fails", async () => {
+    const s = await start();
+    let failing = false;
+    behaviour = (request) =>
+      failing
+        ? new Response("unavailable", { status: 503, headers: { "Retry-After": "60" } })
+        : new Response(`<?xml version="1.0"?><rss><channel><title>${new URL(request.url).pathname}</title></channel></rss>`, {
+            headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+          });
+    for (const p of ["/rss.xml", "/sitemap.xml", "/sitemaps/2.xml"]) {
+      expect((await fetch(s.base + p)).headers.get("x-page-cache"), p).toBe("MISS");
+      const hit = await fetch(s.base + p);
+      expect(hit.headers.get("x-page-cache"), p).toBe("HIT");
+      expect(hit.headers.get("content-type")).toMatch(/xml/);
+    }
+    s.cache.expire();
+    failing = true;
+    const stale = await fetch(s.base + "/rss.xml");
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("x-page-cache")).toBe("STALE-IF-ERROR");
+    expect(await stale.text()).toContain("<title>/rss.xml</title>");
+    const never = await fetch(s.base + "/sitemaps/3.xml");
+    expect(never.status).toBe(503);
+    expect(never.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("marks every answer to a signed-in reader private, whatever its format, and lets an anonymous .data be kept like its page", async () => {
+    const s = await start();
+    for (const p of ["/news.data", "/_root.data", "/news"]) {
+      const res = await fetch(s.base + p, { headers: { Cookie: "sahara.session_token=abc" } });
+      expect(res.headers.get("cache-control"), p).toBe("private, no-store");
+      expect(res.headers.get("vary"), p).toMatch(/\bCookie\b/);
+    }
+    const anonymous = await fetch(s.base + "/news.data");
+    expect(anonymous.headers.get("cache-control")).toBe(publicCacheControl(PAGE_CACHE_DEFAULTS));
+    expect(anonymous.headers.get("vary")).toMatch(/\bCookie\b/);
   });
 
   it("shows a page edited in the back-office on the next request (the read cache's invalidation expires pages)", async () => {

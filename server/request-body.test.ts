@@ -120,6 +120,32 @@ describe("readFormData", () => {
   });
 });
 
+describe("control characters", () => {
+  it("are removed from every string of a JSON body, keys and nested values too, keeping tabs and line breaks", async () => {
+    const body = JSON.stringify({ "ti\u0000tle": "a\u0000b\u0007c", nested: { list: ["x\u001by", 1, null] }, text: "one\ttwo\r\nthree\u0085\u007f" });
+    expect(await readJsonObject(post("/api/admin/videos", body, { "content-type": "application/json" }))).toEqual({
+      title: "abc",
+      nested: { list: ["xy", 1, null] },
+      text: "one\ttwo\r\nthree",
+    });
+  });
+
+  it("are removed from every field of a form, URL-encoded or multipart, and from a file's name", async () => {
+    const encoded = await readFormData(post("/contact", new URLSearchParams({ name: "أحمد\u0000", "mes\u0001sage": "سطر\nسطر\u0008" })));
+    expect([...encoded.entries()]).toEqual([
+      ["name", "أحمد"],
+      ["message", "سطر\nسطر"],
+    ]);
+    const multipart = new FormData();
+    multipart.append("title", "عنوان\u0000");
+    multipart.append("image", new File(["x"], "صورة\u0000.png", { type: "image/png" }));
+    const read = await readFormData(post("/admin/articles/new", multipart));
+    expect(read.get("title")).toBe("عنوان");
+    expect((read.get("image") as File).name).toBe("صورة.png");
+    expect(await (read.get("image") as File).text()).toBe("x");
+  });
+});
+
 describe("readJsonObject and readBody", () => {
   it("reads a JSON object and refuses anything else", async () => {
     const json = { "content-type": "application/json" };

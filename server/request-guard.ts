@@ -107,6 +107,27 @@ export function watchTransferRate(req: IncomingMessage, res: ServerResponse, rat
   res.once("close", () => clearInterval(timer));
 }
 
+/** How long a refused body's connection stays open, unread, so that the client reads the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Once a refusal answered while the body is still coming has gone out, stops reading the connection and closes
+ * it LINGER_MS later. Closing at once would reset the connection on the client's unread bytes, and a reset
+ * discards the answer before the client reads it; keeping the connection would read the whole body only to
+ * throw it away (a 200 MB upload: 20 s).
+ */
+export function closeAfterRefusal(req: IncomingMessage, res: ServerResponse) {
+  res.once("finish", () => {
+    if (req.complete) return;
+    // Node resumes reading to drop the rest of the body (on the next tick): stop reading after that, so the
+    // client's sending stalls on full buffers while it reads the answer, and close once it has had time to.
+    setImmediate(() => req.socket.pause());
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    timer.unref();
+    req.socket.once("close", () => clearTimeout(timer));
+  });
+}
+
 /** Answers 408 and closes the connection (Connection: close ends the body's stream); cut if an answer began. */
 function timeOut(req: Request, res: Response) {
   if (req.complete || req.socket.destroyed) return;

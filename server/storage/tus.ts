@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server, EVENTS } from "@tus/server";
 import { FileStore } from "@tus/file-store";
 import { logger } from "../logger.ts";
-import { watchTransferRate, type TransferRate } from "../request-guard.ts";
+import { closeAfterRefusal, watchTransferRate, type TransferRate } from "../request-guard.ts";
 import { arabic } from "../json-api.ts";
 import { BLOCKED_EXTENSIONS } from "./index.ts";
 import { SNIFF_BYTES } from "./file-types.ts";
@@ -79,8 +79,8 @@ const hasBody = (req: IncomingMessage) =>
  * What tus leaves to the HTTP layer, for a request that carries a body:
  * - a creation request whose body is not upload bytes (tus creation-with-upload sends them as
  *   application/offset+octet-stream) is refused before a byte is read;
- * - any refusal (4xx, 5xx) while the body is still coming closes the connection, so the rest is not read
- *   only to be thrown away (Node would otherwise read it all to keep the connection);
+ * - any refusal (4xx, 5xx) while the body is still coming closes the connection once the client has had the
+ *   answer (closeAfterRefusal), so the rest is not read only to be thrown away (Node would read it all);
  * - a body arriving slower than `rate` on average over a window has its connection closed: a client sending a
  *   byte every few seconds would otherwise hold it for ever, since the idle time-out never fires. tus keeps
  *   what arrived; the upload resumes from the offset HEAD reports.
@@ -91,7 +91,7 @@ export function guardUploadBody(req: IncomingMessage, res: ServerResponse, rate:
   const answer = res.writeHead.bind(res);
   res.writeHead = function (...args: Parameters<typeof answer>) {
     const status = typeof args[0] === "number" ? args[0] : res.statusCode;
-    if (status >= 400 && !req.complete) res.setHeader("Connection", "close");
+    if (status >= 400 && !req.complete) closeAfterRefusal(req, res);
     return answer(...args);
   } as typeof answer;
   if (req.method === "POST" && !(req.headers["content-type"] ?? "").toLowerCase().startsWith(OFFSET_STREAM)) {

@@ -28,7 +28,8 @@ async function post(fields: Record<string, string>, { address = nextAddress(), b
 describe("the contact page over HTTP", () => {
   it("refuses a post with no Origin, or with another site's Referer and no Origin, as every form does", async () => {
     const unique = { ...valid, subject: `مرفوض ${Date.now()}` };
-    for (const headers of [{}, { Referer: "https://evil.example/form" }, { Origin: "null" }, { Origin: "https://evil.example" }]) {
+    const attempts: Record<string, string>[] = [{}, { Referer: "https://evil.example/form" }, { Origin: "null" }, { Origin: "https://evil.example" }];
+    for (const headers of attempts) {
       const res = await fetch(`${base}/contact`, { method: "POST", body: new URLSearchParams(unique), headers: { "X-Forwarded-For": nextAddress(), ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.text()).not.toContain('data-status="sent"');

@@ -23,6 +23,8 @@ import { projectRoot, startServer, type RunningServer } from "../support/server.
 const SECRET = "bounded-input-test-secret-5c2e8a1f9d3b7c6e4a0f2d8b";
 const REQUEST_TIMEOUT_MS = 1500;
 const IDLE_TIMEOUT_MS = 3000;
+/** Uploads and the editor's form must bring UPLOAD_MIN_BYTES_PER_SECOND over each window of this. */
+const RATE_WINDOW_MS = 1500;
 const KB = 1024;
 const MB = 1024 * KB;
 
@@ -52,6 +54,8 @@ beforeAll(async () => {
     HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     HTTP_HEADERS_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+    UPLOAD_MIN_BYTES_PER_SECOND: "1024",
+    UPLOAD_RATE_WINDOW_MS: String(RATE_WINDOW_MS),
   });
 });
 
@@ -82,7 +86,16 @@ describe("malformed requests get a 4xx, never a 500", () => {
     ["a truncated UTF-8 sequence in an asset path", () => bare("GET /assets/%E0%A4%A HTTP/1.1"), 400],
     ["an overlong UTF-8 slash", () => bare("GET /%C0%AF..%C0%AFetc/passwd HTTP/1.1"), 400],
     ["bad percent-encoding in an API path", () => bare("GET /api/auth/%ZZ HTTP/1.1"), 400],
-    ["DELETE on a page", () => bare("DELETE / HTTP/1.1"), 405],
+    ["DELETE on a page", () => bare("DELETE / HTTP/1.1", `Origin: ${origin()}\r\n`), 405],
+    ["a Host with a space", () => `GET / HTTP/1.1\r\nHost: exa mple\r\nCookie: a=b\r\nConnection: close\r\n\r\n`, 400],
+    ["a Host with bad percent-encoding, on an API", () => `GET /api/news HTTP/1.1\r\nHost: a%%\r\nConnection: close\r\n\r\n`, 400],
+    ["an empty Host", () => `GET /news.data HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`, 400],
+    ["a Host whose port does not exist", () => `GET /auth HTTP/1.1\r\nHost: 127.0.0.1:99999\r\nConnection: close\r\n\r\n`, 400],
+    ["an HTTP/0.9 request line without Host", () => `GET / HTTP/0.9\r\n\r\n`, 400],
+    ["a forwarded host that is no host", () => bare("GET /news HTTP/1.1", "X-Forwarded-Host: exa mple\r\nCookie: a=b\r\n"), 400],
+    ["a forwarded protocol that is no protocol", () => bare("GET /api/news HTTP/1.1", "X-Forwarded-Proto: ja va\r\n"), 400],
+    ["a NUL in a path", () => bare("GET /news/%00 HTTP/1.1"), 400],
+    ["// and U+202E (read as a host by URL parsers)", () => bare("GET //%E2%80%AE HTTP/1.1"), 308],
   ];
 
   for (const [name, request, expected] of cases) {
@@ -93,6 +106,24 @@ describe("malformed requests get a 4xx, never a 500", () => {
       if (expected === 405 && !name.startsWith("DELETE")) expect(answer.head).toMatch(/^Allow: GET, HEAD, POST/im);
     });
   }
+
+  it("serves HTTP/1.0 without Host as a request for this site, page and API alike", async () => {
+    for (const target of ["/api/news", "/auth", "/rss.xml"]) {
+      const answer = await rawRequest(server.port, `GET ${target} HTTP/1.0\r\nCookie: a=b\r\n\r\n`);
+      expect(answer.status, `${target}: ${answer.head}`).toBe(200);
+    }
+  });
+
+  it("sends a path that starts with // to the same path with one slash, keeping the query", async () => {
+    const answer = await rawRequest(server.port, bare("GET //news?page=2 HTTP/1.1"));
+    expect(answer.status).toBe(308);
+    expect(answer.head).toMatch(/^Location: \/news\?page=2\r?$/im);
+  });
+
+  it("logs none of these as an error (this server logs warnings and up)", () => {
+    const errors = server.output().split("\n").filter((line) => /"level":(?:5\d|60)\b/.test(line));
+    expect(errors).toEqual([]);
+  });
 
   it("serves an absolute-form target (RFC 9112 §3.2.2) as the path it names, signed in or not", async () => {
     for (const cookie of ["", "Cookie: a=b\r\n"]) {
@@ -147,7 +178,7 @@ describe("oversized bodies are refused before or while reading, in bounded memor
       expect(answer.ended, route).not.toBe("open");
     }
     // Every other form: over 1 MB.
-    const contact = await rawRequest(server.port, `POST /contact HTTP/1.1\r\nHost: ${host()}\r\nContent-Length: ${2 * MB}\r\n\r\n`);
+    const contact = await rawRequest(server.port, `POST /contact HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${origin()}\r\nContent-Length: ${2 * MB}\r\n\r\n`);
     expect(contact.status).toBe(413);
   });
 
@@ -222,6 +253,21 @@ describe("stalled requests do not hold a connection", () => {
     expect(answer.ended).not.toBe("open");
   });
 
+  it("answers 408 to the editor's form (which may take its time) when it trickles below the upload rate", async () => {
+    const socket = net.connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const answer = firstResponse(socket);
+    socket.write(`POST /admin/articles/new HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${origin()}\r\nCookie: ${adminCookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\ntitle=`);
+    const trickle = setInterval(() => socket.writable && socket.write("a"), RATE_WINDOW_MS / 5);
+    try {
+      const { status } = await answer;
+      expect(status).toBe(408);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+  });
+
   it("closes headers that never end, and a connection that sends nothing", async () => {
     const slow = await rawRequest(server.port, `GET / HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `);
     expect(slow.status).toBe(408);
@@ -252,23 +298,66 @@ describe("resumable uploads are not cut by the request time-out", () => {
     `Content-Type: application/offset+octet-stream\r\nUpload-Offset: ${offset}\r\nContent-Length: ${length}\r\n\r\n`;
 
   it("takes a PATCH that arrives slowly but steadily, for longer than HTTP_REQUEST_TIMEOUT_MS", async () => {
-    const url = await createUpload(2000);
+    const url = await createUpload(20_000);
     const socket = net.connect(server.port, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const answer = firstResponse(socket);
     const started = Date.now();
-    socket.write(patchHead(url, 0, 1000));
+    socket.write(patchHead(url, 0, 10_000));
     socket.write("%PDF-");
-    for (let sent = 5; sent < 1000; sent += 199) {
-      // Each pause well inside the idle time-out; together longer than the whole-request one.
+    for (let sent = 5; sent < 10_000; sent += 1999) {
+      // Each pause well inside the idle time-out, at about 5 KB/s, above the minimum rate; together longer
+      // than the whole-request time-out.
       await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS / 4));
-      socket.write(Buffer.alloc(Math.min(199, 1000 - sent), 0x20));
+      socket.write(Buffer.alloc(Math.min(1999, 10_000 - sent), 0x20));
     }
     expect(Date.now() - started).toBeGreaterThan(REQUEST_TIMEOUT_MS);
     const { status, head } = await answer;
     socket.destroy();
     expect(status, head).toBe(204);
-    expect(head).toMatch(/^Upload-Offset: 1000/im);
+    expect(head).toMatch(/^Upload-Offset: 10000/im);
+  });
+
+  it("closes a PATCH that trickles below the minimum rate, keeping what arrived: the upload resumes from there", async () => {
+    const url = await createUpload(2000);
+    const socket = net.connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    const started = Date.now();
+    socket.write(patchHead(url, 0, 2000) + "%PDF-");
+    // A byte every fifth of a window: the idle time-out never fires, the rate check does.
+    const trickle = setInterval(() => socket.writable && socket.write("x"), RATE_WINDOW_MS / 5);
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.on("error", () => {});
+    await closed;
+    clearInterval(trickle);
+    const held = Date.now() - started;
+    console.log(`a trickling tus PATCH was held ${held} ms (window ${RATE_WINDOW_MS} ms, 1024 B/s at least)`);
+    expect(held).toBeLessThan(IDLE_TIMEOUT_MS * 3);
+    const headers = { cookie: adminCookie, origin: origin(), "Tus-Resumable": "1.0.0" };
+    const offset = Number((await fetch(server.url + url, { method: "HEAD", headers })).headers.get("upload-offset"));
+    expect(offset).toBeGreaterThanOrEqual(5);
+    const rest = await fetch(server.url + url, {
+      method: "PATCH",
+      headers: { ...headers, "Content-Type": "application/offset+octet-stream", "Upload-Offset": String(offset) },
+      body: Buffer.alloc(2000 - offset, 0x20),
+    });
+    expect(rest.status).toBe(204);
+    expect(rest.headers.get("upload-file-url")).toMatch(/\.pdf$/);
+  });
+
+  it("refuses a creation request whose body it will not take before reading it, on both endpoints", async () => {
+    const meta = tusMetadata({ filename: "big.pdf", filetype: "application/pdf", folder: "media/files" });
+    const cases: [string, Record<string, string>, number][] = [
+      [FILE_TUS_PATH, { "Upload-Length": "1000", "Upload-Metadata": meta, "Content-Type": "application/x-www-form-urlencoded" }, 400],
+      [FILE_TUS_PATH, { "Upload-Length": String(900 * MB), "Upload-Metadata": meta, "Content-Type": "application/offset+octet-stream" }, 413],
+      ["/api/admin/videos/tus", { "Upload-Length": "1000", "Upload-Metadata": tusMetadata({ filetype: "video/mp4" }), "Content-Type": "application/offset+octet-stream" }, 400],
+    ];
+    for (const [endpoint, headers, status] of cases) {
+      const total = 200 * MB;
+      const answer = await sendChunked(server.port, endpoint, total, { Origin: origin(), Cookie: adminCookie, "Tus-Resumable": "1.0.0", ...headers });
+      expect(answer.status, `${endpoint} ${answer.head}`).toBe(status);
+      expect(answer.sent, endpoint).toBeLessThan(total / 4);
+    }
   });
 
   it("closes a PATCH that stops sending, by the idle time-out", async () => {
