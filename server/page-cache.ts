@@ -155,7 +155,8 @@ export function responseCachePolicy(pageControl: string) {
       if (personal || isHtml || isData) res.vary("Cookie");
       const control = res.getHeader("Cache-Control");
       // A route's own no-store, on an answer for someone, says private too.
-      if (personal && typeof control === "string" && /\bno-store\b/.test(control) && !/\bprivate\b/.test(control)) res.setHeader("Cache-Control", `private, ${control}`);
+      if (personal && typeof control === "string" && /\bno-store\b/.test(control) && !/\bprivate\b/.test(control))
+        res.setHeader("Cache-Control", `private, ${control}`);
       if (!control) {
         if (personal || isHtml) res.setHeader("Cache-Control", "private, no-store");
         else if (isData && status === 200 && req.method === "GET" && !res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", pageControl);

@@ -45,6 +45,27 @@ async function childHoldingLock(dataDir: string): Promise<number> {
   return child.pid!;
 }
 
+const isAliveForTest = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A lock in the earlier bare-pid format naming a live process (not a lock holder), dated `offsetMs` from now. */
+async function bareLockOfLiveProcess(offsetMs: number) {
+  const dataDir = tempDir();
+  const other = spawn("sleep", ["30"], { stdio: "ignore" });
+  children.push(other);
+  await new Promise((resolve) => other.once("spawn", resolve));
+  fs.writeFileSync(lockOf(dataDir), String(other.pid));
+  const when = new Date(Date.now() + offsetMs);
+  fs.utimesSync(lockOf(dataDir), when, when);
+  return { dataDir, pid: other.pid! };
+}
+
 describe("embedded database folder lock", () => {
   it("refuses a second opener of the same folder in this process until the first closes", async () => {
     const dataDir = tempDir();
@@ -92,30 +113,19 @@ describe("embedded database folder lock", () => {
   });
 
   it.skipIf(!hasProc)("takes over a bare-pid lock (the earlier format) naming a live process that started after it was written", async () => {
-    const dataDir = tempDir();
     // Another live process, not a holder of any lock: the pid a restarted machine gave to something else.
-    const other = spawn("sleep", ["30"], { stdio: "ignore" });
-    children.push(other);
-    await new Promise((resolve) => other.once("spawn", resolve));
-    fs.writeFileSync(lockOf(dataDir), String(other.pid));
-    const anHourAgo = new Date(Date.now() - 3600_000);
-    fs.utimesSync(lockOf(dataDir), anHourAgo, anHourAgo);
+    const { dataDir, pid } = await bareLockOfLiveProcess(-3600_000);
+    expect(isAliveForTest(pid)).toBe(true);
     const release = lock(dataDir);
     expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))?.pid).toBe(process.pid);
     release();
   });
 
   it.skipIf(!hasProc)("still refuses a bare-pid lock whose live process already ran when it was written", async () => {
-    const dataDir = tempDir();
-    const other = spawn("sleep", ["30"], { stdio: "ignore" });
-    children.push(other);
-    await new Promise((resolve) => other.once("spawn", resolve));
     // Written after the process started (boot time is whole seconds: the file is dated well after).
-    fs.writeFileSync(lockOf(dataDir), String(other.pid));
-    const later = new Date(Date.now() + 5000);
-    fs.utimesSync(lockOf(dataDir), later, later);
-    expect(() => lock(dataDir)).toThrow(new RegExp(`in use by process ${other.pid}`));
-    expect(fs.readFileSync(lockOf(dataDir), "utf8")).toBe(String(other.pid));
+    const { dataDir, pid } = await bareLockOfLiveProcess(5000);
+    expect(() => lock(dataDir)).toThrow(new RegExp(`in use by process ${pid}`));
+    expect(fs.readFileSync(lockOf(dataDir), "utf8")).toBe(String(pid));
   });
 
   it("takes over a lock naming this very pid: an earlier life of the process (a restarted container's pid 1)", () => {

@@ -58,7 +58,10 @@ export function fill(pattern: string, samples: Samples): string[] {
     let path = p;
     if (path.includes("/contacts/:id")) path = path.replace(":id", String(samples.contactId ?? 999999));
     else if (path.includes(":id")) path = path.replace(":id", String(id ?? 999999));
-    path = path.replace(":guid", samples.videoGuid ?? "00000000-0000-4000-8000-000000000000").replace(":file", "1.xml").replace(":key", "x");
+    path = path
+      .replace(":guid", samples.videoGuid ?? "00000000-0000-4000-8000-000000000000")
+      .replace(":file", "1.xml")
+      .replace(":key", "x");
     out.push(path);
   }
   return out;
@@ -85,7 +88,11 @@ export async function discoverSamples(base: string, cookie: string): Promise<Sam
 }
 
 /** A raw request: any method, target, version and headers, and a body of known length. */
-export function rawHttp(method: string, target: string, { host, version = "HTTP/1.1", headers = {}, body }: { host?: string | null; version?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Buffer {
+export function rawHttp(
+  method: string,
+  target: string,
+  { host, version = "HTTP/1.1", headers = {}, body }: { host?: string | null; version?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Buffer {
   const lines = [`${method} ${target} ${version}`];
   if (host !== null && host !== undefined) lines.push(`Host: ${host}`);
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
@@ -142,24 +149,63 @@ function* pathProbes(path: string, { host, origin, cookie }: CorpusContext): Gen
     yield { group, name, payload: rawHttp("GET", path, { host: value === "HOST" ? host : value, headers }) };
     yield { group, name: `${name}, signed in`, payload: rawHttp("GET", path, { host: value === "HOST" ? host : value, headers: { ...headers, ...session } }) };
   }
-  for (const [name, version, withHost] of VERSIONS) yield { group, name, payload: rawHttp("GET", path, { host: withHost ? host : null, version, headers: session }) };
+  for (const [name, version, withHost] of VERSIONS)
+    yield { group, name, payload: rawHttp("GET", path, { host: withHost ? host : null, version, headers: session }) };
   yield { group, name: "// and U+202E before the path", payload: rawHttp("GET", `//${pct("\u202e")}${path}`, { host }) };
   yield { group, name: "/\\ before the path", payload: rawHttp("GET", `/\\${path.slice(1)}`, { host, headers: session }) };
   for (const mark of BIDI) {
-    yield { group, name: `U+${mark.codePointAt(0)!.toString(16)} after the path`, payload: rawHttp("GET", `${path}${path.endsWith("/") ? "" : "/"}${pct(mark)}`, { host, headers: session }) };
+    yield {
+      group,
+      name: `U+${mark.codePointAt(0)!.toString(16)} after the path`,
+      payload: rawHttp("GET", `${path}${path.endsWith("/") ? "" : "/"}${pct(mark)}`, { host, headers: session }),
+    };
   }
   for (const [name, ch] of Object.entries(CONTROL_SAMPLES)) {
     yield { group, name: `${name} in the path`, payload: rawHttp("GET", `${path}${pct(ch)}`, { host, headers: session }) };
-    yield { group, name: `${name} in the query`, payload: rawHttp("GET", `${path}?q=${pct(`a${ch}b`)}&page=${pct(ch)}&category=${pct(ch)}&status=${pct(ch)}&lang=${pct(ch)}&type=${pct(ch)}`, { host, headers: session }) };
+    yield {
+      group,
+      name: `${name} in the query`,
+      payload: rawHttp("GET", `${path}?q=${pct(`a${ch}b`)}&page=${pct(ch)}&category=${pct(ch)}&status=${pct(ch)}&lang=${pct(ch)}&type=${pct(ch)}`, {
+        host,
+        headers: session,
+      }),
+    };
   }
-  yield { group, name: "a query of junk", payload: rawHttp("GET", `${path}?page=-1&page=99999999999999999999&per_page=0&q=${"ب".repeat(300)}&redirectTo=//evil.example&sort[]=x`, { host, headers: session }) };
+  yield {
+    group,
+    name: "a query of junk",
+    payload: rawHttp("GET", `${path}?page=-1&page=99999999999999999999&per_page=0&q=${"ب".repeat(300)}&redirectTo=//evil.example&sort[]=x`, {
+      host,
+      headers: session,
+    }),
+  };
   yield { group, name: "bad percent-encoding in the query", payload: rawHttp("GET", `${path}?q=%ZZ&page=%`, { host, headers: session }) };
-  yield { group, name: ".data of the path", payload: rawHttp("GET", `${path === "/" ? "/_root" : path.replace(/\/$/, "")}.data?_routes=${pct("\u0000")}`, { host, headers: session }) };
+  yield {
+    group,
+    name: ".data of the path",
+    payload: rawHttp("GET", `${path === "/" ? "/_root" : path.replace(/\/$/, "")}.data?_routes=${pct("\u0000")}`, { host, headers: session }),
+  };
   for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS"]) {
-    yield { group, name: `${method}, signed in`, payload: rawHttp(method, path, { host, headers: { ...session, Origin: origin, "Content-Type": "application/json" }, body: `{"x":"\u0000"}` }) };
+    yield {
+      group,
+      name: `${method}, signed in`,
+      payload: rawHttp(method, path, { host, headers: { ...session, Origin: origin, "Content-Type": "application/json" }, body: `{"x":"\u0000"}` }),
+    };
   }
-  yield { group, name: "POST of a body that is not what the route reads", payload: rawHttp("POST", path, { host, headers: { ...session, Origin: origin, "Content-Type": "application/json" }, body: "{\u0000" }) };
-  yield { group, name: "POST from another site", payload: rawHttp("POST", path, { host, headers: { ...session, Referer: "https://evil.example/x", "Content-Type": "application/x-www-form-urlencoded" }, body: "a=b" }) };
+  yield {
+    group,
+    name: "POST of a body that is not what the route reads",
+    payload: rawHttp("POST", path, { host, headers: { ...session, Origin: origin, "Content-Type": "application/json" }, body: "{\u0000" }),
+  };
+  yield {
+    group,
+    name: "POST from another site",
+    payload: rawHttp("POST", path, {
+      host,
+      headers: { ...session, Referer: "https://evil.example/x", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+    }),
+  };
 }
 
 /** Every string of a JSON object with a control character put into one field at a time. */
@@ -168,14 +214,19 @@ function* jsonFieldProbes(group: string, method: string, path: string, valid: Re
   const strings = Object.keys(valid).filter((k) => typeof valid[k] === "string" || valid[k] === null);
   let n = 0;
   // Each probe its own address: parallel sign-ups of one address would race each other (a conflict, not a fault).
-  const own = (body: Record<string, unknown>) => (typeof body.email === "string" && path.includes("sign-up") ? { ...body, email: `${n++}.${body.email}` } : body);
+  const own = (body: Record<string, unknown>) =>
+    typeof body.email === "string" && path.includes("sign-up") ? { ...body, email: `${n++}.${body.email}` } : body;
   for (const field of strings) {
     for (const [name, ch] of Object.entries(CONTROL_SAMPLES)) {
-      const body = own({ ...valid, [field]: `${String(valid[field] ?? "")}${ch}${name === "NUL" ? " \u0000 " : ""}` });
+      const body = own({ ...valid, [field]: `${typeof valid[field] === "string" ? valid[field] : ""}${ch}${name === "NUL" ? " \u0000 " : ""}` });
       yield { group, name: `${method} ${field} with ${name}`, payload: rawHttp(method, path, { host: ctx.host, headers, body: JSON.stringify(body) }) };
     }
   }
-  yield { group, name: `${method} with a NUL in a key`, payload: rawHttp(method, path, { host: ctx.host, headers, body: JSON.stringify(own({ ...valid, "ti\u0000tle": "x" })) }) };
+  yield {
+    group,
+    name: `${method} with a NUL in a key`,
+    payload: rawHttp(method, path, { host: ctx.host, headers, body: JSON.stringify(own({ ...valid, "ti\u0000tle": "x" })) }),
+  };
 }
 
 /** The JSON writes of the API, each field of each with control characters: content types, videos, contacts, better-auth. */
@@ -189,7 +240,13 @@ export async function* jsonProbes(ctx: CorpusContext, base: string): AsyncGenera
     const valid = Object.fromEntries(Object.entries(item).filter(([k, v]) => !READ_ONLY.has(k) && (typeof v !== "object" || v === null)));
     valid.status = "draft";
     yield* jsonFieldProbes(`/api/admin/${segment}`, "POST", `/api/admin/${segment}`, valid, ctx);
-    yield* jsonFieldProbes(`/api/admin/${segment}/${id}`, "PATCH", `/api/admin/${segment}/${id}`, { title: item.title as string, excerpt: (item.excerpt as string) ?? null }, ctx);
+    yield* jsonFieldProbes(
+      `/api/admin/${segment}/${id}`,
+      "PATCH",
+      `/api/admin/${segment}/${id}`,
+      { title: item.title as string, excerpt: (item.excerpt as string) ?? null },
+      ctx,
+    );
   }
   yield* jsonFieldProbes("/api/admin/videos", "POST", "/api/admin/videos", { title: "فيديو تجريبي", description: "وصف" }, ctx);
   if (samples.contactId) yield* jsonFieldProbes("/api/admin/contacts/:id", "PATCH", `/api/admin/contacts/${samples.contactId}`, { status: "read" }, ctx);
@@ -241,13 +298,18 @@ export function formsOf(page: string, html: string): FoundForm[] {
 }
 
 /** Whether submitting a form ends something the rest of the corpus needs (the session, an item): sent last. */
-export const isDestructive = (form: FoundForm) => /sign-out/.test(form.action) || form.fields.some(([n, v]) => /intent|_action/.test(n) && /delete|remove|revoke|disable|sign.?out|restore|unpublish/i.test(v));
+export const isDestructive = (form: FoundForm) =>
+  /sign-out/.test(form.action) || form.fields.some(([n, v]) => /intent|_action/.test(n) && /delete|remove|revoke|disable|sign.?out|restore|unpublish/i.test(v));
 
 /** Each post form of each page, each field in turn with each control character, as the page would post it. */
 export function* formProbes(forms: FoundForm[], ctx: CorpusContext): Generator<Probe> {
   for (const form of forms) {
     const multipart = form.enctype.includes("multipart");
-    const headers = { Cookie: ctx.cookie, Origin: ctx.origin, "Content-Type": multipart ? "multipart/form-data; boundary=probe" : "application/x-www-form-urlencoded" };
+    const headers = {
+      Cookie: ctx.cookie,
+      Origin: ctx.origin,
+      "Content-Type": multipart ? "multipart/form-data; boundary=probe" : "application/x-www-form-urlencoded",
+    };
     const encode = (fields: [string, string][]) =>
       multipart
         ? fields.map(([n, v]) => `--probe\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join("") + "--probe--\r\n"
@@ -256,7 +318,11 @@ export function* formProbes(forms: FoundForm[], ctx: CorpusContext): Generator<P
     for (let i = 0; i < form.fields.length; i++) {
       for (const [name, ch] of Object.entries(CONTROL_SAMPLES)) {
         const fields = form.fields.map(([n, v], j): [string, string] => [n, j === i ? `${v}${ch}` : v]);
-        yield { group: `form ${action}`, name: `${form.fields[i][0]} with ${name} (from ${form.page})`, payload: rawHttp("POST", action, { host: ctx.host, headers, body: encode(fields) }) };
+        yield {
+          group: `form ${action}`,
+          name: `${form.fields[i][0]} with ${name} (from ${form.page})`,
+          payload: rawHttp("POST", action, { host: ctx.host, headers, body: encode(fields) }),
+        };
       }
     }
   }
@@ -265,7 +331,7 @@ export function* formProbes(forms: FoundForm[], ctx: CorpusContext): Generator<P
 /** Sends probes, `concurrency` at a time; every answer, in the order sent. */
 export async function runProbes(port: number, probes: Iterable<Probe>, { concurrency = 8, waitMs = 30_000 } = {}): Promise<ProbeResult[]> {
   const queue = [...probes];
-  const results: ProbeResult[] = new Array(queue.length);
+  const results = new Array<ProbeResult>(queue.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -279,7 +345,11 @@ export async function runProbes(port: number, probes: Iterable<Probe>, { concurr
 }
 
 /** The whole corpus against a running server: paths of every route, JSON writes, then every form (destructive last). */
-export async function buildCorpus(base: string, ctx: Omit<CorpusContext, "samples">, { signedInPaths = true } = {}): Promise<{ probes: Probe[]; paths: string[]; forms: number }> {
+export async function buildCorpus(
+  base: string,
+  ctx: Omit<CorpusContext, "samples">,
+  { signedInPaths = true } = {},
+): Promise<{ probes: Probe[]; paths: string[]; forms: number }> {
   const samples = await discoverSamples(base, ctx.cookie);
   const full: CorpusContext = { ...ctx, samples };
   const paths = [...new Set(routePatterns().flatMap((p) => fill(p, samples)))];
@@ -296,7 +366,13 @@ export async function buildCorpus(base: string, ctx: Omit<CorpusContext, "sample
     const key = `${f.action} ${f.fields.map(([n]) => n).join(",")}`;
     return !seen.has(key) && seen.add(key);
   });
-  probes.push(...formProbes(unique.filter((f) => !isDestructive(f)), full), ...formProbes(unique.filter(isDestructive), full));
+  probes.push(
+    ...formProbes(
+      unique.filter((f) => !isDestructive(f)),
+      full,
+    ),
+    ...formProbes(unique.filter(isDestructive), full),
+  );
   return { probes, paths, forms: unique.length };
 }
 

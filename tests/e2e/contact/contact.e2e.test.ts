@@ -20,7 +20,11 @@ let addressCounter = 0;
 const nextAddress = () => `203.0.113.${++addressCounter}`;
 
 async function post(fields: Record<string, string>, { address = nextAddress(), body }: { address?: string; body?: BodyInit } = {}) {
-  const res = await fetch(`${base}/contact`, { method: "POST", body: body ?? new URLSearchParams(fields), headers: { "X-Forwarded-For": address, Origin: base } });
+  const res = await fetch(`${base}/contact`, {
+    method: "POST",
+    body: body ?? new URLSearchParams(fields),
+    headers: { "X-Forwarded-For": address, Origin: base },
+  });
   const html = await res.text();
   return { status: res.status, html, notice: /data-testid="contact-notice" data-status="([^"]+)"/.exec(html)?.[1], headers: res.headers };
 }
@@ -30,7 +34,11 @@ describe("the contact page over HTTP", () => {
     const unique = { ...valid, subject: `مرفوض ${Date.now()}` };
     const attempts: Record<string, string>[] = [{}, { Referer: "https://evil.example/form" }, { Origin: "null" }, { Origin: "https://evil.example" }];
     for (const headers of attempts) {
-      const res = await fetch(`${base}/contact`, { method: "POST", body: new URLSearchParams(unique), headers: { "X-Forwarded-For": nextAddress(), ...headers } });
+      const res = await fetch(`${base}/contact`, {
+        method: "POST",
+        body: new URLSearchParams(unique),
+        headers: { "X-Forwarded-For": nextAddress(), ...headers },
+      });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.text()).not.toContain('data-status="sent"');
     }

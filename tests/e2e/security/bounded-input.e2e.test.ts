@@ -121,7 +121,10 @@ describe("malformed requests get a 4xx, never a 500", () => {
   });
 
   it("logs none of these as an error (this server logs warnings and up)", () => {
-    const errors = server.output().split("\n").filter((line) => /"level":(?:5\d|60)\b/.test(line));
+    const errors = server
+      .output()
+      .split("\n")
+      .filter((line) => /"level":(?:5\d|60)\b/.test(line));
     expect(errors).toEqual([]);
   });
 
@@ -257,7 +260,9 @@ describe("stalled requests do not hold a connection", () => {
     const socket = net.connect(server.port, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const answer = firstResponse(socket);
-    socket.write(`POST /admin/articles/new HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${origin()}\r\nCookie: ${adminCookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\ntitle=`);
+    socket.write(
+      `POST /admin/articles/new HTTP/1.1\r\nHost: ${host()}\r\nOrigin: ${origin()}\r\nCookie: ${adminCookie}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\ntitle=`,
+    );
     const trickle = setInterval(() => socket.writable && socket.write("a"), RATE_WINDOW_MS / 5);
     try {
       const { status } = await answer;
@@ -350,7 +355,11 @@ describe("resumable uploads are not cut by the request time-out", () => {
     const cases: [string, Record<string, string>, number][] = [
       [FILE_TUS_PATH, { "Upload-Length": "1000", "Upload-Metadata": meta, "Content-Type": "application/x-www-form-urlencoded" }, 400],
       [FILE_TUS_PATH, { "Upload-Length": String(900 * MB), "Upload-Metadata": meta, "Content-Type": "application/offset+octet-stream" }, 413],
-      ["/api/admin/videos/tus", { "Upload-Length": "1000", "Upload-Metadata": tusMetadata({ filetype: "video/mp4" }), "Content-Type": "application/offset+octet-stream" }, 400],
+      [
+        "/api/admin/videos/tus",
+        { "Upload-Length": "1000", "Upload-Metadata": tusMetadata({ filetype: "video/mp4" }), "Content-Type": "application/offset+octet-stream" },
+        400,
+      ],
     ];
     for (const [endpoint, headers, status] of cases) {
       const total = 200 * MB;
