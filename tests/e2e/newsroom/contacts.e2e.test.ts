@@ -130,7 +130,8 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
     it("lists 50 a page, newest first, with previews, kinds and the count of every filter", async () => {
       const res = await api("/api/admin/contacts", { as: "manager" });
       expect(res.status).toBe(200);
-      expect(res.headers.get("cache-control")).toBe("no-store");
+      // A staff member's answer: never kept by any cache, and said to be private.
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
       const body = (await res.json()) as Listed & { page: number; perPage: number };
       expect(body).toMatchObject({ total: 66, page: 1, perPage: 50, pages: 2, counts: { all: 66, new: 5, read: 61, replied: 0 } });
       expect(body.contacts).toHaveLength(50);
