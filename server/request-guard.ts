@@ -15,11 +15,12 @@
  *  - a Host (or, behind a trusted proxy, X-Forwarded-Host / -Proto) that is not a host name → 400; no Host at
  *    all (HTTP/1.0; Node refuses HTTP/1.1 without one) → the public URL's host
  * requestBodyGuard, after the uploads (whose bodies are tus's):
- *  - a state-changing method whose Origin (or Referer) is not our own → 403 (sameOriginSource: one rule for
+ *  - a state-changing method whose Origin (or Referer) is not our own → 403 (fromOurOrigin: one rule for
  *    every form and API; the tus endpoints apply the same rule through their permission check)
  *  - a declared Content-Length over the route kind's limit (server/request-body.ts) → 413, before reading
- *  - a body still arriving HTTP_REQUEST_TIMEOUT_MS after its headers → 408 and the connection closed (for the
- *    slow kinds, HTTP_REQUEST_TIMEOUT_MS after the answer)
+ *  - a body still arriving HTTP_REQUEST_TIMEOUT_MS after its headers → 408 and the connection closed; the slow
+ *    kinds (the editor's form) instead must keep to the upload rate (watchTransferRate), and get the deadline
+ *    once answered
  * server.js adds what only the HTTP server can do: header, idle and keep-alive time-outs, CONNECT.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
