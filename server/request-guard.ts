@@ -12,6 +12,7 @@
  *  - any other target not starting with `/`, or a path whose percent-encoding does not decode or that holds a
  *    control character → 400; a query's control characters are removed (stripControls, as from every body)
  *  - a path starting with `//` (read as another host by every URL parser) → 308 to the same path with one slash
+ *  - a request line of a version other than HTTP/1.x → 400
  *  - a Host (or, behind a trusted proxy, X-Forwarded-Host / -Proto) that is not a host name → 400; no Host at
  *    all (HTTP/1.0; Node refuses HTTP/1.1 without one) → the public URL's host
  * requestBodyGuard, after the uploads (whose bodies are tus's):
@@ -209,6 +210,8 @@ export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
     const query = withoutControls(req.originalUrl.slice(path.length));
     if (query !== null) req.url = req.originalUrl = path + query;
 
+    // HTTP/1.x framing with another version in its request line (HTTP/2.0, HTTP/1.2 is 1.x) is not a request we speak.
+    if (req.httpVersionMajor !== 1) return badRequest(res);
     // HTTP/1.0 may leave Host out (Node answers 400 for HTTP/1.1 without one): the request is for this site.
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 0) req.headers.host = publicHost;
     if (!isValidHost(req.headers.host)) return badRequest(res);

@@ -92,6 +92,7 @@ describe("malformed requests get a 4xx, never a 500", () => {
     ["an empty Host", () => `GET /news.data HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n`, 400],
     ["a Host whose port does not exist", () => `GET /auth HTTP/1.1\r\nHost: 127.0.0.1:99999\r\nConnection: close\r\n\r\n`, 400],
     ["an HTTP/0.9 request line without Host", () => `GET / HTTP/0.9\r\n\r\n`, 400],
+    ["an HTTP/2.0 request line on HTTP/1 framing", () => bare("GET /news HTTP/2.0", "Cookie: a=b\r\n"), 400],
     ["a forwarded host that is no host", () => bare("GET /news HTTP/1.1", "X-Forwarded-Host: exa mple\r\nCookie: a=b\r\n"), 400],
     ["a forwarded protocol that is no protocol", () => bare("GET /api/news HTTP/1.1", "X-Forwarded-Proto: ja va\r\n"), 400],
     ["a NUL in a path", () => bare("GET /news/%00 HTTP/1.1"), 400],
