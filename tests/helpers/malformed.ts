@@ -148,11 +148,14 @@ const SAMPLED_BIDI = new Set(["\u202e"]);
 const controlsOf = (ctx: CorpusContext) => Object.entries(CONTROL_SAMPLES).filter(([name]) => ctx.full || SAMPLED_CONTROLS.has(name));
 
 /** Probes of one path: Host forms, request-line versions, bidi and control characters in the path and query, methods. */
-function* pathProbes(path: string, ctx: CorpusContext): Generator<Probe> {
+/** In the sampled corpus, path number `index` takes every `step`-th of a list, from its own offset: each entry still meets many routes. */
+const rotate = <T>(list: readonly T[], index: number, step: number, full: boolean) => (full ? list : list.filter((_, i) => i % step === index % step));
+
+function* pathProbes(path: string, index: number, ctx: CorpusContext): Generator<Probe> {
   const { host, origin, cookie } = ctx;
   const group = path;
   const session = { Cookie: cookie };
-  for (const [name, headers, value] of BAD_HOSTS) {
+  for (const [name, headers, value] of rotate(BAD_HOSTS, index, 3, ctx.full)) {
     yield { group, name, payload: rawHttp("GET", path, { host: value === "HOST" ? host : value, headers }) };
     if (ctx.full)
       yield {
@@ -161,7 +164,7 @@ function* pathProbes(path: string, ctx: CorpusContext): Generator<Probe> {
         payload: rawHttp("GET", path, { host: value === "HOST" ? host : value, headers: { ...headers, ...session } }),
       };
   }
-  for (const [name, version, withHost] of VERSIONS)
+  for (const [name, version, withHost] of rotate(VERSIONS, index, 2, ctx.full))
     yield { group, name, payload: rawHttp("GET", path, { host: withHost ? host : null, version, headers: session }) };
   yield { group, name: "// and U+202E before the path", payload: rawHttp("GET", `//${pct("\u202e")}${path}`, { host }) };
   yield { group, name: "/\\ before the path", payload: rawHttp("GET", `/\\${path.slice(1)}`, { host, headers: session }) };
@@ -359,16 +362,12 @@ export async function runProbes(port: number, probes: Iterable<Probe>, { concurr
 }
 
 /** The whole corpus against a running server: paths of every route, JSON writes, then every form (destructive last). */
-export async function buildCorpus(
-  base: string,
-  ctx: Omit<CorpusContext, "samples">,
-  { signedInPaths = true } = {},
-): Promise<{ probes: Probe[]; paths: string[]; forms: number }> {
+export async function buildCorpus(base: string, ctx: Omit<CorpusContext, "samples">): Promise<{ probes: Probe[]; paths: string[]; forms: number }> {
   const samples = await discoverSamples(base, ctx.cookie);
   const full: CorpusContext = { ...ctx, samples };
   const paths = [...new Set(routePatterns().flatMap((p) => fill(p, samples)))];
   const probes: Probe[] = [];
-  for (const path of paths) for (const probe of pathProbes(path, signedInPaths ? full : { ...full, cookie: "" })) probes.push(probe);
+  paths.forEach((path, index) => probes.push(...pathProbes(path, index, full)));
   for await (const probe of jsonProbes(full, base)) probes.push(probe);
   const forms: FoundForm[] = [];
   for (const path of paths) {
