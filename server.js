@@ -1,6 +1,6 @@
 /**
  * The process entry: `node server.js` serves the production build; `node server.js --dev` serves the
- * sources through Vite with hot reload. Both run the same Express app (server/app.ts).
+ * sources through Vite with hot reload. Both run the same Express app (server/app.server.ts).
  */
 import http from "node:http";
 import compression from "compression";
@@ -24,7 +24,7 @@ async function main() {
   const listener = http.createServer(
     {
       // Node's own requestTimeout would also cut a resumable upload on a slow link: the whole-request limit is
-      // applied by the app to the routes that are not uploads (server/request-guard.ts), the idle limit below to all.
+      // applied by the app to the routes that are not uploads (server/http/request-guard.server.ts), the idle limit below to all.
       requestTimeout: 0,
       // Node looks for connections past headersTimeout this often (every 30 s by default, which would let a slow
       // sender of headers keep a connection up to 30 s past the limit).
@@ -55,7 +55,7 @@ async function main() {
   let vite;
   if (dev) {
     vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
-    appModule = await vite.ssrLoadModule("./server/app.ts");
+    appModule = await vite.ssrLoadModule("./server/app.server.ts");
   } else {
     appModule = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
   }
@@ -65,7 +65,7 @@ async function main() {
     const app = appModule.createApp();
     server.use(async (req, res, next) => {
       try {
-        const fresh = await vite.ssrLoadModule("./server/app.ts");
+        const fresh = await vite.ssrLoadModule("./server/app.server.ts");
         return fresh === appModule ? app(req, res, next) : fresh.createApp()(req, res, next);
       } catch (error) {
         if (typeof error === "object" && error instanceof Error) vite.ssrFixStacktrace(error);

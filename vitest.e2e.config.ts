@@ -1,10 +1,8 @@
 import { defineConfig } from "vitest/config";
-import path from "node:path";
 import { E2E_WORKERS } from "./tests/e2e/support/worker-count.ts";
 
 /** Browser tests: a real Chromium (playwright-core) against the built server, started once for the run. */
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: ["tests/e2e/**/*.e2e.test.ts"],
     globalSetup: ["tests/e2e/support/global-setup.ts"],

@@ -5,7 +5,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.tsx";
-import { logger } from "../server/logger.ts";
+import { logger } from "#server/ops/logger.server.ts";
 
 export const streamTimeout = 5_000;
 

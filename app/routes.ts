@@ -3,7 +3,7 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 /**
  * The newsroom's screens of one content type (back-office.md §2): its list, the editor (new and existing
  * items), revisions and draft preview. One module per screen serves all six types; it reads the type from
- * the URL's segment through the registry (app/lib/content-types.ts).
+ * the URL's segment through the registry (domain/content-types.ts).
  */
 function contentScreens(segment: string) {
   return [

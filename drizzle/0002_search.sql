@@ -1,5 +1,5 @@
 -- Search (public-site.md §7 "Search"; docs/decisions/0014-arabic-search.md).
--- ar_normalize() is the SQL twin of normalizeArabic() in app/lib/arabic.ts: same tables, same output, and a
+-- ar_normalize() is the SQL twin of normalizeArabic() in domain/arabic.ts: same tables, same output, and a
 -- test compares the two. It is IMMUTABLE so that indexes can be built on it: changing what it returns needs a
 -- new migration that replaces it and rebuilds the indexes below (REINDEX), never an edit of this file.
 -- plpgsql rather than a one-line SQL function on purpose: PostgreSQL inlines SQL functions and then costs

@@ -1,7 +1,7 @@
 -- Search (docs/decisions/0070-search-analysis.md, 0071-search-ranking-and-scale.md).
 -- search_items holds one row per item of the five searched types with two lexeme sets made by the analysis
--- in app/lib/arabic.ts (title and French title; everything). The analysis runs in the application only:
--- the triggers below put a changed item on search_queue and server/search-index.ts turns the queue into
+-- in domain/arabic.ts (title and French title; everything). The analysis runs in the application only:
+-- the triggers below put a changed item on search_queue and server/search/search-index.server.ts turns the queue into
 -- search_items rows (in the newsroom's own transaction, at start-up and before a search), so every writer,
 -- a bulk import by SQL included, is covered and there is no SQL copy of the rules to keep in step.
 -- The per-table expression indexes of 0002 are replaced: the planner saw the expression, not its
@@ -60,7 +60,7 @@ CREATE TABLE search_terms (
 --> statement-breakpoint
 CREATE INDEX search_terms_trgm_idx ON search_terms USING gin (term gin_trgm_ops);
 --> statement-breakpoint
--- The letters readers confuse (app/lib/arabic.ts CONFUSABLE_FROM/TO), folded: ظابط finds ضابط.
+-- The letters readers confuse (domain/arabic.ts CONFUSABLE_FROM/TO), folded: ظابط finds ضابط.
 CREATE INDEX search_terms_confusable_idx ON search_terms (translate(term, 'ظذثصط', 'ضزسست'));
 --> statement-breakpoint
 -- Items whose searched columns changed since search_items last read them; version counts the changes, so

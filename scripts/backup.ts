@@ -9,9 +9,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { getConfig } from "../server/config.ts";
-import { DatabaseLockedError, openDatabase } from "../server/db/client.ts";
-import { BackupError, createBackup, formatBytes, localFolders } from "../server/backup.ts";
+import { getConfig } from "#server/config.server.ts";
+import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
+import { BackupError, createBackup, formatBytes, localFolders } from "#server/ops/backup.server.ts";
 
 const usage = "usage: npm run backup [-- --output <file.tar.gz | folder>]";
 

@@ -4,8 +4,8 @@
  * resident memory at its peak against its idle memory in the same run, as a ratio (1.00 = no growth). Each
  * body must be answered 413 and cut off well before its end (docs/decisions/0107-bounded-input.md).
  */
-import { startServer } from "../tests/e2e/support/server.ts";
-import { memoryOf, resetPeakMemory, sendChunked } from "../tests/helpers/raw-http.ts";
+import { startServer } from "#tests/e2e/support/server.ts";
+import { memoryOf, resetPeakMemory, sendChunked } from "#tests/helpers/raw-http.ts";
 
 const MB = 1024 * 1024;
 const BODIES = Number(process.env.BENCH_BODIES ?? 20);

@@ -9,7 +9,7 @@
  * cache accepts). Each page runs RUNS times (Lighthouse varies from run to run, more on a loaded machine) and
  * each figure is the median of its runs. Skips, saying why, when there is no Chromium.
  */
-import { chromiumPath, skipReason } from "../tests/e2e/support/browser.ts";
+import { chromiumPath, skipReason } from "#tests/e2e/support/browser.ts";
 
 export type LighthouseFigures = {
   /** Performance score, 0–100 (median), and the lowest and highest of the runs. */

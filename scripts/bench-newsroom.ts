@@ -6,12 +6,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkConfig } from "../server/config.ts";
-import { openDatabase, type Database } from "../server/db/client.ts";
-import { createAuth } from "../server/auth/auth.ts";
-import { categories, news } from "../server/db/schema.ts";
-import { createPersona } from "../tests/helpers/auth.ts";
-import { startServer } from "../tests/e2e/support/server.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { openDatabase, type Database } from "#server/db/client.server.ts";
+import { createAuth } from "#server/auth/auth.server.ts";
+import { categories, news } from "#server/db/schema.server.ts";
+import { createPersona } from "#tests/helpers/auth.ts";
+import { startServer } from "#tests/e2e/support/server.ts";
 
 const ITEMS = Number(process.env.BENCH_ADMIN_ITEMS ?? 10_000);
 const SECRET = "bench-newsroom-secret-3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e";

@@ -30,8 +30,8 @@ import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import type { Browser } from "playwright-core";
-import { chromiumPath, launchBrowser } from "../tests/e2e/support/browser.ts";
-import { startServer } from "../tests/e2e/support/server.ts";
+import { chromiumPath, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { startServer } from "#tests/e2e/support/server.ts";
 import { benchLighthouse, type LighthouseFigures } from "./bench-lighthouse.ts";
 
 const CONNECTIONS = 16;

@@ -13,7 +13,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import pg from "pg";
-import { startServer, type RunningServer } from "../tests/e2e/support/server.ts";
+import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 

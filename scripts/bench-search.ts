@@ -20,12 +20,12 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { openDatabase, type Database, type DatabaseHandle } from "../server/db/client.ts";
-import { articles, coverages, news, podcasts, programs } from "../server/db/schema.ts";
-import { explainSearch, searchPublished } from "../server/search.ts";
-import { syncSearchIndex } from "../server/search-index.ts";
-import { isStopWord, surfaceArabic } from "../app/lib/arabic.ts";
-import { evaluateCorpus, formatCorpusReport } from "../tests/helpers/search-corpus.ts";
+import { openDatabase, type Database, type DatabaseHandle } from "#server/db/client.server.ts";
+import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
+import { explainSearch, searchPublished } from "#server/search/search.server.ts";
+import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { isStopWord, surfaceArabic } from "#domain/arabic.ts";
+import { evaluateCorpus, formatCorpusReport } from "#tests/helpers/search-corpus.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Bumped whenever the generator changes, so that a kept database is made again. */
@@ -180,7 +180,7 @@ function fingerprint(items: number): string {
   const dir = path.join(root, "drizzle");
   for (const f of fs.readdirSync(dir).sort()) if (f.endsWith(".sql")) hash.update(fs.readFileSync(path.join(dir, f)));
   // The analysis itself: a change of its rules changes every stored row.
-  hash.update(fs.readFileSync(path.join(root, "app/lib/arabic.ts")));
+  hash.update(fs.readFileSync(path.join(root, "domain/arabic.ts")));
   return hash.digest("hex").slice(0, 16);
 }
 

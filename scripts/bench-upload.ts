@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startServer } from "../tests/e2e/support/server.ts";
+import { startServer } from "#tests/e2e/support/server.ts";
 import { databaseWithAdmin } from "./bench-newsroom.ts";
 
 const MB = 1024 * 1024;

@@ -8,12 +8,12 @@
  */
 import { parseArgs } from "node:util";
 import { z } from "zod/mini";
-import { getConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/client.ts";
-import { createAuth } from "../server/auth/auth.ts";
-import { ensureAdministrator } from "../server/auth/accounts.ts";
-import { SignUpSchema, validate } from "../app/lib/schemas/auth.ts";
-import { translate } from "../server/i18n.server.ts";
+import { getConfig } from "#server/config.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { createAuth } from "#server/auth/auth.server.ts";
+import { ensureAdministrator } from "#server/auth/accounts.server.ts";
+import { SignUpSchema, validate } from "#domain/schemas/auth.ts";
+import { translate } from "#server/http/i18n.server.ts";
 
 const usage = "usage: npm run admin:create -- --email <address> [--password <password>] [--name <full name>]";
 

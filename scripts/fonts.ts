@@ -1,7 +1,7 @@
 // Subsets the site's web fonts and writes app/fonts/ (decision 0114): `npm run fonts`.
 //
 // Reads the @fontsource woff2 files (Noto Sans Arabic "arabic" and Inter "latin", weights 400 and 700), keeps
-// the characters the site needs (fixed ranges below plus every character of app/locales/*/*.json the font has),
+// the characters the site needs (fixed ranges below plus every character of domain/locales/*/*.json the font has),
 // and writes app/fonts/<family>-<weight>.woff2 and app/fonts/fonts.css: the four @font-face rules
 // (font-display: swap, unicode-range = what was kept) and metric-adjusted fallback faces on local system fonts
 // (size-adjust, ascent-, descent-, line-gap-override, computed as Next.js's font fallback does), so that the swap
@@ -13,7 +13,7 @@ import * as prettier from "prettier";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const OUT_DIR = path.join(ROOT, "app/fonts");
-const LOCALES_DIR = path.join(ROOT, "app/locales");
+const LOCALES_DIR = path.join(ROOT, "domain/locales");
 
 /** The part of fontkit 2's API used here (neither fontkit nor subset-font ships types). */
 interface FontkitFont {
@@ -101,7 +101,7 @@ const SOURCES: Source[] = [
   })),
 ];
 
-/** Every string of every app/locales/<lang>/*.json. */
+/** Every string of every domain/locales/<lang>/*.json. */
 function localeStrings(): string[] {
   const out: string[] = [];
   const walk = (value: unknown) => {

@@ -8,9 +8,9 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { getConfig } from "../server/config.ts";
-import { DatabaseLockedError, openDatabase } from "../server/db/client.ts";
-import { ArchiveError, BackupError, FILE_SECTIONS, formatBytes, localFolders, restoreBackup, type FileSection } from "../server/backup.ts";
+import { getConfig } from "#server/config.server.ts";
+import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
+import { ArchiveError, BackupError, FILE_SECTIONS, formatBytes, localFolders, restoreBackup, type FileSection } from "#server/ops/backup.server.ts";
 
 const usage = "usage: npm run restore -- <backup.tar.gz> [--force]";
 
@@ -74,8 +74,8 @@ async function tellRunningProcesses() {
     console.log("restore: restart any running web processes and workers: their caches still hold the previous content.");
     return;
   }
-  const { startCacheBus } = await import("../server/cache-bus.ts");
-  const { invalidate, CACHE_TAG_NAMES } = await import("../server/cache.ts");
+  const { startCacheBus } = await import("#server/content/cache-bus.server.ts");
+  const { invalidate, CACHE_TAG_NAMES } = await import("#server/content/cache.server.ts");
   const bus = startCacheBus({ url: config.REDIS_URL });
   try {
     await bus.ready;

@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { launchBrowser, PHONE, DESKTOP } from "../tests/e2e/support/browser.ts";
+import { launchBrowser, PHONE, DESKTOP } from "#tests/e2e/support/browser.ts";
 
 const [base = "http://localhost:3000", ...given] = process.argv.slice(2);
 const languages = (process.env.LANGS ?? "ar,fr,en").split(",").filter((l): l is "ar" | "fr" | "en" => ["ar", "fr", "en"].includes(l));

@@ -7,9 +7,9 @@
  * is itself the explicit request.
  */
 import path from "node:path";
-import { getConfig } from "../server/config.ts";
-import { openDatabase } from "../server/db/client.ts";
-import { seedDemoContent } from "../server/db/seed.ts";
+import { getConfig } from "#server/config.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
 
 const config = getConfig();
 const handle = openDatabase({

@@ -3,11 +3,11 @@
  * processes started with JOB_WORKER=off. It needs DATABASE_URL (the embedded database is one process's) and
  * the same DATA_DIR or storage settings as the web processes. Migrations are the web processes' job.
  */
-import { startupCheck } from "../server/config.ts";
-import { getDatabaseHandle } from "../server/db/client.ts";
-import { startJobWorker } from "../server/jobs/index.ts";
-import { logger } from "../server/logger.ts";
-import { startCacheBus } from "../server/cache-bus.ts";
+import { startupCheck } from "#server/config.server.ts";
+import { getDatabaseHandle } from "#server/db/client.server.ts";
+import { startJobWorker } from "#server/jobs/index.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { startCacheBus } from "#server/content/cache-bus.server.ts";
 
 const config = startupCheck({ ...process.env, JOB_WORKER: "embedded" }, logger);
 if (config.drivers.database !== "postgres") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkConfig, ConfigError, looksLikeExampleValue, PRODUCTION_REFUSAL, publicConfig, startupCheck } from "./config.ts";
+import { checkConfig, ConfigError, looksLikeExampleValue, PRODUCTION_REFUSAL, publicConfig, startupCheck } from "./config.server.ts";
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 

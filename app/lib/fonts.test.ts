@@ -32,14 +32,14 @@ const latin = [open(path.join(FONTS, "inter-400.woff2")), open(path.join(FONTS, 
 const arabicSource = open(FILES[0].source);
 const latinSource = open(FILES[2].source);
 
-/** Every character of every string of app/locales/<lang>/*.json, with the language it was found in. */
+/** Every character of every string of domain/locales/<lang>/*.json, with the language it was found in. */
 function localeCharacters(): Map<string, string> {
   const found = new Map<string, string>();
   const walk = (value: unknown, lang: string) => {
     if (typeof value === "string") for (const c of value) found.set(c, found.get(c) ?? lang);
     else if (value && typeof value === "object") for (const v of Object.values(value)) walk(v, lang);
   };
-  const dir = path.join(ROOT, "app/locales");
+  const dir = path.join(ROOT, "domain/locales");
   for (const lang of readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()))
     for (const file of readdirSync(path.join(dir, lang)).filter((f) => f.endsWith(".json")))
       walk(JSON.parse(readFileSync(path.join(dir, lang, file), "utf8")), lang);
@@ -53,7 +53,7 @@ function arabicStrings(): string[] {
     if (typeof value === "string") runs.push(...(value.match(/[\p{Script=Arabic}\u200c-\u200f][\p{Script=Arabic}\p{M}\u200c-\u200f ]*/gu) ?? []));
     else if (value && typeof value === "object") Object.values(value).forEach(walk);
   };
-  const dir = path.join(ROOT, "app/locales");
+  const dir = path.join(ROOT, "domain/locales");
   for (const lang of readdirSync(dir).filter((d) => statSync(path.join(dir, d)).isDirectory()))
     for (const file of readdirSync(path.join(dir, lang)).filter((f) => f.endsWith(".json"))) walk(JSON.parse(readFileSync(path.join(dir, lang, file), "utf8")));
   return runs;

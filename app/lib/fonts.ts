@@ -1,9 +1,9 @@
 // The web fonts to preload (decision 0114). The @font-face rules are in app/fonts/fonts.css, imported once by
 // app/root.tsx; both are written by scripts/fonts.ts (`npm run fonts`). `?url` gives the same fingerprinted
 // URL as the stylesheet's url(), so the preloaded file is the one the @font-face rule asks for.
-import arabic400 from "../fonts/noto-sans-arabic-400.woff2?url";
-import inter400 from "../fonts/inter-400.woff2?url";
-import type { Language } from "./language.ts";
+import arabic400 from "#app/fonts/noto-sans-arabic-400.woff2?url";
+import inter400 from "#app/fonts/inter-400.woff2?url";
+import type { Language } from "#domain/language.ts";
 
 export interface FontPreload {
   href: string;

@@ -2,9 +2,9 @@ import i18next, { type i18n as I18n, type Resource } from "i18next";
 import { useCallback, useContext } from "react";
 import { useRouteLoaderData } from "react-router";
 import { I18nContext, initReactI18next } from "react-i18next";
-import { DEFAULT_LANGUAGE, type Language } from "./language.ts";
-import { formatCount } from "./plural.ts";
-import type { RootLoaderData } from "../root.tsx";
+import { DEFAULT_LANGUAGE, type Language } from "#domain/language.ts";
+import { formatCount } from "#domain/plural.ts";
+import type { RootLoaderData } from "#app/root.tsx";
 
 export type Translations = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export function useLanguage(): Language {
 }
 
 /**
- * `count(key, n, values?)`: the counted string `key` for n in the language shown (app/lib/plural.ts). It reads
+ * `count(key, n, values?)`: the counted string `key` for n in the language shown (domain/plural.ts). It reads
  * the strings the root loader sent, not i18next, so it is the same function the server's e-mails use and it
  * outlives i18next in the browser.
  */

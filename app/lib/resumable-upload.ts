@@ -17,7 +17,7 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 export const VIDEO_STEPS = { created: 25, sent: 75 } as const;
 /** The local library's tus endpoint: where an unfinished upload of the same file is looked for. */
 const LOCAL_VIDEO_TUS_ENDPOINT = "/api/admin/videos/tus";
-/** The content forms' audio and document files (server/storage/file-uploads.ts). */
+/** The content forms' audio and document files (server/media/storage/file-uploads.server.ts). */
 const FILE_TUS_ENDPOINT = "/api/admin/files/tus";
 const FILE_URL_HEADER = "Upload-File-Url";
 

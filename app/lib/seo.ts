@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import type { RootLoaderData } from "~/root.tsx";
+import type { RootLoaderData } from "#app/root.tsx";
 
 type Match = { id: string; data: unknown } | undefined;
 

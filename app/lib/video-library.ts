@@ -3,8 +3,8 @@
  * JavaScript) and the browser (results change as the reader types). Matching goes through the one Arabic
  * normaliser, so "الاگ" finds "ألاگ" and "ecole" finds "École".
  */
-import { normalizeArabic } from "./arabic.ts";
-import type { Language } from "./language.ts";
+import { normalizeArabic } from "#domain/arabic.ts";
+import type { Language } from "#domain/language.ts";
 
 export const VIDEO_SORTS = ["newest", "views", "duration", "title"] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];

@@ -1,11 +1,11 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/language";
-import { toSupportedLanguage } from "~/lib/language.ts";
-import { languageCookie } from "~/lib/language.server.ts";
-import { safeRedirectPath } from "~/lib/navigation.ts";
-import { getConfig } from "../../server/config.ts";
-import { assertSameOrigin } from "../../server/auth/session.server.ts";
-import { readFormData, RequestBodyError } from "../../server/request-body.ts";
+import { toSupportedLanguage } from "#domain/language.ts";
+import { languageCookie } from "#server/http/language.server.ts";
+import { safeRedirectPath } from "#domain/navigation.ts";
+import { getConfig } from "#server/config.server.ts";
+import { assertSameOrigin } from "#server/auth/session.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
 
 /** The language toggle posts here: keep the choice in a cookie and go back to the page. */
 export async function action({ request }: Route.ActionArgs) {

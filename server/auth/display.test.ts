@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANONYMOUS_NAME, displayName, initialsOf, safeAvatarUrl } from "./display.ts";
+import { ANONYMOUS_NAME, displayName, initialsOf, safeAvatarUrl } from "./display.server.ts";
 
 describe("display name and avatar (back-office.md §6)", () => {
   it("falls back from full name to username to the e-mail prefix to 'مستخدم'", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN_PAGES, can, canGrant, canManageUser, hasAccess, isAdmin, isPermission, isStaff, PERMISSIONS } from "./permissions.ts";
+import { ADMIN_PAGES, can, canGrant, canManageUser, hasAccess, isAdmin, isPermission, isStaff, PERMISSIONS } from "./permissions.server.ts";
 
 const reader = { role: "reader", isAdmin: false, permissions: [] as string[] };
 const editor = { role: "editor", isAdmin: false, permissions: ["content.write"] };

@@ -14,15 +14,15 @@
 import { data, redirect } from "react-router";
 import { getSessionCookie } from "better-auth/cookies";
 import { eq } from "drizzle-orm";
-import { getConfig } from "../config.ts";
-import { getDb } from "../db/client.ts";
-import { profiles } from "../db/schema.ts";
-import { logger } from "../logger.ts";
-import { readFormData, RequestBodyError } from "../request-body.ts";
-import { fromOurOrigin, MUTATING_METHODS } from "../request-guard.ts";
-import { COOKIE_PREFIX, getAuth } from "./auth.ts";
-import { displayName, initialsOf, safeAvatarUrl } from "./display.ts";
-import { can, hasAccess, isAdmin, isStaff, type Access, type Permission } from "./permissions.ts";
+import { getConfig } from "#server/config.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { profiles } from "#server/db/schema.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { fromOurOrigin, MUTATING_METHODS } from "#server/http/request-guard.server.ts";
+import { COOKIE_PREFIX, getAuth } from "./auth.server.ts";
+import { displayName, initialsOf, safeAvatarUrl } from "./display.server.ts";
+import { can, hasAccess, isAdmin, isStaff, type Access, type Permission } from "./permissions.server.ts";
 
 export type GuardReason = "unauthenticated" | "access-denied" | "permission-needed" | "confirm-email" | "cross-origin";
 
@@ -145,7 +145,7 @@ function deny(reason: GuardReason, status: number, headers?: Headers): never {
 }
 
 /**
- * The posted form, within its route kind's limit (server/request-body.ts: 16 KB for the account forms), or a
+ * The posted form, within its route kind's limit (server/http/request-body.server.ts: 16 KB for the account forms), or a
  * 400 (not a form, or not received whole) / 413 (too big, refused while reading a chunked body) answer.
  */
 export async function readForm(request: Request): Promise<FormData> {
@@ -159,7 +159,7 @@ export async function readForm(request: Request): Promise<FormData> {
 }
 
 /**
- * A state-changing request must come from a page of ours (fromOurOrigin, the one rule that server/app.ts also
+ * A state-changing request must come from a page of ours (fromOurOrigin, the one rule that server/app.server.ts also
  * applies to every request before any route runs).
  */
 export function assertSameOrigin(request: Request) {

@@ -4,15 +4,15 @@
  * from a real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isWebVtt, captionsLabel } from "../../app/lib/captions.ts";
-import { contentTypeOf, formSchemaOf, TRANSCRIPT_MAX, type ContentType } from "../../app/lib/content-types.ts";
-import { fieldErrorsOf } from "../../app/lib/schemas/shared.ts";
-import { DETAIL_VIEWS } from "../../app/lib/detail-view.ts";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { webVtt } from "../db/demo-assets.ts";
-import { loadPreviewPage } from "../detail-page.ts";
-import { translate } from "../i18n.server.ts";
-import { createItem, getForStaff, updateItem } from "./newsroom.ts";
+import { isWebVtt, captionsLabel } from "#domain/captions.ts";
+import { contentTypeOf, formSchemaOf, TRANSCRIPT_MAX, type ContentType } from "#domain/content-types.ts";
+import { fieldErrorsOf } from "#domain/schemas/shared.ts";
+import { DETAIL_VIEWS } from "#domain/detail-view.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { webVtt } from "#server/db/demo-assets.server.ts";
+import { loadPreviewPage } from "./detail-page.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { createItem, getForStaff, updateItem } from "./newsroom.server.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const editor = { id: "user-1", email: "amina.editor@example.org" };

@@ -5,15 +5,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, desc, eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import ar from "../../app/locales/ar/common.json" with { type: "json" };
-import { contacts } from "../db/schema.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
+import { contacts } from "#server/db/schema.server.ts";
+import { CONTACTS_PAGE_SIZE, contactIdOf } from "#domain/contacts.ts";
 import {
-  CONTACTS_PAGE_SIZE,
   ContactInputError,
   ContactNotFoundError,
   ContactValidationError,
-  contactIdOf,
   createArticleProposal,
   createContactMessage,
   deleteContact,
@@ -22,7 +21,7 @@ import {
   openContact,
   setContactStatus,
   updateContact,
-} from "./contacts.ts";
+} from "./contacts.server.ts";
 
 const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };

@@ -6,12 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { articles } from "../db/schema.ts";
-import { findSection, listSectionArticles, listSectionChips } from "./sections.ts";
-import { listVideosOfCategories } from "./media.ts";
-import { EMIRATE_SLUGS } from "../../app/lib/emirates.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles } from "#server/db/schema.server.ts";
+import { findSection, listSectionArticles, listSectionChips } from "./sections.server.ts";
+import { listVideosOfCategories } from "./media.server.ts";
+import { EMIRATE_SLUGS } from "#domain/emirates.ts";
 import { eq } from "drizzle-orm";
 
 describe.each(testDatabaseKinds)("emirates page queries on %s", (kind) => {

@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { categories, media } from "../db/schema.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { categories, media } from "#server/db/schema.server.ts";
 import {
   HOME_MEDIA_LIMIT,
   listHomeMedia,
@@ -21,7 +21,7 @@ import {
   MEDIA_LIST_LIMIT,
   MEDIA_PAGE_SIZE,
   mediaTypeOfFilter,
-} from "./media.ts";
+} from "./media.server.ts";
 
 const isSortedDesc = (dates: (Date | string)[]) => dates.every((d, i) => i === 0 || new Date(dates[i - 1]).getTime() >= new Date(d).getTime());
 const HOUR = 3_600_000;

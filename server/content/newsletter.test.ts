@@ -7,11 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { startSmtpReceiver } from "../../tests/helpers/smtp.ts";
-import { newsletterSubscribers } from "../db/schema.ts";
-import { checkConfig, type Config } from "../config.ts";
-import { confirmNewsletterSubscription, CONFIRMATION_TTL_MS, hashToken, RESEND_INTERVAL_MS, subscribeToNewsletter } from "./newsletter.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
+import { newsletterSubscribers } from "#server/db/schema.server.ts";
+import { checkConfig, type Config } from "#server/config.server.ts";
+import { confirmNewsletterSubscription, CONFIRMATION_TTL_MS, hashToken, RESEND_INTERVAL_MS, subscribeToNewsletter } from "./newsletter.server.ts";
 
 const HOUR = 3_600_000;
 

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { CONTENT_TYPES, slugify, formSchemaOf, type ContentType } from "../../app/lib/content-types.ts";
-import { translate } from "../i18n.server.ts";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { categories, contentRevisions, slugRedirects } from "../db/schema.ts";
-import { isPublished } from "./published.ts";
+import { CONTENT_TYPES, slugify, formSchemaOf, type ContentType } from "#domain/content-types.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { categories, contentRevisions, slugRedirects } from "#server/db/schema.server.ts";
+import { isPublished } from "./published.server.ts";
 import { tableOf } from "./registry.server.ts";
 import {
   ContentConflictError,
@@ -23,7 +23,7 @@ import {
   listRevisions,
   restoreRevision,
   updateItem,
-} from "./newsroom.ts";
+} from "./newsroom.server.ts";
 
 const editor = { id: "user-1", email: "amina.editor@example.org" };
 const body = "<p>نص الخبر الكامل الذي يتجاوز عشرين حرفًا بكثير.</p>";

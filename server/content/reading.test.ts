@@ -7,14 +7,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { articles, news, programs, slugRedirects } from "../db/schema.ts";
-import { listFeaturedArticles, listLatestArticles } from "./articles.ts";
-import { countPublishedNews, listPublishedNews, NEWS_PAGE_SIZE } from "./news.ts";
-import { newsPage } from "./news-feed.ts";
-import { findItemForStaff, findPublishedItem, findRedirectedItemId, listRelated, parseItemKey } from "./detail.ts";
-import { listLatestShows, listPublishedPodcasts, listPublishedPrograms } from "./programs.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles, news, programs, slugRedirects } from "#server/db/schema.server.ts";
+import { listFeaturedArticles, listLatestArticles } from "./articles.server.ts";
+import { countPublishedNews, listPublishedNews, NEWS_PAGE_SIZE } from "./news.server.ts";
+import { newsPage } from "./news-feed.server.ts";
+import { findItemForStaff, findPublishedItem, findRedirectedItemId, listRelated, parseItemKey } from "./detail.server.ts";
+import { listLatestShows, listPublishedPodcasts, listPublishedPrograms } from "./programs.server.ts";
 
 const isSortedDesc = (dates: (Date | string)[]) => dates.every((d, i) => i === 0 || new Date(dates[i - 1]).getTime() >= new Date(d).getTime());
 

@@ -1,12 +1,12 @@
 /**
- * The server half of the content-type registry (app/lib/content-types.ts): which table holds each type and
+ * The server half of the content-type registry (domain/content-types.ts): which table holds each type and
  * which read-cache tag its writes invalidate. Nothing else about a type belongs here.
  */
 import { getTableColumns } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { CONTENT_TYPE_DEFINITIONS, type ContentType, type ContentTypeDefinition } from "../../app/lib/content-types.ts";
-import type { CacheTag } from "../cache.ts";
-import { articles, coverages, media, news, podcasts, programs } from "../db/schema.ts";
+import { CONTENT_TYPE_DEFINITIONS, type ContentType, type ContentTypeDefinition } from "#domain/content-types.ts";
+import type { CacheTag } from "./cache.server.ts";
+import { articles, coverages, media, news, podcasts, programs } from "#server/db/schema.server.ts";
 
 export const CONTENT_TABLES = { article: articles, news, coverage: coverages, podcast: podcasts, program: programs, media } as const;
 export type ContentTable = (typeof CONTENT_TABLES)[ContentType];

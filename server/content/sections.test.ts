@@ -8,14 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { articles, categories } from "../db/schema.ts";
-import type { Database } from "../db/client.ts";
-import { CULTURE_ARTICLES } from "../db/seed-data/articles-culture.ts";
-import { POLITICS_ARTICLES } from "../db/seed-data/articles-politics.ts";
-import { LITERATURE_ARTICLES } from "../db/seed-data/articles-literature.ts";
-import { OPINION_ARTICLES } from "../db/seed-data/articles-opinion.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles, categories } from "#server/db/schema.server.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { CULTURE_ARTICLES } from "#server/db/seed-data/articles-culture.ts";
+import { POLITICS_ARTICLES } from "#server/db/seed-data/articles-politics.ts";
+import { LITERATURE_ARTICLES } from "#server/db/seed-data/articles-literature.ts";
+import { OPINION_ARTICLES } from "#server/db/seed-data/articles-opinion.ts";
 import {
   countByRegion,
   groupByYearMonth,
@@ -28,7 +28,7 @@ import {
   pageOfSectionArticles,
   sectionTimeline,
   verseLines,
-} from "./sections.ts";
+} from "./sections.server.ts";
 
 const published = <T extends { draft?: boolean }>(items: T[]) => items.filter((i) => !i.draft);
 const slugs = (rows: { pageSlug: string }[]) => rows.map((r) => r.pageSlug).sort();

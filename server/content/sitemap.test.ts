@@ -3,14 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { setDatabaseHandle } from "../db/client.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { articles, coverages, news, podcasts, programs } from "../db/schema.ts";
-import { countSitemapEntries, listFeedItems, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.ts";
-import { escapeXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "../feeds.ts";
-import { loader as sitemapLoader } from "../../app/routes/feeds/sitemap-xml.ts";
-import { loader as sitemapFileLoader } from "../../app/routes/feeds/sitemap-file.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { setDatabaseHandle } from "#server/db/client.server.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
+import { countSitemapEntries, listFeedItems, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.server.ts";
+import { escapeXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "./feeds.server.ts";
+import { loader as sitemapLoader } from "#app/routes/feeds/sitemap-xml.ts";
+import { loader as sitemapFileLoader } from "#app/routes/feeds/sitemap-file.ts";
 
 describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   let t: TestDatabase;

@@ -7,11 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { seedDemoContent } from "../db/seed.ts";
-import { articles, contentViews, media, news } from "../db/schema.ts";
-import { checkConfig } from "../config.ts";
-import { CLIENT_IP_HEADER, countView, isCountableView, pruneViews, readerKeyFor, recordView } from "./views.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles, contentViews, media, news } from "#server/db/schema.server.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { CLIENT_IP_HEADER, countView, isCountableView, pruneViews, readerKeyFor, recordView } from "./views.server.ts";
 
 const config = checkConfig({ BETTER_AUTH_SECRET: "s".repeat(40), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "views-cfg-")) }).config;
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";

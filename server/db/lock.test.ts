@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { currentHolder, lockDataFolder, openDatabase, parseLockHolder, processStartTime } from "./client.ts";
+import { currentHolder, lockDataFolder, openDatabase, parseLockHolder, processStartTime } from "./client.server.ts";
 
 const hasProc = fs.existsSync("/proc/self/stat");
 const lockOf = (dataDir: string) => path.join(dataDir, "db.lock");
@@ -18,7 +18,7 @@ afterEach(() => {
 
 /** Another process holding the lock through the real code, until it is killed. */
 async function childHoldingLock(dataDir: string): Promise<number> {
-  const clientUrl = new URL("./client.ts", import.meta.url).href;
+  const clientUrl = new URL("./client.server.ts", import.meta.url).href;
   const child = spawn(
     process.execPath,
     [
@@ -80,7 +80,7 @@ describe("embedded database folder lock", () => {
     const dataDir = tempDir();
     const release = lock(dataDir);
     vi.resetModules();
-    const fresh = await import("./client.ts");
+    const fresh = await import("./client.server.ts");
     expect(fresh.lockDataFolder).not.toBe(lockDataFolder);
     expect(() => fresh.lockDataFolder(path.join(dataDir, "db"))).toThrow(/in use by this process/);
     release();

@@ -5,10 +5,23 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { articles, categories, COVERAGE_TYPES, coverages, media, MEDIA_TYPES, news, podcasts, PROGRAM_TYPES, programs, REGIONS, videos } from "./schema.ts";
-import { seedDemoContent, type SeedResult } from "./seed.ts";
-import { DEMO_CLIPS, DEMO_RENDITION, SAMPLE_VIDEO_URL } from "./demo-assets.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import {
+  articles,
+  categories,
+  COVERAGE_TYPES,
+  coverages,
+  media,
+  MEDIA_TYPES,
+  news,
+  podcasts,
+  PROGRAM_TYPES,
+  programs,
+  REGIONS,
+  videos,
+} from "./schema.server.ts";
+import { seedDemoContent, type SeedResult } from "./seed.server.ts";
+import { DEMO_CLIPS, DEMO_RENDITION, SAMPLE_VIDEO_URL } from "./demo-assets.server.ts";
 
 const contentTables = { articles, news, programs, podcasts, coverages, media } as const;
 type ContentTable = (typeof contentTables)[keyof typeof contentTables];

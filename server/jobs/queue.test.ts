@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../tests/helpers/db.ts";
-import { jobs } from "../db/schema.ts";
-import { claim, enqueue, PermanentJobError, releaseOrphanedJobs, startWorker, type JobHandler } from "./queue.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { jobs } from "#server/db/schema.server.ts";
+import { claim, enqueue, PermanentJobError, releaseOrphanedJobs, startWorker, type JobHandler } from "./queue.server.ts";
 
 describe.each(testDatabaseKinds)("job queue on %s", (kind) => {
   let t: TestDatabase;

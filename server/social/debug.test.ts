@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGraph, type FakeGraph } from "../../tests/helpers/fake-graph.ts";
-import { checkConfig } from "../config.ts";
-import { createGraphClient } from "./graph.ts";
-import { runDebugChecks, socialDebugReport } from "./debug.ts";
+import { startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { createGraphClient } from "./graph.server.ts";
+import { runDebugChecks, socialDebugReport } from "./debug.server.ts";
 
 const TOKEN = "EAADebugTestToken" + "z".repeat(189);
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PNG, startFakeGraph, type FakeGraph } from "../../tests/helpers/fake-graph.ts";
-import { checkConfig } from "../config.ts";
-import { createGraphClient } from "./graph.ts";
-import { createImageProxy } from "./images.ts";
-import { buildSocialFeed, createSocialFeed, socialPageUrl, type FeedChange, type FeedResult } from "./feed.ts";
+import { PNG, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { createGraphClient } from "./graph.server.ts";
+import { createImageProxy } from "./images.server.ts";
+import { buildSocialFeed, createSocialFeed, socialPageUrl, type FeedChange, type FeedResult } from "./feed.server.ts";
 
 const TOKEN = "EAAFeedTestToken" + "y".repeat(190);
 const TTL = 300_000;

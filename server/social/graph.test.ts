@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGraph, type FakeGraph } from "../../tests/helpers/fake-graph.ts";
-import { createGraphClient, cursorFromNextUrl, GraphError, parseCursor, POST_FIELDS } from "./graph.ts";
+import { startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { createGraphClient, cursorFromNextUrl, GraphError, parseCursor, POST_FIELDS } from "./graph.server.ts";
 
 const TOKEN = "EAAGraphTestToken" + "x".repeat(189);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toSocialPost } from "./posts.ts";
+import { toSocialPost } from "./posts.server.ts";
 
 const image = (url: unknown) => (typeof url === "string" ? `/social/image/${url.length}` : null);
 

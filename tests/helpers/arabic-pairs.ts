@@ -42,7 +42,7 @@ export const ARABIC_PAIRS: [written: string, typed: string, rule: string][] = [
  * The search corpus (issue 13): a query as a reader types it and a text as a newsroom writes it, with whether
  * the search must find the text. `kind` groups the pairs for the recall figures; the pairs with `match: false`
  * measure precision (what a careless stemmer or fold would wrongly find). Texts are bodies, never titles.
- * Printed by server/search.test.ts and by `npm run bench` (scripts/bench-search.ts).
+ * Printed by server/search/search.test.ts and by `npm run bench` (scripts/bench-search.ts).
  */
 export type CorpusKind = "particles" | "article" | "plurals" | "hamza" | "letters" | "normalisation" | "precision";
 export type CorpusPair = { kind: CorpusKind; query: string; text: string; match: boolean };

@@ -4,11 +4,11 @@
  * have to sign in through the rate-limited form for every persona.
  */
 import { eq } from "drizzle-orm";
-import type { Database } from "../../server/db/client.ts";
-import { session, user } from "../../server/db/schema.ts";
-import type { Auth } from "../../server/auth/auth.ts";
-import { createAccount } from "../../server/auth/accounts.ts";
-import type { Permission, Role } from "../../server/auth/permissions.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { session, user } from "#server/db/schema.server.ts";
+import type { Auth } from "#server/auth/auth.server.ts";
+import { createAccount } from "#server/auth/accounts.server.ts";
+import type { Permission, Role } from "#server/auth/permissions.server.ts";
 
 export type PersonaSpec = { email: string; password: string; role: Role; permissions?: Permission[]; emailVerified?: boolean; name?: string };
 export type Persona = PersonaSpec & { id: string; cookie: string };

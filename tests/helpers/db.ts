@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
-import { openDatabase, type DatabaseHandle } from "../../server/db/client.ts";
+import { openDatabase, type DatabaseHandle } from "#server/db/client.server.ts";
 
 export type TestDatabase = DatabaseHandle & { label: string; drop: () => Promise<void> };
 

@@ -7,8 +7,8 @@
  * the characters of each kind in `npm test`, and all of them (over 8,000 requests) with `npm run test:malformed`.
  */
 import { Parser } from "htmlparser2";
-import routes from "../../app/routes.ts";
-import { CONTENT_TYPE_DEFINITIONS } from "../../app/lib/content-types.ts";
+import routes from "#app/routes.ts";
+import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types.ts";
 import { rawRequest, type RawAnswer } from "./raw-http.ts";
 
 export type Probe = { group: string; name: string; payload: Buffer };

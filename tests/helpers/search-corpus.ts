@@ -5,11 +5,11 @@
  * and by `npm run bench`, which print the figures.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "../../server/db/client.ts";
-import { articles } from "../../server/db/schema.ts";
-import { searchTsqueries } from "../../server/search.ts";
-import { syncSearchIndex } from "../../server/search-index.ts";
-import { analyzeQuery } from "../../app/lib/arabic.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { articles } from "#server/db/schema.server.ts";
+import { searchTsqueries } from "#server/search/search.server.ts";
+import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { analyzeQuery } from "#domain/arabic.ts";
 import { SEARCH_CORPUS, type CorpusKind, type CorpusPair } from "./arabic-pairs.ts";
 
 export type CorpusReport = {

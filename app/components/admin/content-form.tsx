@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { RichTextField } from "~/components/editor/rich-text-field.tsx";
+import { RichTextField } from "#app/components/editor/rich-text-field.tsx";
 import {
   checkFormValues,
   formValuesOf,
@@ -11,11 +11,11 @@ import {
   OVERWRITE_INPUT,
   UPDATED_AT_INPUT,
   type FormValues,
-} from "~/lib/content-form.ts";
-import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "~/lib/content-types.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import type { Language } from "~/lib/language.ts";
-import { useToast } from "~/components/ui/toast.tsx";
+} from "#domain/content-form.ts";
+import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "#domain/content-types.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import type { Language } from "#domain/language.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
 import { MediaRefField } from "./media-ref-field.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };

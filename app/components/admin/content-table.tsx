@@ -1,10 +1,10 @@
 import type { MouseEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { ColumnDefinition, ContentTypeDefinition, EditorStatus } from "~/lib/content-types.ts";
-import { asText } from "~/lib/content-form.ts";
-import { excerpt, formatDate } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
+import type { ColumnDefinition, ContentTypeDefinition, EditorStatus } from "#domain/content-types.ts";
+import { asText } from "#domain/content-form.ts";
+import { excerpt, formatDate } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
 import { EditIcon, ExternalIcon, TrashIcon } from "./icons.tsx";
 
 /** One item of an admin list, as the list's loader sends it: what its columns and actions need. */

@@ -1,10 +1,10 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { useToast, type ToastInput } from "~/components/ui/toast.tsx";
-import { contentTypeOf, type ContentType } from "~/lib/content-types.ts";
+import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
+import { contentTypeOf, type ContentType } from "#domain/content-types.ts";
 
-/** What a save, delete or restore left for the next page (server/content/newsroom-flash.ts). */
+/** What a save, delete or restore left for the next page (server/content/newsroom-flash.server.ts). */
 export type Flash = {
   kind: "created" | "updated" | "deleted" | "restored";
   type: ContentType;

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ErrorScreen } from "~/components/layout/error-screens.tsx";
+import { ErrorScreen } from "#app/components/layout/error-screens.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 
 export type GuardReason = "access-denied" | "permission-needed" | "confirm-email" | "cross-origin" | "unauthenticated";

@@ -1,10 +1,10 @@
 import { useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { FieldDefinition } from "~/lib/content-types.ts";
-import { isVideoId } from "~/lib/video-source.ts";
-import { CAPTIONS_MIME } from "~/lib/captions.ts";
-import { useToast } from "~/components/ui/toast.tsx";
-import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "~/lib/resumable-upload.ts";
+import type { FieldDefinition } from "#domain/content-types.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { CAPTIONS_MIME } from "#domain/captions.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "#app/lib/resumable-upload.ts";
 import { UploadProgress } from "./upload-progress.tsx";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useToast } from "~/components/ui/toast.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
 
 /**
  * Signs out on the server (/auth/sign-out). With JavaScript: the spec's confirmation toast, then the home

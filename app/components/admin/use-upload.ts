@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { UPLOAD_TIMEOUT_MESSAGE, type ResumableUpload, type UploadSteps } from "~/lib/resumable-upload.ts";
+import { UPLOAD_TIMEOUT_MESSAGE, type ResumableUpload, type UploadSteps } from "#app/lib/resumable-upload.ts";
 
 export type UploadPhase = "idle" | "creating" | "uploading" | "finishing";
 

@@ -1,8 +1,8 @@
 import { useRef, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useToast } from "~/components/ui/toast.tsx";
-import { asText } from "~/lib/content-form.ts";
-import { adminJson, uploadToVideoLibrary, VIDEO_STEPS } from "~/lib/resumable-upload.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { asText } from "#domain/content-form.ts";
+import { adminJson, uploadToVideoLibrary, VIDEO_STEPS } from "#app/lib/resumable-upload.ts";
 import { UploadProgress } from "./upload-progress.tsx";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 

@@ -2,9 +2,9 @@ import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, 
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
 import type { z } from "zod/mini";
-import { useToast } from "~/components/ui/toast.tsx";
-import { validate } from "~/lib/schemas/auth.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { validate } from "#domain/schemas/auth.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
 
 /** A labelled input with its message underneath, tied together for screen readers. */
 export function Field({

@@ -1,12 +1,12 @@
-import type { Body } from "~/lib/detail-view.ts";
-import type { Language } from "~/lib/language.ts";
-import { textProps } from "~/lib/localized.ts";
+import type { Body } from "#domain/detail-view.ts";
+import type { Language } from "#domain/language.ts";
+import { textProps } from "#domain/localized.ts";
 
 const CLASS = "prose-article text-lg leading-loose";
 
 /**
  * A body as stored. Rich text from the newsroom editor arrives as HTML the server has just sanitised
- * (server/detail-page.ts, with server/rich-text.ts) and is rendered as such. Plain text (the demo's, the old
+ * (server/content/detail-page.server.ts, with server/content/rich-text.server.ts) and is rendered as such. Plain text (the demo's, the old
  * site's) has blank lines between paragraphs; single line breaks are kept (verse is one line per hemistich)
  * and React escapes everything, so stored text can never inject markup.
  */

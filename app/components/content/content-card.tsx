@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ResponsiveImage } from "./responsive-image.tsx";
-import { formatDate, isoDate } from "~/lib/format.ts";
-import { useLanguage } from "~/lib/i18n.ts";
-import { textProps } from "~/lib/localized.ts";
+import { formatDate, isoDate } from "#domain/format.ts";
+import { useLanguage } from "#app/lib/i18n.ts";
+import { textProps } from "#domain/localized.ts";
 
 export type ContentCardProps = {
   href: string;

@@ -1,22 +1,22 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
-import { PlainVideo } from "~/components/media/plain-video.tsx";
+import { PlainVideo } from "#app/components/media/plain-video.tsx";
 import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Transcript } from "./transcript.tsx";
-import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "~/lib/captions.ts";
-import { DETAIL_VIEWS, localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage, type DetailView } from "~/lib/detail-view.ts";
-import { formatDate } from "~/lib/format.ts";
-import { useCount } from "~/lib/i18n.ts";
-import type { Language } from "~/lib/language.ts";
-import { localized, textProps } from "~/lib/localized.ts";
+import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
+import { DETAIL_VIEWS, localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage, type DetailView } from "#domain/detail-view.ts";
+import { formatDate } from "#domain/format.ts";
+import { useCount } from "#app/lib/i18n.ts";
+import type { Language } from "#domain/language.ts";
+import { localized, textProps } from "#domain/localized.ts";
 
 type T = ReturnType<typeof useTranslation>["t"];
 type Count = ReturnType<typeof useCount>;
 
 // Articles and news, most of what is read, have no player: its code loads only on pages that show one.
-const VideoPlayer = lazy(() => import("~/components/media/video-player.tsx").then((m) => ({ default: m.VideoPlayer })));
+const VideoPlayer = lazy(() => import("#app/components/media/video-player.tsx").then((m) => ({ default: m.VideoPlayer })));
 
 /** A value worth showing: not missing, not empty, not zero (no "0 views", no "episode 0"). */
 const shown = (value: unknown) => value !== null && value !== undefined && value !== "" && value !== 0 && value !== false;
@@ -79,7 +79,7 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T, lang: 
 }
 
 /**
- * The detail page of any content type, from its data (app/lib/detail-view.ts): the public page
+ * The detail page of any content type, from its data (domain/detail-view.ts): the public page
  * (app/routes/public/content-detail.tsx) and the newsroom's preview, which passes a page from
  * loadPreviewPage() and gets the "preview, not published" banner above it.
  */

@@ -4,11 +4,11 @@ import { useTranslation } from "react-i18next";
 import { ContentCard } from "./content-card.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { ShareButton } from "./share-button.tsx";
-import { Breadcrumbs } from "~/components/ui/breadcrumbs.tsx";
-import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
-import { localized, textProps } from "~/lib/localized.ts";
-import type { Language } from "~/lib/language.ts";
-import type { DetailPage } from "~/lib/detail-view.ts";
+import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
+import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { localized, textProps } from "#domain/localized.ts";
+import type { Language } from "#domain/language.ts";
+import type { DetailPage } from "#domain/detail-view.ts";
 
 /** The main image's slot: the article's column (max-w-4xl less its padding), the screen less 2rem below it. */
 export const DETAIL_IMAGE_SIZES = "(min-width: 896px) 864px, calc(100vw - 2rem)";

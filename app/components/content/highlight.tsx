@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { highlightParts } from "~/lib/arabic.ts";
+import { highlightParts } from "#domain/arabic.ts";
 
 /**
  * `text` as written, with the words of `query` in <mark>. Matching goes through the search normaliser, so

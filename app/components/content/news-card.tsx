@@ -1,8 +1,8 @@
 import { ContentCard } from "./content-card.tsx";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { excerpt } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import { useLanguage } from "~/lib/i18n.ts";
+import { publicUrl } from "#domain/content-paths.ts";
+import { excerpt } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import { useLanguage } from "#app/lib/i18n.ts";
 
 export type NewsCardData = {
   id: number;

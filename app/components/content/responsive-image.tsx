@@ -1,4 +1,4 @@
-import { imageSources } from "~/lib/image-sources.ts";
+import { imageSources } from "#domain/image-sources.ts";
 
 type ResponsiveImageProps = {
   url: string;

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { useToast } from "~/components/ui/toast.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
 
 /** Shares through the Web Share API where the device has it (phones), else copies the link. */
 export function ShareButton({ title, text, url }: { title: string; text?: string; url: string }) {

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { Language } from "~/lib/language.ts";
-import { textProps } from "~/lib/localized.ts";
+import type { Language } from "#domain/language.ts";
+import { textProps } from "#domain/localized.ts";
 
 /**
  * A program's or podcast's full text, closed until the reader opens it: a native <details>, so it opens

@@ -9,7 +9,7 @@ import StarterKit from "@tiptap/starter-kit";
 import Link from "@tiptap/extension-link";
 import Image from "@tiptap/extension-image";
 import { useTranslation } from "react-i18next";
-import { ImageIcon, LinkIcon, ListBulletIcon, ListOrderedIcon, QuoteIcon, RedoIcon, UndoIcon } from "~/components/admin/icons.tsx";
+import { ImageIcon, LinkIcon, ListBulletIcon, ListOrderedIcon, QuoteIcon, RedoIcon, UndoIcon } from "#app/components/admin/icons.tsx";
 
 export type TiptapEditorProps = {
   name: string;

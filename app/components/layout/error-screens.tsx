@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { isRouteErrorResponse, Link, type MetaDescriptor } from "react-router";
 import { useTranslation } from "react-i18next";
-import { rootData } from "~/lib/seo.ts";
+import { rootData } from "#app/lib/seo.ts";
 
 /** The spec's 9-character error number, quoted to support. */
 export function makeErrorNumber(): string {

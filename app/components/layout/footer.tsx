@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { FOOTER_LINKS } from "~/lib/navigation.ts";
-import { useToast } from "~/components/ui/toast.tsx";
-import { FacebookIcon, InstagramIcon, TwitterIcon, YoutubeIcon } from "~/components/ui/icons.tsx";
+import { FOOTER_LINKS } from "#domain/navigation.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { FacebookIcon, InstagramIcon, TwitterIcon, YoutubeIcon } from "#app/components/ui/icons.tsx";
 import { Logo } from "./logo.tsx";
 
 type SocialLinks = { facebook: string | null; twitter: string | null; instagram: string | null; youtube: string | null };

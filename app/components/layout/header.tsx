@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { NAV_FIT, NAV_ITEMS } from "~/lib/navigation.ts";
-import type { Language } from "~/lib/language.ts";
-import { useStaticPage } from "~/lib/static-page.ts";
-import { CloseIcon, MenuIcon, SearchIcon } from "~/components/ui/icons.tsx";
+import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
+import type { Language } from "#domain/language.ts";
+import { useStaticPage } from "#app/lib/static-page.ts";
+import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";
 import { Logo } from "./logo.tsx";
 
 const noSubscription = () => () => {};

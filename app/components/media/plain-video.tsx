@@ -3,8 +3,8 @@
  * player (video-player.tsx) needs JavaScript for hosted ids, HLS and its fallbacks; a reader without it, or
  * before the player's code arrives, still gets something that plays.
  */
-import type { CaptionsTrack } from "~/lib/captions.ts";
-import { parseVideoSource } from "~/lib/video-source.ts";
+import type { CaptionsTrack } from "#domain/captions.ts";
+import { parseVideoSource } from "#domain/video-source.ts";
 
 /** The URL a browser can open as it is (a file or a stream URL); null for a hosted id or an invalid source. */
 export function plainVideoUrl(source: string | null | undefined): string | null {

@@ -10,9 +10,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type Hls from "hls.js";
-import { PLAYBACK_MESSAGES, parseVideoSource, playbackPlan, type PlaybackAttempt, type VideoPlayback } from "~/lib/video-source.ts";
-import { CloseIcon } from "~/components/ui/icons.tsx";
-import type { CaptionsTrack } from "~/lib/captions.ts";
+import { PLAYBACK_MESSAGES, parseVideoSource, playbackPlan, type PlaybackAttempt, type VideoPlayback } from "#domain/video-source.ts";
+import { CloseIcon } from "#app/components/ui/icons.tsx";
+import type { CaptionsTrack } from "#domain/captions.ts";
 
 export type VideoPlayerProps = {
   /** A hosted video id (UUID), a full URL (HLS .m3u8 or a file), or a path on this site. */

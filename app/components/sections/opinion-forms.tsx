@@ -6,11 +6,11 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useToast } from "~/components/ui/toast.tsx";
-import { ArticleProposalSchema, NewsletterSchema, PROPOSAL_LIMITS, proposalFormValues, type ProposalField } from "~/lib/schemas/newsletter.ts";
-import { fieldErrorsOf } from "~/lib/schemas/shared.ts";
-import { HONEYPOT_FIELD } from "~/lib/schemas/contact.ts";
-import { useCount } from "~/lib/i18n.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { ArticleProposalSchema, NewsletterSchema, PROPOSAL_LIMITS, proposalFormValues, type ProposalField } from "#domain/schemas/newsletter.ts";
+import { fieldErrorsOf } from "#domain/schemas/shared.ts";
+import { HONEYPOT_FIELD } from "#domain/schemas/contact.ts";
+import { useCount } from "#app/lib/i18n.ts";
 
 export type OpinionActionData =
   | { intent: "newsletter"; ok: true }

@@ -5,11 +5,11 @@
  */
 import type { ReactNode } from "react";
 import { Link, type MetaDescriptor } from "react-router";
-import { absoluteUrl, rootData } from "~/lib/seo.ts";
+import { absoluteUrl, rootData } from "#app/lib/seo.ts";
 import { useTranslation } from "react-i18next";
-import { Byline } from "~/components/content/content-card.tsx";
-import { useLanguage } from "~/lib/i18n.ts";
-import { textProps } from "~/lib/localized.ts";
+import { Byline } from "#app/components/content/content-card.tsx";
+import { useLanguage } from "#app/lib/i18n.ts";
+import { textProps } from "#domain/localized.ts";
 
 /**
  * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { FacebookIcon } from "~/components/ui/icons.tsx";
-import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
-import { useLanguage } from "~/lib/i18n.ts";
-import { SOCIAL_COVER_IMAGE, SOCIAL_EXCERPT_LENGTH } from "~/lib/social.ts";
-import type { SocialPost } from "../../../server/social/posts.ts";
+import { FacebookIcon } from "#app/components/ui/icons.tsx";
+import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { useLanguage } from "#app/lib/i18n.ts";
+import { SOCIAL_COVER_IMAGE, SOCIAL_EXCERPT_LENGTH } from "#domain/social.ts";
+import type { SocialPost } from "#server/social/posts.server.ts";
 import { firstStrongDirection, linesOf, segmentsOf, textLanguage } from "./bidi.ts";
 
 export type { SocialPost };

@@ -9,10 +9,10 @@ import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
-import { createI18n } from "~/lib/i18n.ts";
-import type { Language } from "~/lib/language.ts";
-import { translationsFor } from "../../../server/i18n.server.ts";
-import FacebookPage from "../../routes/public/facebook.tsx";
+import { createI18n } from "#app/lib/i18n.ts";
+import type { Language } from "#domain/language.ts";
+import { translationsFor } from "#server/http/i18n.server.ts";
+import FacebookPage from "#app/routes/public/facebook.tsx";
 import { SocialPostGrid, type SocialPost } from "./post-card.tsx";
 
 const LONG_AR =

@@ -2,31 +2,27 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/contacts";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { Notice, useAnswerToast } from "~/components/auth/form.tsx";
-import { MailIcon } from "~/components/ui/icons.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { formatDate } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { logger } from "../../../server/logger.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { Notice, useAnswerToast } from "#app/components/auth/form.tsx";
+import { MailIcon } from "#app/components/ui/icons.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { formatDate } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
 import {
-  CONTACT_FILTERS,
-  CONTACTS_PAGE_SIZE,
   ContactNotFoundError,
   ContactValidationError,
-  contactIdOf,
   deleteContact,
-  isContactFilter,
   listContacts,
   openContact,
   setContactStatus,
   type ContactDetail,
-  type ContactFilter,
   type ContactPage,
-} from "../../../server/content/contacts.ts";
-import { readForm, requirePermission } from "../../../server/auth/session.server.ts";
-import { formatNumber } from "~/lib/plural.ts";
+} from "#server/content/contacts.server.ts";
+import { CONTACT_FILTERS, CONTACTS_PAGE_SIZE, contactIdOf, isContactFilter, type ContactFilter } from "#domain/contacts.ts";
+import { readForm, requirePermission } from "#server/auth/session.server.ts";
+import { formatNumber } from "#domain/plural.ts";
 
 /**
  * The contact inbox (back-office.md §2 "Contact inbox", §4 contact status, §5 "Contact deletion", §8).

@@ -1,14 +1,14 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-preview";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { ContentDetail } from "~/components/content/content-detail.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { contentTypeOfUrl } from "~/lib/content-form.ts";
-import { contentTypeBySegment } from "~/lib/content-types.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { loadPreviewPage } from "../../../server/detail-page.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { ContentDetail } from "#app/components/content/content-detail.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { contentTypeOfUrl } from "#domain/content-form.ts";
+import { contentTypeBySegment } from "#domain/content-types.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { loadPreviewPage } from "#server/content/detail-page.server.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
 
 /**
  * A draft (or scheduled, or published) item as readers will see it, from the public detail page's own

@@ -1,21 +1,21 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-revisions";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { StatusBadge } from "~/components/admin/content-table.tsx";
-import { Breadcrumbs } from "~/components/ui/breadcrumbs.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { asText, contentTypeOfUrl } from "~/lib/content-form.ts";
-import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "~/lib/content-types.ts";
-import { formatDate } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { logger } from "../../../server/logger.ts";
-import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
-import { richTextToPlainText } from "../../../server/rich-text.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { ContentNotFoundError, ContentValidationError, getForStaff, getRevision, listRevisions, restoreRevision } from "../../../server/content/newsroom.ts";
-import { flashCookie } from "../../../server/content/newsroom-flash.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { StatusBadge } from "#app/components/admin/content-table.tsx";
+import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
+import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types.ts";
+import { formatDate } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { richTextToPlainText } from "#server/content/rich-text.server.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { ContentNotFoundError, ContentValidationError, getForStaff, getRevision, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { flashCookie } from "#server/content/newsroom-flash.server.ts";
 
 /**
  * An item's revisions (/admin/{segment}/:id/revisions): every save kept, newest first; `?rev=N` shows one

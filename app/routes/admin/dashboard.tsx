@@ -1,14 +1,14 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/dashboard";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { dashboardCounts, type DashboardCounts } from "../../../server/content/dashboard.ts";
-import { adminPageAccess, hasAccess } from "../../../server/auth/permissions.ts";
-import { requireStaff } from "../../../server/auth/session.server.ts";
-import { formatNumber } from "~/lib/plural.ts";
-import type { Language } from "~/lib/language.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { dashboardCounts, type DashboardCounts } from "#server/content/dashboard.server.ts";
+import { adminPageAccess, hasAccess } from "#server/auth/permissions.server.ts";
+import { requireStaff } from "#server/auth/session.server.ts";
+import { formatNumber } from "#domain/plural.ts";
+import type { Language } from "#domain/language.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.dashboard");
 

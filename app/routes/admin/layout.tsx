@@ -2,14 +2,14 @@ import { useEffect } from "react";
 import { data, Link, NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
-import type { RootLoaderData } from "~/root.tsx";
-import { AdminError, guardReasonOf, GuardScreen } from "~/components/admin/guard.tsx";
-import { Avatar } from "~/components/admin/avatar.tsx";
-import { SignOutButton } from "~/components/admin/sign-out-button.tsx";
-import { Logo } from "~/components/layout/logo.tsx";
-import { useToast } from "~/components/ui/toast.tsx";
-import { ADMIN_PAGES, hasAccess } from "../../../server/auth/permissions.ts";
-import { requireStaff } from "../../../server/auth/session.server.ts";
+import type { RootLoaderData } from "#app/root.tsx";
+import { AdminError, guardReasonOf, GuardScreen } from "#app/components/admin/guard.tsx";
+import { Avatar } from "#app/components/admin/avatar.tsx";
+import { SignOutButton } from "#app/components/admin/sign-out-button.tsx";
+import { Logo } from "#app/components/layout/logo.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { ADMIN_PAGES, hasAccess } from "#server/auth/permissions.server.ts";
+import { requireStaff } from "#server/auth/session.server.ts";
 
 /**
  * The back-office shell: the menu on the reading side (right in Arabic), who is signed in, sign-out, and the

@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/upload";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { contentTypeOf, type ContentType } from "~/lib/content-types.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { contentTypeOf, type ContentType } from "#domain/content-types.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
 
 /**
  * The upload hub (back-office.md §2, "Upload hub"): six cards, each opening the same editor as its list's

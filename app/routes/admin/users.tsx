@@ -1,19 +1,19 @@
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/users";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { Avatar } from "~/components/admin/avatar.tsx";
-import { useAnswerToast } from "~/components/auth/form.tsx";
-import { AccessSchema, formValues, InviteSchema, UserIdSchema, validate } from "~/lib/schemas/auth.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { formatDate } from "~/lib/format.ts";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { getConfig } from "../../../server/config.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { logger } from "../../../server/logger.ts";
-import { getAuth } from "../../../server/auth/auth.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { Avatar } from "#app/components/admin/avatar.tsx";
+import { useAnswerToast } from "#app/components/auth/form.tsx";
+import { AccessSchema, formValues, InviteSchema, UserIdSchema, validate } from "#domain/schemas/auth.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { formatDate } from "#domain/format.ts";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { getConfig } from "#server/config.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { getAuth } from "#server/auth/auth.server.ts";
 import {
   createAccount,
   createInvitationToken,
@@ -23,11 +23,11 @@ import {
   setAccess,
   setDisabled,
   type AccountRow,
-} from "../../../server/auth/accounts.ts";
-import { displayName, initialsOf, safeAvatarUrl } from "../../../server/auth/display.ts";
-import { sendAccountMail } from "../../../server/auth/emails.ts";
-import { canGrant, canManageUser, isAdmin, isPermission, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "../../../server/auth/permissions.ts";
-import { readForm, requirePermission, type SessionUser } from "../../../server/auth/session.server.ts";
+} from "#server/auth/accounts.server.ts";
+import { displayName, initialsOf, safeAvatarUrl } from "#server/auth/display.server.ts";
+import { sendAccountMail } from "#server/auth/emails.server.ts";
+import { canGrant, canManageUser, isAdmin, isPermission, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "#server/auth/permissions.server.ts";
+import { readForm, requirePermission, type SessionUser } from "#server/auth/session.server.ts";
 
 /** The roles an invitation can give: a reader needs no invitation. */
 const STAFF_ROLES: Role[] = ["editor", "admin"];

@@ -2,21 +2,21 @@ import { useEffect, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { useToast } from "~/components/ui/toast.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { formatDate, formatDuration } from "~/lib/format.ts";
-import type { Language } from "~/lib/language.ts";
-import { logger } from "../../../server/logger.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
-import { toAdminVideo, type AdminVideo } from "../../../server/video/admin.ts";
-import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
-import { isVideoId } from "~/lib/video-source.ts";
-import { asText } from "~/lib/content-form.ts";
-import { DeleteDialog, DeleteStep, type DeleteTarget } from "~/components/admin/delete-confirm.tsx";
-import { VideoUploadForm } from "~/components/admin/video-upload.tsx";
-import { formatNumber } from "~/lib/plural.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { formatDate, formatDuration } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { toAdminVideo, type AdminVideo } from "#server/media/video/admin.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { asText } from "#domain/content-form.ts";
+import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
+import { VideoUploadForm } from "#app/components/admin/video-upload.tsx";
+import { formatNumber } from "#domain/plural.ts";
 
 /**
  * The video library as the back-office sees it (back-office.md §2, "Video library management"): the upload

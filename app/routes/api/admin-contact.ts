@@ -1,9 +1,10 @@
 import type { Route } from "./+types/admin-contact";
-import { getDb } from "../../../server/db/client.ts";
-import { CONTACT_JSON_MAX_BYTES, ContactNotFoundError, contactIdOf, deleteContact, getContact, updateContact } from "../../../server/content/contacts.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
-import { readJsonObject } from "../../../server/request-body.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { CONTACT_JSON_MAX_BYTES, ContactNotFoundError, deleteContact, getContact, updateContact } from "#server/content/contacts.server.ts";
+import { contactIdOf } from "#domain/contacts.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { readJsonObject } from "#server/http/request-body.server.ts";
 
 /**
  * GET /api/admin/contacts/{id} — one whole message (reading it through the API leaves its status alone).

@@ -1,8 +1,9 @@
 import type { Route } from "./+types/admin-contacts";
-import { getDb } from "../../../server/db/client.ts";
-import { CONTACT_FILTERS, isContactFilter, listContacts } from "../../../server/content/contacts.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { listContacts } from "#server/content/contacts.server.ts";
+import { CONTACT_FILTERS, isContactFilter } from "#domain/contacts.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
 
 /**
  * GET /api/admin/contacts?status=new&page=2 — one page of the contact inbox (50 messages, newest first, each

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/admin-content-item";
-import { contentTypeBySegment } from "~/lib/content-types.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { ContentNotFoundError, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "../../../server/content/newsroom.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
-import { readJsonObject } from "../../../server/request-body.ts";
+import { contentTypeBySegment } from "#domain/content-types.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { ContentNotFoundError, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom.server.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { readJsonObject } from "#server/http/request-body.server.ts";
 
 /**
  * GET /api/admin/{type}/{id} — one item as staff see it. PATCH — changes the fields sent (the spec's names);

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Route } from "./+types/admin-content";
-import { contentTypeBySegment, EDITOR_STATUSES } from "~/lib/content-types.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { createItem, listForStaff, MAX_CONTENT_JSON_BYTES } from "../../../server/content/newsroom.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
-import { readJsonObject } from "../../../server/request-body.ts";
+import { contentTypeBySegment, EDITOR_STATUSES } from "#domain/content-types.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { createItem, listForStaff, MAX_CONTENT_JSON_BYTES } from "#server/content/newsroom.server.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { readJsonObject } from "#server/http/request-body.server.ts";
 
 /**
  * GET /api/admin/{type} — one page of a content type's items, newest first (staff view: drafts and

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/admin-video-upload";
-import { isVideoId } from "~/lib/video-source.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
-import { VIDEO_STATUS } from "../../../server/video/types.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { VIDEO_STATUS } from "#server/media/video/types.server.ts";
 
 /**
  * POST /api/admin/videos/{guid}/upload — where to send (or go on sending) the file of a video that has none

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/admin-video";
-import { isVideoId } from "~/lib/video-source.ts";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "../../../server/json-api.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
-import { toAdminVideo } from "../../../server/video/admin.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { toAdminVideo } from "#server/media/video/admin.server.ts";
 
 /** GET /api/admin/videos/{guid} — one video with its status, length and thumbnail. DELETE — removes it and its files. */
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/admin-videos";
-import { requirePermission } from "../../../server/auth/session.server.ts";
-import { answerJson, arabic, arabicErrors, json, jsonError } from "../../../server/json-api.ts";
-import { readJsonObject } from "../../../server/request-body.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
-import { createVideoForUpload, NewVideoInput, toAdminVideo } from "../../../server/video/admin.ts";
+import { requirePermission } from "#server/auth/session.server.ts";
+import { answerJson, arabic, arabicErrors, json, jsonError } from "#server/http/json-api.server.ts";
+import { readJsonObject } from "#server/http/request-body.server.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { createVideoForUpload, NewVideoInput, toAdminVideo } from "#server/media/video/admin.server.ts";
 
 /**
  * GET /api/admin/videos — the library, newest first, with `status`, `length` (seconds) and `thumbnail`.

@@ -1,11 +1,11 @@
 import type { Route } from "./+types/articles";
-import { publicUrl } from "../../lib/content-types.ts";
-import { getDb } from "../../../server/db/client.ts";
+import { publicUrl } from "#domain/content-types.ts";
+import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
-import { oneOf, wholeNumberOr } from "~/lib/query.ts";
-import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
-import { listPublishedArticles } from "../../../server/content/articles.ts";
-import { listSectionArticles, SECTIONS } from "../../../server/content/sections.ts";
+import { oneOf, wholeNumberOr } from "#domain/query.ts";
+import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { listPublishedArticles } from "#server/content/articles.server.ts";
+import { listSectionArticles, SECTIONS } from "#server/content/sections.server.ts";
 
 type ArticleRow = Awaited<ReturnType<typeof listPublishedArticles>>[number];
 

@@ -1,14 +1,14 @@
 import type { Route } from "./+types/auth.$";
-import { EMAIL_MAX } from "~/lib/schemas/shared.ts";
-import { NAME_MAX } from "~/lib/schemas/auth.ts";
-import { getAuth } from "../../../server/auth/auth.ts";
-import { parseFormData, parseJsonObject, readBody, RequestBodyError } from "../../../server/request-body.ts";
+import { EMAIL_MAX } from "#domain/schemas/shared.ts";
+import { NAME_MAX } from "#domain/schemas/auth.ts";
+import { getAuth } from "#server/auth/auth.server.ts";
+import { parseFormData, parseJsonObject, readBody, RequestBodyError } from "#server/http/request-body.server.ts";
 
 /**
  * better-auth's own HTTP API (/api/auth/*): sign-in, sign-up, sessions, verification and reset for scripts
- * and the browser. The request passes as it came (server/app.ts has set the client-address header on it),
+ * and the browser. The request passes as it came (server/app.server.ts has set the client-address header on it),
  * except its body: better-auth would read any body whole, so it is read here first within the account
- * forms' limit (server/request-body.ts) and handed on as bytes. Fields our own forms bound are bounded here
+ * forms' limit (server/http/request-body.server.ts) and handed on as bytes. Fields our own forms bound are bounded here
  * too, so that a script cannot sign up with an address no mail server would accept.
  */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -20,7 +20,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 /** better-auth's error shape, `{ code, message }`. */
 const refuse = (status: number, code: string, message: string) => Response.json({ code, message }, { status, headers: NO_STORE });
 
-/** The field our forms would refuse, if any (the same bounds as app/lib/schemas/auth.ts). */
+/** The field our forms would refuse, if any (the same bounds as domain/schemas/auth.ts). */
 function fieldTooLong(body: Record<string, unknown>): Response | null {
   if (typeof body.email === "string" && body.email.length > EMAIL_MAX) return refuse(400, "INVALID_EMAIL", `Invalid email: at most ${EMAIL_MAX} characters`);
   if (typeof body.name === "string" && body.name.length > NAME_MAX) return refuse(400, "NAME_TOO_LONG", `Name too long: at most ${NAME_MAX} characters`);
@@ -29,7 +29,7 @@ function fieldTooLong(body: Record<string, unknown>): Response | null {
 
 /**
  * The submitted fields as better-auth will see them (JSON, or a form as URL-encoded text), their strings
- * without control characters as every body of ours (server/request-body.ts); null when they do not parse
+ * without control characters as every body of ours (server/http/request-body.server.ts); null when they do not parse
  * (better-auth answers that in its own words).
  */
 async function fieldsOf(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<{ fields: Record<string, unknown>; type: string; text: string } | null> {

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/categories";
-import { getDb } from "../../../server/db/client.ts";
+import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
-import { oneOf } from "~/lib/query.ts";
-import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
-import { listCategories } from "../../../server/content/categories.ts";
-import { CATEGORY_TYPES } from "../../../server/db/schema.ts";
+import { oneOf } from "#domain/query.ts";
+import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { listCategories } from "#server/content/categories.server.ts";
+import { CATEGORY_TYPES } from "#server/db/schema.server.ts";
 
 const Query = z.strictObject({ type: oneOf(CATEGORY_TYPES) });
 

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/literature-types";
-import { getDb } from "../../../server/db/client.ts";
+import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
-import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
-import { LITERATURE_TYPES, listSectionChips } from "../../../server/content/sections.ts";
+import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { LITERATURE_TYPES, listSectionChips } from "#server/content/sections.server.ts";
 
 const Query = z.strictObject({});
 

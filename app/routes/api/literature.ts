@@ -1,11 +1,11 @@
 import type { Route } from "./+types/literature";
-import { publicUrl } from "../../lib/content-types.ts";
-import { getDb } from "../../../server/db/client.ts";
+import { publicUrl } from "#domain/content-types.ts";
+import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
-import { oneOf, wholeNumberOr } from "~/lib/query.ts";
-import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
-import { listPublishedArticlesInCategories } from "../../../server/content/articles.ts";
-import { LITERATURE_TYPES } from "../../../server/content/sections.ts";
+import { oneOf, wholeNumberOr } from "#domain/query.ts";
+import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { listPublishedArticlesInCategories } from "#server/content/articles.server.ts";
+import { LITERATURE_TYPES } from "#server/content/sections.server.ts";
 
 type Row = Awaited<ReturnType<typeof listPublishedArticlesInCategories>>[number];
 

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/news";
 import { z } from "zod/mini";
-import { pageNumber } from "~/lib/query.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { apiJson, handleApi, parseQuery } from "../../../server/api.ts";
-import { newsPage } from "../../../server/content/news-feed.ts";
+import { pageNumber } from "#domain/query.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { newsPage } from "#server/content/news-feed.server.ts";
 
 const Query = z.strictObject({ page: pageNumber(500) });
 

@@ -7,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray, or } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../../tests/helpers/db.ts";
-import { setDatabaseHandle } from "../../../server/db/client.ts";
-import { seedDemoContent } from "../../../server/db/seed.ts";
-import { articles, categories, CATEGORY_TYPES } from "../../../server/db/schema.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { setDatabaseHandle } from "#server/db/client.server.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
+import { articles, categories, CATEGORY_TYPES } from "#server/db/schema.server.ts";
 import { loader as articlesLoader } from "./articles.ts";
 import { loader as categoriesLoader } from "./categories.ts";
 import { loader as literatureLoader } from "./literature.ts";
@@ -253,7 +253,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
   });
 
   it("answers 500 without details when the database fails", async () => {
-    const { openDatabase } = await import("../../../server/db/client.ts");
+    const { openDatabase } = await import("#server/db/client.server.ts");
     const broken = openDatabase({ inMemory: true });
     setDatabaseHandle(broken);
     try {

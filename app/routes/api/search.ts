@@ -1,11 +1,11 @@
 import type { Route } from "./+types/search";
 import { z } from "zod/mini";
-import { pageNumber } from "~/lib/query.ts";
-import { QUERY_MAX_LENGTH, SEARCH_MAX_PAGE } from "~/lib/search.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { clientAddress } from "../../../server/content/views.ts";
-import { ApiError, apiErrorResponse, apiJson, handleApi, parseQuery } from "../../../server/api.ts";
+import { pageNumber } from "#domain/query.ts";
+import { QUERY_MAX_LENGTH, SEARCH_MAX_PAGE } from "#domain/search.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { clientAddress } from "#server/content/views.server.ts";
+import { ApiError, apiErrorResponse, apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
 import {
   parseSearchQuery,
   parseSearchTypes,
@@ -14,8 +14,8 @@ import {
   searchPublished,
   SearchTimeoutError,
   type SearchResult,
-} from "../../../server/search.ts";
-import { searchRateLimiter } from "../../../server/rate-limiters.server.ts";
+} from "#server/search/search.server.ts";
+import { searchRateLimiter } from "#server/http/rate-limiters.server.ts";
 
 const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page: pageNumber(SEARCH_MAX_PAGE) });
 

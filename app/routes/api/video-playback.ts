@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/video-playback";
-import { isVideoId } from "~/lib/video-source.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
 
 /**
  * GET /api/videos/{guid}/playback — where the browser plays a hosted video from. The URLs are built on the

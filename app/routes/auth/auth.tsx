@@ -1,13 +1,13 @@
 import { data, Form, isRouteErrorResponse, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/auth";
-import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
-import { AUTH_ERRORS, authErrorText, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "~/lib/schemas/auth.ts";
-import { safeRedirectPath } from "~/lib/navigation.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { signIn, signUp } from "../../../server/auth/flows.ts";
-import { assertSameOrigin, getSessionUser, readForm } from "../../../server/auth/session.server.ts";
+import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "#app/components/auth/form.tsx";
+import { AUTH_ERRORS, authErrorText, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { safeRedirectPath } from "#domain/navigation.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { signIn, signUp } from "#server/auth/flows.server.ts";
+import { assertSameOrigin, getSessionUser, readForm } from "#server/auth/session.server.ts";
 
 type Mode = "signIn" | "signUp";
 const NOTICES = ["registered", "reset", "verified", "setup", "invited"] as const;

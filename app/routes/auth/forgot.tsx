@@ -1,12 +1,12 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/forgot";
-import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
-import { AUTH_ERRORS, authErrorText, ForgotPasswordSchema, formValues, validate, type AuthErrorCode } from "~/lib/schemas/auth.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { requestPasswordReset } from "../../../server/auth/flows.ts";
-import { assertSameOrigin, readForm } from "../../../server/auth/session.server.ts";
+import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "#app/components/auth/form.tsx";
+import { AUTH_ERRORS, authErrorText, ForgotPasswordSchema, formValues, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { requestPasswordReset } from "#server/auth/flows.server.ts";
+import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
 
 type ActionData = { sent?: boolean; errors?: FieldErrors; error?: AuthErrorCode; at: number };
 
@@ -16,7 +16,7 @@ export function loader() {
 
 /**
  * The answer is the same whether or not the address has an account, and takes the same time: the e-mail
- * goes out in the background (server/auth/auth.ts, sendResetPassword).
+ * goes out in the background (server/auth/auth.server.ts, sendResetPassword).
  */
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);

@@ -1,12 +1,12 @@
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/reset";
-import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
-import { AUTH_ERRORS, authErrorText, formValues, NewPasswordSchema, validate, type AuthErrorCode } from "~/lib/schemas/auth.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { resetPassword, resetTokenIsValid } from "../../../server/auth/flows.ts";
-import { assertSameOrigin, readForm } from "../../../server/auth/session.server.ts";
+import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "#app/components/auth/form.tsx";
+import { AUTH_ERRORS, authErrorText, formValues, NewPasswordSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { resetPassword, resetTokenIsValid } from "#server/auth/flows.server.ts";
+import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
 
 /** The link of a password-reset e-mail, and of a staff invitation (`invite=1`): choose a password. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,14 +1,14 @@
 import { data, Form, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/setup";
-import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "~/components/auth/form.tsx";
-import { AUTH_ERRORS, authErrorText, formValues, SetupSchema, validate, type AuthErrorCode } from "~/lib/schemas/auth.ts";
-import type { FieldErrors } from "~/lib/schemas/shared.ts";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { signIn } from "../../../server/auth/flows.ts";
-import { assertSameOrigin, readForm } from "../../../server/auth/session.server.ts";
-import { completeFirstRunSetup, setupTokenIsValid } from "../../../server/auth/setup.ts";
+import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "#app/components/auth/form.tsx";
+import { AUTH_ERRORS, authErrorText, formValues, SetupSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { signIn } from "#server/auth/flows.server.ts";
+import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
+import { completeFirstRunSetup, setupTokenIsValid } from "#server/auth/setup.server.ts";
 
 const FIELDS = ["token", "fullName", "email", "password"] as const;
 

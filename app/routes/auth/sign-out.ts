@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/sign-out";
-import { signOut } from "../../../server/auth/flows.ts";
-import { assertSameOrigin, clearSessionCookies, readForm } from "../../../server/auth/session.server.ts";
+import { signOut } from "#server/auth/flows.server.ts";
+import { assertSameOrigin, clearSessionCookies, readForm } from "#server/auth/session.server.ts";
 
 /**
  * Ends the session on the server (the row is deleted) and clears the cookies. A plain form post is sent to

@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/verify";
-import { AuthCard, Notice } from "~/components/auth/form.tsx";
-import { authMeta } from "~/lib/auth-meta.ts";
-import { verifyEmail } from "../../../server/auth/flows.ts";
+import { AuthCard, Notice } from "#app/components/auth/form.tsx";
+import { authMeta } from "#app/lib/auth-meta.ts";
+import { verifyEmail } from "#server/auth/flows.server.ts";
 
 /** The link of the verification e-mail: confirms the address, then invites to sign in. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
 import { data, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
-import { AdminError } from "~/components/admin/guard.tsx";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { useCount } from "~/lib/i18n.ts";
-import { requireAdmin } from "../../../server/auth/session.server.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { socialDebugReport, type DebugCheck } from "../../../server/social/debug.ts";
+import { AdminError } from "#app/components/admin/guard.tsx";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { useCount } from "#app/lib/i18n.ts";
+import { requireAdmin } from "#server/auth/session.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { socialDebugReport, type DebugCheck } from "#server/social/debug.server.ts";
 
 /**
  * The social API debugger (public-site.md §2 "Debug page"). The original was open to anyone; here only an

@@ -1,5 +1,5 @@
-import { getConfig } from "../../../server/config.ts";
-import { robotsTxt } from "../../../server/feeds.ts";
+import { getConfig } from "#server/config.server.ts";
+import { robotsTxt } from "#server/content/feeds.server.ts";
 
 /** GET /robots.txt: everything public may be crawled except the back-office and the sign-in pages. */
 export function loader() {

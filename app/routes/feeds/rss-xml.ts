@@ -1,8 +1,8 @@
-import { getConfig } from "../../../server/config.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { listFeedItems } from "../../../server/content/sitemap.ts";
-import { rssXml } from "../../../server/feeds.ts";
-import { xmlFeed } from "../../../server/http.ts";
+import { getConfig } from "#server/config.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { listFeedItems } from "#server/content/sitemap.server.ts";
+import { rssXml } from "#server/content/feeds.server.ts";
+import { xmlFeed } from "#server/http/responses.server.ts";
 
 /** GET /rss.xml: the latest 30 published news items and articles, newest first (RSS 2.0). */
 export function loader() {

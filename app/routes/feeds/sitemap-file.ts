@@ -1,9 +1,9 @@
 import type { Route } from "./+types/sitemap-file";
-import { getConfig } from "../../../server/config.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "../../../server/content/sitemap.ts";
-import { sitemapFiles, sitemapXml } from "../../../server/feeds.ts";
-import { xmlFeed } from "../../../server/http.ts";
+import { getConfig } from "#server/config.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "#server/content/sitemap.server.ts";
+import { sitemapFiles, sitemapXml } from "#server/content/feeds.server.ts";
+import { xmlFeed } from "#server/http/responses.server.ts";
 
 /** GET /sitemaps/N.xml: file N of the sitemap index (the first also lists the sections); 404 past the last. */
 export function loader({ params }: Route.LoaderArgs) {

@@ -1,8 +1,8 @@
-import { getConfig } from "../../../server/config.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "../../../server/content/sitemap.ts";
-import { sitemapFiles, sitemapIndexXml, sitemapXml } from "../../../server/feeds.ts";
-import { xmlFeed } from "../../../server/http.ts";
+import { getConfig } from "#server/config.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "#server/content/sitemap.server.ts";
+import { sitemapFiles, sitemapIndexXml, sitemapXml } from "#server/content/feeds.server.ts";
+import { xmlFeed } from "#server/http/responses.server.ts";
 
 /**
  * GET /sitemap.xml: the sections and every published news item, article, program, podcast and coverage in

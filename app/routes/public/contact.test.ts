@@ -4,12 +4,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, desc } from "drizzle-orm";
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "../../../tests/helpers/db.ts";
-import { openDatabase, setDatabaseHandle } from "../../../server/db/client.ts";
-import { contacts } from "../../../server/db/schema.ts";
-import { CONTACT_RATE_LIMIT } from "../../../server/content/contacts.ts";
-import { contactRateLimiter } from "../../../server/rate-limiters.server.ts";
-import { CLIENT_IP_HEADER } from "../../../server/content/views.ts";
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
+import { openDatabase, setDatabaseHandle } from "#server/db/client.server.ts";
+import { contacts } from "#server/db/schema.server.ts";
+import { CONTACT_RATE_LIMIT } from "#server/content/contacts.server.ts";
+import { contactRateLimiter } from "#server/http/rate-limiters.server.ts";
+import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
 import { action, type ContactResult } from "./contact.tsx";
 
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };

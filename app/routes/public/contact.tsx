@@ -2,11 +2,11 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ChangeEvent, ty
 import { data, useFetcher, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/contact";
-import type { RootLoaderData } from "~/root.tsx";
-import { useToast, type ToastInput } from "~/components/ui/toast.tsx";
-import { MailIcon, MapPinIcon, PhoneIcon } from "~/components/ui/icons.tsx";
-import { absoluteUrl, rootData } from "~/lib/seo.ts";
-import { useCount } from "~/lib/i18n.ts";
+import type { RootLoaderData } from "#app/root.tsx";
+import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
+import { MailIcon, MapPinIcon, PhoneIcon } from "#app/components/ui/icons.tsx";
+import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { useCount } from "#app/lib/i18n.ts";
 import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
@@ -15,14 +15,14 @@ import {
   contactFormValues,
   HONEYPOT_FIELD,
   type ContactField,
-} from "~/lib/schemas/contact.ts";
-import { fieldErrorsOf, hasMissingField, type FieldErrors } from "~/lib/schemas/shared.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { ContactInputError, createContactMessage } from "../../../server/content/contacts.ts";
-import { contactRateLimiter } from "../../../server/rate-limiters.server.ts";
-import { clientAddress } from "../../../server/content/views.ts";
-import { readFormData, RequestBodyError } from "../../../server/request-body.ts";
-import { logger } from "../../../server/logger.ts";
+} from "#domain/schemas/contact.ts";
+import { fieldErrorsOf, hasMissingField, type FieldErrors } from "#domain/schemas/shared.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { ContactInputError, createContactMessage } from "#server/content/contacts.server.ts";
+import { contactRateLimiter } from "#server/http/rate-limiters.server.ts";
+import { clientAddress } from "#server/content/views.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
 
 type Values = Record<ContactField, string>;
 

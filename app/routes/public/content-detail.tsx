@@ -2,14 +2,14 @@ import { useEffect } from "react";
 import { isRouteErrorResponse, redirect, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-detail";
-import { ContentDetail } from "~/components/content/content-detail.tsx";
-import { useToast } from "~/components/ui/toast.tsx";
-import { detailMeta, mediaSourcesOf, type DetailPage } from "~/lib/detail-view.ts";
-import type { ReadingHandle } from "~/lib/static-page.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { detailTypeOfPath, loadDetailPage } from "../../../server/detail-page.ts";
-import { countView } from "../../../server/content/views.ts";
-import { loadOrGoHome } from "../../../server/http.ts";
+import { ContentDetail } from "#app/components/content/content-detail.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { detailMeta, mediaSourcesOf, type DetailPage } from "#domain/detail-view.ts";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { detailTypeOfPath, loadDetailPage } from "#server/content/detail-page.server.ts";
+import { countView } from "#server/content/views.server.ts";
+import { loadOrGoHome } from "#server/http/responses.server.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {

@@ -2,11 +2,11 @@ import { useState } from "react";
 import { data, Link, useFetcher, useNavigation, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
-import { SocialPostCard, type SocialPost } from "~/components/social/post-card.tsx";
-import { FacebookIcon } from "~/components/ui/icons.tsx";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { getSocialFeed, isValidCursor, socialPageUrl } from "../../../server/social/feed.ts";
+import { SocialPostCard, type SocialPost } from "#app/components/social/post-card.tsx";
+import { FacebookIcon } from "#app/components/ui/icons.tsx";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { getSocialFeed, isValidCursor, socialPageUrl } from "#server/social/feed.server.ts";
 
 type FeedView = { state: "off" } | { state: "ok"; posts: SocialPost[]; nextCursor: string | null } | { state: "error"; message: string; status: number | null };
 

@@ -2,23 +2,23 @@ import { useEffect, type ReactNode } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/home";
-import { ContentCard } from "~/components/content/content-card.tsx";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { useToast } from "~/components/ui/toast.tsx";
-import { excerpt } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import type { Language } from "~/lib/language.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { listFeaturedArticles, listLatestArticles } from "../../../server/content/articles.ts";
-import { listLatestShows } from "../../../server/content/programs.ts";
-import { listSectionArticles } from "../../../server/content/sections.ts";
-import { literatureSamples } from "../../../server/content/literature-samples.ts";
-import { logger } from "../../../server/logger.ts";
-import { cached } from "../../../server/cache.ts";
-import { markDegraded } from "../../../server/render-scope.ts";
-import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
-import { SocialPostGrid } from "~/components/social/post-card.tsx";
-import type { ReadingHandle } from "~/lib/static-page.ts";
+import { ContentCard } from "#app/components/content/content-card.tsx";
+import { publicUrl } from "#domain/content-paths.ts";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { excerpt } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import type { Language } from "#domain/language.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { listFeaturedArticles, listLatestArticles } from "#server/content/articles.server.ts";
+import { listLatestShows } from "#server/content/programs.server.ts";
+import { listSectionArticles } from "#server/content/sections.server.ts";
+import { literatureSamples } from "#server/content/literature-samples.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { cached } from "#server/content/cache.server.ts";
+import { markDegraded } from "#server/http/render-scope.server.ts";
+import { socialBlockPosts, SOCIAL_LIMITS } from "#server/social/feed.server.ts";
+import { SocialPostGrid } from "#app/components/social/post-card.tsx";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 
 /** Home is HTML with the small reading script, no React in the browser (app/lib/static-page.ts). */
 export const handle: ReadingHandle = { hydrate: false };
@@ -40,7 +40,7 @@ async function orHidden<T>(what: string, query: Promise<T[]>): Promise<T[] | nul
 
 export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
-  // The social posts have their own store (server/social/feed.ts): it answers from memory, or hides the block.
+  // The social posts have their own store (server/social/feed.server.ts): it answers from memory, or hides the block.
   const [sections, social] = await Promise.all([
     cached("home", ["articles", "programs", "podcasts", "categories"], () => homeSections(db)),
     socialBlockPosts(SOCIAL_LIMITS.home),

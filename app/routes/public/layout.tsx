@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
-import type { RootLoaderData } from "~/root.tsx";
-import { Header } from "~/components/layout/header.tsx";
-import { Footer } from "~/components/layout/footer.tsx";
-import { ErrorScreen, notFoundMeta } from "~/components/layout/error-screens.tsx";
+import type { RootLoaderData } from "#app/root.tsx";
+import { Header } from "#app/components/layout/header.tsx";
+import { Footer } from "#app/components/layout/footer.tsx";
+import { ErrorScreen, notFoundMeta } from "#app/components/layout/error-screens.tsx";
 
 /** The header and footer around every public page, also around its 404 and error screens. */
 function PublicChrome({ children }: { children: ReactNode }) {

@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/legal";
-import { directionOf } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { absoluteUrl, rootData } from "~/lib/seo.ts";
-import type { ReadingHandle } from "~/lib/static-page.ts";
-import { LEGAL_PAGES, loadLegalPage, type LegalPage } from "../../../server/legal.ts";
+import { directionOf } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { LEGAL_PAGES, loadLegalPage, type LegalPage } from "#server/content/legal.server.ts";
 
 /** /privacy and /terms: editor-maintained Markdown (content/legal), rendered on the server. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -44,7 +44,7 @@ export default function LegalPageView({ loaderData }: Route.ComponentProps) {
         lang={docLang}
         dir={directionOf(docLang)}
         className="leading-loose text-ink [&_a]:font-bold [&_a]:text-desert-700 [&_a]:underline [&_code]:rounded [&_code]:bg-sand-100 [&_code]:px-1 [&_h1]:mb-2 [&_h1]:text-3xl [&_h1]:font-bold [&_h2]:mb-2 [&_h2]:mt-8 [&_h2]:text-xl [&_h2]:font-bold [&_h3]:mt-6 [&_h3]:font-bold [&_hr]:my-8 [&_hr]:border-sand-300 [&_li]:my-1 [&_ol]:list-decimal [&_ol]:ps-6 [&_p]:my-3 [&_ul]:list-disc [&_ul]:ps-6"
-        // Safe: server/markdown.ts escapes every character of the source and only links http(s) and relative URLs.
+        // Safe: server/content/markdown.server.ts escapes every character of the source and only links http(s) and relative URLs.
         dangerouslySetInnerHTML={{ __html: html }}
       />
     </div>

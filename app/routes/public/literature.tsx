@@ -1,18 +1,18 @@
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
-import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
-import { excerpt } from "~/lib/format.ts";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { localized, textProps } from "~/lib/localized.ts";
-import { Byline } from "~/components/content/content-card.tsx";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { pageParam } from "~/lib/query.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { loadLiteraturePage, readLiteraturePage, type LiteratureItem, type LiteratureType } from "../../../server/content/sections.ts";
-import { cached } from "../../../server/cache.ts";
-import { translate } from "../../../server/i18n.server.ts";
+import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
+import { excerpt } from "#domain/format.ts";
+import { publicUrl } from "#domain/content-paths.ts";
+import { localized, textProps } from "#domain/localized.ts";
+import { Byline } from "#app/components/content/content-card.tsx";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { pageParam } from "#domain/query.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { loadLiteraturePage, readLiteraturePage, type LiteratureItem, type LiteratureType } from "#server/content/sections.server.ts";
+import { cached } from "#server/content/cache.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
 
 /** Spec §9: literature excerpts are cut at 120 characters. */
 const EXCERPT = 120;

@@ -2,17 +2,17 @@ import { useState } from "react";
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
-import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
-import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
-import { useToast } from "~/components/ui/toast.tsx";
-import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { localized, textProps } from "~/lib/localized.ts";
-import { pageParam } from "~/lib/query.ts";
-import { formatNumber } from "~/lib/plural.ts";
-import { isVideoId } from "~/lib/video-source.ts";
-import { getDb } from "../../../server/db/client.ts";
+import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
+import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
+import { useToast } from "#app/components/ui/toast.tsx";
+import { excerpt, formatDate, formatDuration, isoDate } from "#domain/format.ts";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { localized, textProps } from "#domain/localized.ts";
+import { pageParam } from "#domain/query.ts";
+import { formatNumber } from "#domain/plural.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { getDb } from "#server/db/client.server.ts";
 import {
   filterOfMediaType,
   MEDIA_DESCRIPTION_MAX,
@@ -21,9 +21,9 @@ import {
   OPENED_TOAST_MS,
   type MediaFilter,
   type MediaType,
-} from "~/lib/media-library.ts";
-import { loadMediaPage, type MediaCard } from "../../../server/content/media.ts";
-import { translate } from "../../../server/i18n.server.ts";
+} from "#domain/media-library.ts";
+import { loadMediaPage, type MediaCard } from "#server/content/media.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/news";
-import { NewsCard, type NewsCardData } from "~/components/content/news-card.tsx";
-import { pageParam } from "~/lib/query.ts";
-import { withRetry } from "~/lib/retry.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { newsPage } from "../../../server/content/news-feed.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { SocialBlock } from "~/components/social/post-card.tsx";
-import { socialBlockPosts, SOCIAL_LIMITS } from "../../../server/social/feed.ts";
+import { NewsCard, type NewsCardData } from "#app/components/content/news-card.tsx";
+import { pageParam } from "#domain/query.ts";
+import { withRetry } from "#app/lib/retry.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { newsPage } from "#server/content/news-feed.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { SocialBlock } from "#app/components/social/post-card.tsx";
+import { socialBlockPosts, SOCIAL_LIMITS } from "#server/social/feed.server.ts";
 
 /** Server-rendered pages: ?page=N shows the first N pages, so the load-more button works without JavaScript. */
 export async function loader({ request }: Route.LoaderArgs) {

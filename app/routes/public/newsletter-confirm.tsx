@@ -1,10 +1,10 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-confirm";
-import { getDb } from "../../../server/db/client.ts";
-import { confirmNewsletterSubscription } from "../../../server/content/newsletter.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { confirmNewsletterSubscription } from "#server/content/newsletter.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
 
 /**
  * The link of the confirmation e-mail. A valid token confirms the subscriber (once, within 48 hours); any

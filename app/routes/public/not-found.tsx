@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/not-found";
-import { NotFound, notFoundMeta } from "~/components/layout/error-screens.tsx";
+import { NotFound, notFoundMeta } from "#app/components/layout/error-screens.tsx";
 
 /** Both /404 and any unknown URL: the 404 page with an HTTP 404 status. */
 export function loader(_: Route.LoaderArgs) {

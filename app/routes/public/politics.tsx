@@ -2,16 +2,16 @@ import { useState } from "react";
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/politics";
-import { ContentCard } from "~/components/content/content-card.tsx";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "~/components/sections/section-ui.tsx";
-import { PlayBadge, VideoModal } from "~/components/media/video-player.tsx";
-import { excerpt, formatDate, isoDate } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { pageParam } from "~/lib/query.ts";
-import { getDb } from "../../../server/db/client.ts";
+import { ContentCard } from "#app/components/content/content-card.tsx";
+import { publicUrl } from "#domain/content-paths.ts";
+import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
+import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
+import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { pageParam } from "#domain/query.ts";
+import { getDb } from "#server/db/client.server.ts";
 import {
   countByRegion,
   findSection,
@@ -22,9 +22,9 @@ import {
   type Region,
   type SectionCard,
   type SectionContentType,
-} from "../../../server/content/sections.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { cached } from "../../../server/cache.ts";
+} from "#server/content/sections.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { cached } from "#server/content/cache.server.ts";
 
 const EXCERPT = 120;
 const PAGE_SIZE = 12;

@@ -1,17 +1,17 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/programs";
-import { ContentCard } from "~/components/content/content-card.tsx";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { excerpt } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { listPublishedPodcasts, listPublishedPrograms } from "../../../server/content/programs.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { logger } from "../../../server/logger.ts";
-import { cached } from "../../../server/cache.ts";
-import { markDegraded } from "../../../server/render-scope.ts";
+import { ContentCard } from "#app/components/content/content-card.tsx";
+import { publicUrl } from "#domain/content-paths.ts";
+import { excerpt } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { listPublishedPodcasts, listPublishedPrograms } from "#server/content/programs.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { cached } from "#server/content/cache.server.ts";
+import { markDegraded } from "#server/http/render-scope.server.ts";
 
 /** Each list loads on its own: one failing shows its error message in red, the other still shows. */
 async function settle<T>(what: string, query: Promise<T[]>): Promise<{ items: T[]; error: string | null }> {

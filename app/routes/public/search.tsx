@@ -1,18 +1,18 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/search";
-import { ContentCard } from "~/components/content/content-card.tsx";
-import { Highlight } from "~/components/content/highlight.tsx";
-import { PageLinks } from "~/components/sections/section-ui.tsx";
-import { SearchIcon } from "~/components/ui/icons.tsx";
-import { excerpt } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import { useLanguage } from "~/lib/i18n.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { translate } from "../../../server/i18n.server.ts";
-import { clientAddress } from "../../../server/content/views.ts";
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "~/lib/search.ts";
+import { ContentCard } from "#app/components/content/content-card.tsx";
+import { Highlight } from "#app/components/content/highlight.tsx";
+import { PageLinks } from "#app/components/sections/section-ui.tsx";
+import { SearchIcon } from "#app/components/ui/icons.tsx";
+import { excerpt } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import { useLanguage } from "#app/lib/i18n.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { clientAddress } from "#server/content/views.server.ts";
+import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "#domain/search.ts";
 import {
   displayedQuery,
   parseSearchPage,
@@ -23,8 +23,8 @@ import {
   searchPublished,
   SearchTimeoutError,
   type SearchPage as ResultsPage,
-} from "../../../server/search.ts";
-import { searchRateLimiter } from "../../../server/rate-limiters.server.ts";
+} from "#server/search/search.server.ts";
+import { searchRateLimiter } from "#server/http/rate-limiters.server.ts";
 
 type Failure = { code: keyof typeof SEARCH_ERROR_KEYS; status: 400 | 429 | 503; headers?: HeadersInit };
 

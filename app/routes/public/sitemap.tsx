@@ -1,17 +1,17 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
-import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "~/lib/navigation.ts";
-import { publicUrl } from "~/lib/content-paths.ts";
-import { formatDate, isoDate } from "~/lib/format.ts";
-import { localized } from "~/lib/localized.ts";
-import type { Language } from "~/lib/language.ts";
-import { absoluteUrl, rootData } from "~/lib/seo.ts";
-import { getDb } from "../../../server/db/client.ts";
-import { listPublishedNews } from "../../../server/content/news.ts";
-import { listPublishedArticles } from "../../../server/content/articles.ts";
-import { listPublishedCoverage } from "../../../server/content/programs.ts";
-import type { ReadingHandle } from "~/lib/static-page.ts";
+import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
+import { publicUrl } from "#domain/content-paths.ts";
+import { formatDate, isoDate } from "#domain/format.ts";
+import { localized } from "#domain/localized.ts";
+import type { Language } from "#domain/language.ts";
+import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { listPublishedNews } from "#server/content/news.server.ts";
+import { listPublishedArticles } from "#server/content/articles.server.ts";
+import { listPublishedCoverage } from "#server/content/programs.server.ts";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 
 /** /sitemap: every section of the site, the latest 10 news items and articles, and the coverage of events, for people. */
 

@@ -2,18 +2,18 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
-import { PageIntro, EmptyState } from "~/components/sections/section-ui.tsx";
-import { VideoModal, rememberPlayback, PlayBadge } from "~/components/media/video-player.tsx";
-import { textProps } from "~/lib/localized.ts";
-import { SearchIcon } from "~/components/ui/icons.tsx";
-import { excerpt, formatDate, formatDuration, isoDate } from "~/lib/format.ts";
-import { type Language } from "~/lib/language.ts";
-import { languageOfRequest } from "~/lib/language.server.ts";
-import { formatNumber } from "~/lib/plural.ts";
-import { DEFAULT_VIDEO_SORT, searchAndSortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "~/lib/video-library.ts";
-import { getVideoLibrary } from "../../../server/video/index.ts";
-import { loadVideoLibraryPage, type VideoCard } from "../../../server/video/page.ts";
-import { translate } from "../../../server/i18n.server.ts";
+import { PageIntro, EmptyState } from "#app/components/sections/section-ui.tsx";
+import { VideoModal, rememberPlayback, PlayBadge } from "#app/components/media/video-player.tsx";
+import { textProps } from "#domain/localized.ts";
+import { SearchIcon } from "#app/components/ui/icons.tsx";
+import { excerpt, formatDate, formatDuration, isoDate } from "#domain/format.ts";
+import { type Language } from "#domain/language.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { formatNumber } from "#domain/plural.ts";
+import { DEFAULT_VIDEO_SORT, searchAndSortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "#app/lib/video-library.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { loadVideoLibraryPage, type VideoCard } from "#server/media/video/page.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
 
 /**
  * The video library (public-site.md §2 "Video library"): search, sort, grid and a modal player. The server

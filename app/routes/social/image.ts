@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/image";
-import { SOCIAL_COVER_IMAGE } from "~/lib/social.ts";
-import { socialImage } from "../../../server/social/feed.ts";
+import { SOCIAL_COVER_IMAGE } from "#domain/social.ts";
+import { socialImage } from "#server/social/feed.server.ts";
 
 /**
  * A post picture from our own origin (docs/decisions/0061-social-images-proxy.md): the reader's browser

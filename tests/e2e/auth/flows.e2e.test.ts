@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE, renderedFrames } from "../support/browser.ts";
-import { horizontalOverflow, seriousA11yViolations } from "../support/a11y.ts";
-import { setSessionExpiry } from "../../helpers/auth.ts";
-import { startSmtpReceiver } from "../../helpers/smtp.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, renderedFrames } from "#tests/e2e/support/browser.ts";
+import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { setSessionExpiry } from "#tests/helpers/auth.ts";
+import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
 import { browserCookies, startAuthServer, type AuthServer } from "./support.ts";
 
 type Smtp = Awaited<ReturnType<typeof startSmtpReceiver>>;

@@ -7,10 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../../../server/db/client.ts";
-import { account, user } from "../../../server/db/schema.ts";
-import { startSmtpReceiver } from "../../helpers/smtp.ts";
-import { projectRoot } from "../support/server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { account, user } from "#server/db/schema.server.ts";
+import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
+import { projectRoot } from "#tests/e2e/support/server.ts";
 import { cookiesFrom, E2E_SECRET, get, post, startAuthServer, type AuthServer } from "./support.ts";
 
 type Smtp = Awaited<ReturnType<typeof startSmtpReceiver>>;

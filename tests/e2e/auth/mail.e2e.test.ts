@@ -3,7 +3,7 @@
  * verification, password reset (once, then spent), invitation, and disabling an account.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startSmtpReceiver } from "../../helpers/smtp.ts";
+import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
 import { cookiesFrom, get, post, startAuthServer, type AuthServer } from "./support.ts";
 
 type Smtp = Awaited<ReturnType<typeof startSmtpReceiver>>;

@@ -1,17 +1,17 @@
 /**
  * The authorisation matrix: every back-office page and every back-office action or API of app/routes.ts,
  * requested by each persona, gets exactly the expected answer from the server. The routes are read from
- * app/routes.ts and each is looked up in ADMIN_PAGES or ADMIN_SUBPAGES (server/auth/permissions.ts), so a
+ * app/routes.ts and each is looked up in ADMIN_PAGES or ADMIN_SUBPAGES (server/auth/permissions.server.ts), so a
  * new admin route is covered — and must declare what it requires — without touching this file. Staff are
  * tried without any permission and with each permission alone.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import routes from "../../../app/routes.ts";
-import { ADMIN_PAGES, ADMIN_SUBPAGES, PERMISSIONS, type Access, type Permission } from "../../../server/auth/permissions.ts";
-import { projectRoot } from "../support/server.ts";
-import type { PersonaSpec } from "../../helpers/auth.ts";
+import routes from "#app/routes.ts";
+import { ADMIN_PAGES, ADMIN_SUBPAGES, PERMISSIONS, type Access, type Permission } from "#server/auth/permissions.server.ts";
+import { projectRoot } from "#tests/e2e/support/server.ts";
+import type { PersonaSpec } from "#tests/helpers/auth.ts";
 import { get, startAuthServer, type AuthServer } from "./support.ts";
 
 type RouteEntry = { file: string; path?: string; index?: boolean; children?: RouteEntry[] };
@@ -104,9 +104,9 @@ describe("the authorisation matrix of the back-office", () => {
     expect(adminRoutes.length).toBeGreaterThanOrEqual(2);
     const declared = new Set(DECLARED.map((p) => p.path));
     for (const r of adminRoutes)
-      expect(declared.has(r.path), `${r.path} (${r.file}) is missing from ADMIN_PAGES or ADMIN_SUBPAGES in server/auth/permissions.ts`).toBe(true);
+      expect(declared.has(r.path), `${r.path} (${r.file}) is missing from ADMIN_PAGES or ADMIN_SUBPAGES in server/auth/permissions.server.ts`).toBe(true);
     const existing = new Set(adminRoutes.map((r) => r.path));
-    for (const p of DECLARED) expect(existing.has(p.path), `server/auth/permissions.ts names ${p.path}, which app/routes.ts does not have`).toBe(true);
+    for (const p of DECLARED) expect(existing.has(p.path), `server/auth/permissions.server.ts names ${p.path}, which app/routes.ts does not have`).toBe(true);
     // Every back-office module checks access itself.
     for (const r of adminRoutes.filter((x) => x.loader || x.action)) {
       const source = fs.readFileSync(path.join(projectRoot, "app", r.file), "utf8");

@@ -3,7 +3,7 @@
  * creates the first administrator with it — once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { announceFirstRunSetup } from "../../../server/auth/setup.ts";
+import { announceFirstRunSetup } from "#server/auth/setup.server.ts";
 import { cookiesFrom, get, post, startAuthServer, type AuthServer } from "./support.ts";
 
 describe("first-run set-up", () => {
@@ -27,7 +27,7 @@ describe("first-run set-up", () => {
   const printedLink = () => new RegExp(`${server.url.replace(/[.:/]/g, "\\$&")}/setup\\?token=([A-Za-z0-9_-]{20,})`).exec(server.output());
 
   it("prints a one-time set-up link to the log at start while there is no administrator", () => {
-    expect(printedLink(), "server/app.ts prepare() must call announceFirstRunSetup() (server/auth/setup.ts)").not.toBeNull();
+    expect(printedLink(), "server/app.server.ts prepare() must call announceFirstRunSetup() (server/auth/setup.server.ts)").not.toBeNull();
     expect(server.output()).toMatch(/No administrator yet/);
   });
 

@@ -3,11 +3,11 @@
  * test asks for (signed in through better-auth, cookies ready), optionally e-mail through a real SMTP
  * receiver, and the whole log output for the leak checks. No demo content unless asked (faster start).
  */
-import { checkConfig } from "../../../server/config.ts";
-import { openDatabase, type Database } from "../../../server/db/client.ts";
-import { createAuth } from "../../../server/auth/auth.ts";
-import { createPersona, type Persona, type PersonaSpec } from "../../helpers/auth.ts";
-import { newDataDir, startServer, type RunningServer } from "../support/server.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { openDatabase, type Database } from "#server/db/client.server.ts";
+import { createAuth } from "#server/auth/auth.server.ts";
+import { createPersona, type Persona, type PersonaSpec } from "#tests/helpers/auth.ts";
+import { newDataDir, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 export const E2E_SECRET = "e2e-account-tests-secret-9d4b2f7a1c6e8b3d5f0a2c4e6b8d1f3a";
 
@@ -62,7 +62,7 @@ export function post(
   const headers: Record<string, string> = {};
   if (origin) headers.origin = origin;
   if (cookie) headers.cookie = cookie;
-  // server/app.ts trusts a proxy on loopback, so the test can stand for several visitors.
+  // server/app.server.ts trusts a proxy on loopback, so the test can stand for several visitors.
   if (ip) headers["x-forwarded-for"] = ip;
   return fetch(base + pathname, { method: "POST", body, headers, redirect: "manual" });
 }

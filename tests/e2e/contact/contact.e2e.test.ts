@@ -4,12 +4,12 @@
  * and proof that a hostile message cannot carry a script into any page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
-import ar from "../../../app/locales/ar/common.json" with { type: "json" };
-import fr from "../../../app/locales/fr/common.json" with { type: "json" };
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
+import fr from "#domain/locales/fr/common.json" with { type: "json" };
 
 const base = sharedServer().baseUrl;
 const PAYLOAD = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { NAV_ITEMS } from "#domain/navigation.ts";
 
 const base = sharedServer().baseUrl;
 const slugs = NAV_ITEMS.map((i) => i.slug);

@@ -4,10 +4,10 @@
  * also with the video modal open and with an inline player playing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "../support/a11y.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "#tests/e2e/support/a11y.ts";
 import { contentA11yViolations } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;

@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { sharedServer } from "../support/workers.ts";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { startAuthServer, type AuthServer } from "../auth/support.ts";
-import { expectToast, keepEvidence, open, signedInPage } from "../newsroom/support.ts";
-import ar from "../../../app/locales/ar/common.json" with { type: "json" };
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
+import { expectToast, keepEvidence, open, signedInPage } from "#tests/e2e/newsroom/support.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
 
 const base = sharedServer().baseUrl;
 const PROGRAM = "/programs/khutwa-caravan-trail-ouadane-tichitt";

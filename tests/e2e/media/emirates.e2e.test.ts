@@ -3,9 +3,9 @@
  * and the cards whose video plays inline, toggles off, and turns itself off when it ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
 import { expectVideoPlays, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;

@@ -1,7 +1,7 @@
 /** Shared steps of the media browser tests: is the seeded sample there, and does a <video> really play. */
 import type { Locator, Page } from "playwright-core";
 import { expect } from "vitest";
-import { seriousA11yViolations, type AxeViolation } from "../support/a11y.ts";
+import { seriousA11yViolations, type AxeViolation } from "#tests/e2e/support/a11y.ts";
 
 export const SAMPLE_VIDEO = "/uploads/demo/video/sample.mp4";
 export const SAMPLE_MISSING =

@@ -3,9 +3,9 @@
  * closes by Escape and by its button, gives focus back), and the new-window behaviour of other media.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
 import { expectVideoPlays, HLS_CHUNK, isActiveChip, sampleAvailable, SAMPLE_MISSING } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;

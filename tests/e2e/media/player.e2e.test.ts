@@ -10,11 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { openDatabase } from "../../../server/db/client.ts";
-import { DEMO_VIDEO_GUIDS, seedDemoContent } from "../../../server/db/seed.ts";
-import { media, videos } from "../../../server/db/schema.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { DEMO_VIDEO_GUIDS, seedDemoContent } from "#server/db/seed.server.ts";
+import { media, videos } from "#server/db/schema.server.ts";
 import { expectVideoPlays, HLS_CHUNK, SAMPLE_MISSING, SAMPLE_VIDEO } from "./helpers.ts";
 
 const HLS_ID = "5a5a5a5a-1111-4222-8333-444444444444";
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)("the video player", () => {
     if (!sample) ctx.skip(SAMPLE_MISSING);
     if (!hlsMade) ctx.skip("ffmpeg could not cut the sample into HLS segments");
     const mounted = await fetch(`${server.url}/video-files/${HLS_ID}/playlist.m3u8`);
-    if (!mounted.ok) ctx.skip("server/app.ts does not mount localVideoFiles at /video-files yet (see server/video/local.ts)");
+    if (!mounted.ok) ctx.skip("server/app.server.ts does not mount localVideoFiles at /video-files yet (see server/media/video/local.server.ts)");
     expect(mounted.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
     const { page, context, errors } = await newPage(browser, { viewport: DESKTOP });
     const segments: string[] = [];

@@ -4,9 +4,9 @@
  * never play HLS.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
 import { expectVideoPlays, HLS_CHUNK, sampleAvailable, SAMPLE_MISSING, scriptUrlsOf } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;

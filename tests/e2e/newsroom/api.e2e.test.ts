@@ -4,8 +4,8 @@
  * refusal, optimistic concurrency, and what readers see after each write (pages, sitemap, RSS).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { categories } from "../../../server/db/schema.ts";
-import { startAuthServer, type AuthServer } from "../auth/support.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 
 type Item = { id: number; page_slug: string; status: string; url: string; updated_at: string; title: string };
 

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { contacts } from "../../../server/db/schema.ts";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { horizontalOverflow, seriousA11yViolations } from "../support/a11y.ts";
-import type { PersonaSpec } from "../../helpers/auth.ts";
-import { browserCookies, get, startAuthServer, type AuthServer } from "../auth/support.ts";
+import { contacts } from "#server/db/schema.server.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import type { PersonaSpec } from "#tests/helpers/auth.ts";
+import { browserCookies, get, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 
 const PERSONAS = {
   admin: { email: "admin@inbox.test", password: "Passw0rdA", role: "admin", name: "سيدي المدير" },

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, PHONE } from "../support/browser.ts";
-import { horizontalOverflow } from "../support/a11y.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 import {
   expectToast,
   keepEvidence,

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, launchBrowser, PHONE } from "../support/browser.ts";
+import { DESKTOP, hasChromium, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
 import {
   expectToast,
   keepEvidence,
@@ -51,7 +51,7 @@ const CASES = [
 
 /** How far ahead the scheduled step sets the publish time: room for a save and the checks of the hidden state on a busy machine. */
 const SCHEDULE_AHEAD_MS = 20_000;
-/** How soon after its time a scheduled item must be everywhere: well under the read cache's 60 s (server/cache.ts). */
+/** How soon after its time a scheduled item must be everywhere: well under the read cache's 60 s (server/content/cache.server.ts). */
 const APPEARS_WITHIN_MS = 15_000;
 
 describe.skipIf(!hasChromium)("the newsroom's items as readers see them", () => {

@@ -7,12 +7,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { hydrated, newPage } from "../support/browser.ts";
-import { makePng } from "../../helpers/png.ts";
-import { projectRoot } from "../support/server.ts";
-import { seriousA11yViolations } from "../support/a11y.ts";
-import type { PersonaSpec, Persona } from "../../helpers/auth.ts";
-import { browserCookies, startAuthServer, type AuthServer } from "../auth/support.ts";
+import { hydrated, newPage } from "#tests/e2e/support/browser.ts";
+import { makePng } from "#tests/helpers/png.ts";
+import { projectRoot } from "#tests/e2e/support/server.ts";
+import { seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import type { PersonaSpec, Persona } from "#tests/helpers/auth.ts";
+import { browserCookies, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 
 export type NewsroomServer<K extends string> = AuthServer<K>;
 

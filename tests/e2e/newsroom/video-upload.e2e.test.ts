@@ -8,13 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { hasChromium, launchBrowser } from "../support/browser.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { E2E_SECRET, startAuthServer, type AuthServer } from "../auth/support.ts";
+import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { E2E_SECRET, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { expectToast, keepEvidence, open, saveAndExpectToast, signedInPage } from "./support.ts";
-import ar from "../../../app/locales/ar/common.json" with { type: "json" };
-import { hasFfmpeg, makeAudio, makeClip } from "../../helpers/video.ts";
-import { tusUpload } from "../../helpers/tus.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
+import { hasFfmpeg, makeAudio, makeClip } from "#tests/helpers/video.ts";
+import { tusUpload } from "#tests/helpers/tus.ts";
 
 type AdminVideo = { guid: string; status: number; length: number; thumbnail: string | null; play: string | null; title: string };
 

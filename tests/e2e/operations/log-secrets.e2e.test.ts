@@ -5,9 +5,9 @@
  * never the link or its token. (tests/e2e/auth/leaks.e2e.test.ts covers the same with SMTP.)
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkConfig } from "../../../server/config.ts";
-import { readOutbox } from "../../../server/mail.ts";
-import { post, startAuthServer, type AuthServer } from "../auth/support.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { readOutbox } from "#server/ops/mail.server.ts";
+import { post, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 
 describe("no mail link in the log with the outbox mailer", () => {
   let server: AuthServer<"admin" | "reader">;

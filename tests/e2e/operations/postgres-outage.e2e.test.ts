@@ -9,12 +9,12 @@ import crypto from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkConfig } from "../../../server/config.ts";
-import { openDatabase } from "../../../server/db/client.ts";
-import { categories } from "../../../server/db/schema.ts";
-import { createAuth } from "../../../server/auth/auth.ts";
-import { createPersona, type Persona } from "../../helpers/auth.ts";
-import { E2E_SECRET } from "../auth/support.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { createAuth } from "#server/auth/auth.server.ts";
+import { createPersona, type Persona } from "#tests/helpers/auth.ts";
+import { E2E_SECRET } from "#tests/e2e/auth/support.ts";
 import { apiCall, startOpsServer, type OpsServer } from "./support.ts";
 
 const adminUrl = process.env.TEST_DATABASE_URL;

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cookiesFrom, get, post } from "../auth/support.ts";
+import { cookiesFrom, get, post } from "#tests/e2e/auth/support.ts";
 import { chownTree, startOpsServer, unprivilegedUser, type OpsServer } from "./support.ts";
 
 /** These tests are about the secret kept in DATA_DIR: one set in the environment (npm test sets one) is not used. */

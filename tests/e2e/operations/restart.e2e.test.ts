@@ -7,9 +7,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { categories } from "../../../server/db/schema.ts";
-import { currentHolder, parseLockHolder } from "../../../server/db/client.ts";
-import { E2E_SECRET, startAuthServer, type AuthServer } from "../auth/support.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { currentHolder, parseLockHolder } from "#server/db/client.server.ts";
+import { E2E_SECRET, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { apiCall, startOpsServer, type OpsServer } from "./support.ts";
 
 type Item = { id: number; title: string; url: string };

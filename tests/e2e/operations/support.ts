@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, projectRoot } from "../support/server.ts";
+import { freePort, projectRoot } from "#tests/e2e/support/server.ts";
 
 export type OpsServer = {
   url: string;

@@ -3,10 +3,10 @@
  * wider than the screen, no serious axe-core violation.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { hasChromium, launchBrowser } from "../support/browser.ts";
-import { checkPagesInEveryLayout } from "../support/a11y.ts";
+import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { checkPagesInEveryLayout } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 // One page of each presentation: verse with its author's facts and bio, a video player, an audio player.

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { categories } from "../../../server/db/schema.ts";
-import { startAuthServer, type AuthServer } from "../auth/support.ts";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { horizontalOverflow } from "../support/a11y.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 
 type Item = { id: number; page_slug: string; url: string; updated_at: string };
 

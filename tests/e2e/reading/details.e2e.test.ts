@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
-import { sharedServer } from "../support/workers.ts";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import ar from "../../../app/locales/ar/common.json";
-import fr from "../../../app/locales/fr/common.json";
-import en from "../../../app/locales/en/common.json";
-import { formatCount } from "../../../app/lib/plural.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import ar from "#domain/locales/ar/common.json";
+import fr from "#domain/locales/fr/common.json";
+import en from "#domain/locales/en/common.json";
+import { formatCount } from "#domain/plural.ts";
 
 const base = sharedServer().baseUrl;
 const STRINGS = { ar, fr, en } as const;
@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)("reading details in Chromium", () => {
         }
         expect(await page.getByTestId("breadcrumbs").getAttribute("aria-label")).toBe(strings.common.breadcrumb);
 
-        // Counted facts read as the one formatter writes them for their number (app/lib/plural.ts).
+        // Counted facts read as the one formatter writes them for their number (domain/plural.ts).
         for (const [testId, key] of [
           ["detail-read-time", "detail.readTime"],
           ["detail-views", "detail.views"],

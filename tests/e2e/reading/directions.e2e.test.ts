@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { sharedServer } from "../support/workers.ts";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { NAV_ITEMS } from "../../../app/lib/navigation.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { NAV_ITEMS } from "#domain/navigation.ts";
 
 const base = sharedServer().baseUrl;
 const LANGS = ["ar", "fr", "en"] as const;

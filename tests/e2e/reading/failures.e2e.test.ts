@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page, Route } from "playwright-core";
-import { sharedServer } from "../support/workers.ts";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import ar from "../../../app/locales/ar/common.json" with { type: "json" };
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
 
 const base = sharedServer().baseUrl;
 

@@ -4,9 +4,9 @@
  * data-state and aria-busy, the error box; never on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page, Route } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, renderedFrames } from "../support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, renderedFrames } from "#tests/e2e/support/browser.ts";
 
 const base = sharedServer().baseUrl;
 const API = /\/api\/news\?page=\d+$/;

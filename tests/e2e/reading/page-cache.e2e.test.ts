@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { categories } from "../../../server/db/schema.ts";
-import { startAuthServer, type AuthServer } from "../auth/support.ts";
-import { hasChromium, hydrated, launchBrowser, newPage } from "../support/browser.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
+import { hasChromium, hydrated, launchBrowser, newPage } from "#tests/e2e/support/browser.ts";
 
 type Item = { id: number; page_slug: string; url: string; updated_at: string };
 

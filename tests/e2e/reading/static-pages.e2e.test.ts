@@ -7,9 +7,9 @@
  */
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
-import { hasChromium, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import ar from "../../../app/locales/ar/common.json" with { type: "json" };
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { hasChromium, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import ar from "#domain/locales/ar/common.json" with { type: "json" };
 
 const base = sharedServer().baseUrl;
 const PROGRAM_WITH_VIDEO = "/programs/khutwa-caravan-trail-ouadane-tichitt";

@@ -17,9 +17,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { sharedServer } from "../support/workers.ts";
-import { hasChromium, launchBrowser } from "../support/browser.ts";
-import { allA11yViolations } from "../support/a11y.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { allA11yViolations } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 const LANGS = ["ar", "fr", "en"] as const;

@@ -1,9 +1,9 @@
 /**
  * Two web processes behind one address (docs/deploy.md): the built server started twice, on two ports, against
  * one PostgreSQL database and one Redis, as a load balancer would spread readers over them. An edit made
- * through one process shows at once on the other, which had the page in its page cache (server/cache-bus.ts);
+ * through one process shows at once on the other, which had the page in its page cache (server/content/cache-bus.server.ts);
  * the per-address and per-account sign-in limits and the contact form's limit hold across both
- * (server/rate-limit.ts, server/auth/sign-in-limit.ts): a visitor cannot double a budget by being answered
+ * (server/http/rate-limit.server.ts, server/auth/sign-in-limit.server.ts): a visitor cannot double a budget by being answered
  * by the other process.
  *
  * Needs PostgreSQL (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL or 127.0.0.1:6379); skipped, saying so,
@@ -13,15 +13,15 @@ import crypto from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkConfig } from "../../../server/config.ts";
-import { openDatabase } from "../../../server/db/client.ts";
-import { categories } from "../../../server/db/schema.ts";
-import { createAuth } from "../../../server/auth/auth.ts";
-import { ACCOUNT_SIGN_IN_LIMIT } from "../../../server/auth/sign-in-limit.ts";
-import { RATE_LIMITS } from "../../../server/auth/auth.ts";
-import { CONTACT_RATE_LIMIT } from "../../../server/content/contacts.ts";
-import { createPersona, type Persona } from "../../helpers/auth.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { checkConfig } from "#server/config.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { createAuth } from "#server/auth/auth.server.ts";
+import { ACCOUNT_SIGN_IN_LIMIT } from "#server/auth/sign-in-limit.server.ts";
+import { RATE_LIMITS } from "#server/auth/auth.server.ts";
+import { CONTACT_RATE_LIMIT } from "#server/content/contacts.server.ts";
+import { createPersona, type Persona } from "#tests/helpers/auth.ts";
+import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

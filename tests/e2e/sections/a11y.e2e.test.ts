@@ -4,10 +4,10 @@
  * with the politics video modal open, and on the newsletter confirmation page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { checkPagesInEveryLayout, horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { checkPagesInEveryLayout, horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 // The sections as first opened are in the full-site walk (walk.ts), at every width and in the three languages;

@@ -4,11 +4,11 @@
  * excerpts are all shorter than the cut; section-pages.render.test.ts checks the cut on long texts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage } from "../support/browser.ts";
-import { CULTURE_ARTICLES } from "../../../server/db/seed-data/articles-culture.ts";
-import { excerpt } from "../../../app/lib/format.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage } from "#tests/e2e/support/browser.ts";
+import { CULTURE_ARTICLES } from "#server/db/seed-data/articles-culture.ts";
+import { excerpt } from "#domain/format.ts";
 
 const base = sharedServer().baseUrl;
 

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP } from "../support/browser.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
-import { startSmtpReceiver } from "../../helpers/smtp.ts";
-import { useLanguage } from "../support/a11y.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP } from "#tests/e2e/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
+import { useLanguage } from "#tests/e2e/support/a11y.ts";
 
 describe.skipIf(!hasChromium)("newsletter sign-up with double opt-in", () => {
   let browser: Browser;

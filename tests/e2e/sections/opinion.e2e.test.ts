@@ -3,10 +3,10 @@
  * (instant messages, then a stored proposal and a toast) and the newsletter form's validation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
-import { useLanguage } from "../support/a11y.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { useLanguage } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 

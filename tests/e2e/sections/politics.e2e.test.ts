@@ -4,9 +4,9 @@
  * and closes the player modal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "../support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
 
 const base = sharedServer().baseUrl;
 

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
-import { checkConfig, PRODUCTION_REFUSAL } from "../../../server/config.ts";
-import { projectRoot, runServerExpectingExit } from "../support/server.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
+import { checkConfig, PRODUCTION_REFUSAL } from "#server/config.server.ts";
+import { projectRoot, runServerExpectingExit } from "#tests/e2e/support/server.ts";
 
 const base = sharedServer().baseUrl;
 

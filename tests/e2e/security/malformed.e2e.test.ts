@@ -7,8 +7,8 @@
  * Also: every answer that depends on the session, in any format, is private.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCorpus, countByStatus, routePatterns, runProbes } from "../../helpers/malformed.ts";
-import { startAuthServer, type AuthServer } from "../auth/support.ts";
+import { buildCorpus, countByStatus, routePatterns, runProbes } from "#tests/helpers/malformed.ts";
+import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 
 let server: AuthServer<"admin">;
 

@@ -3,13 +3,13 @@
  * human pages beside them (/sitemap, /privacy, /terms), against the seeded server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedServer } from "../support/workers.ts";
+import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { hasChromium, launchBrowser, newPage } from "../support/browser.ts";
-import { NEWS } from "../../../server/db/seed-data/news.ts";
-import { DEMO_ARTICLES } from "../../../server/db/seed.ts";
-import { PROGRAMS } from "../../../server/db/seed-data/programs.ts";
-import { PODCASTS } from "../../../server/db/seed-data/podcasts.ts";
+import { hasChromium, launchBrowser, newPage } from "#tests/e2e/support/browser.ts";
+import { NEWS } from "#server/db/seed-data/news.ts";
+import { DEMO_ARTICLES } from "#server/db/seed.server.ts";
+import { PROGRAMS } from "#server/db/seed-data/programs.ts";
+import { PODCASTS } from "#server/db/seed-data/podcasts.ts";
 
 const base = sharedServer().baseUrl;
 const published = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => !i.draft).map((i) => i.slug);

@@ -11,11 +11,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { startFakeGraph, type FakeGraph } from "../../helpers/fake-graph.ts";
-import { browserCookies, get, startAuthServer, type AuthServer } from "../auth/support.ts";
-import { horizontalOverflow, seriousA11yViolations, useLanguage } from "../support/a11y.ts";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP, skipReason } from "../support/browser.ts";
-import { projectRoot, startServer, type RunningServer } from "../support/server.ts";
+import { startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { browserCookies, get, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
+import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP, skipReason } from "#tests/e2e/support/browser.ts";
+import { projectRoot, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 /** A token of the length the spec's debug page mentions (206 characters). */
 const TOKEN = `EAAS${crypto.randomBytes(151).toString("base64url")}`.slice(0, 206);

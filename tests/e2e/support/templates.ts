@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../../../server/db/client.ts";
-import { seedDemoContent } from "../../../server/db/seed.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { seedDemoContent } from "#server/db/seed.server.ts";
 
 export async function prepareTemplates(dir: string): Promise<void> {
   const empty = path.join(dir, "empty");

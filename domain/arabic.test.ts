@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import {
+  analyzeQuery,
+  highlightParts,
+  matchRanges,
+  normalizeArabic,
+  queryTerms,
+  queryWordKeys,
+  searchWords,
+  stemArabic,
+  stemFrench,
+  surfaceArabic,
+  wordKeys,
+  wordMatches,
+} from "./arabic.ts";
+import { ARABIC_PAIRS, SEARCH_CORPUS } from "#tests/helpers/arabic-pairs.ts";
+
+/** The marked pieces of `text` for `query`. */
+const marked = (text: string, query: string) => matchRanges(text, query).map(([s, e]) => text.slice(s, e));
+
+describe("normalizeArabic", () => {
+  it.each(ARABIC_PAIRS)("treats %s and %s as one word (%s)", (written, typed) => {
+    expect(normalizeArabic(written)).toBe(normalizeArabic(typed));
+    expect(normalizeArabic(written)).not.toBe("");
+  });
+
+  it("folds alef forms, alef maqsura, ta marbuta and the hamza seats, and keeps a lone hamza", () => {
+    expect(normalizeArabic("أ إ آ ٱ")).toBe("ا ا ا ا");
+    expect(normalizeArabic("على مدرسة")).toBe("علي مدرسه");
+    expect(normalizeArabic("مؤتمر بئر")).toBe("موتمر بير");
+    expect(normalizeArabic("سماء جزء")).toBe("سماء جزء");
+  });
+
+  it("removes tatweel, harakat and Quranic marks", () => {
+    expect(normalizeArabic("بـــســـم")).toBe("بسم");
+    expect(normalizeArabic("كَتَبَ الْوَلَدُ")).toBe("كتب الولد");
+    expect(normalizeArabic("بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ ٱلرَّحِيمِ ۝")).toBe("بسم الله الرحمن الرحيم");
+    expect(normalizeArabic("قُلْ ۖ هُوَ")).toBe("قل هو");
+  });
+
+  it("turns Arabic-Indic and Persian digits into 0-9", () => {
+    expect(normalizeArabic("٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹")).toBe("0123456789 0123456789");
+  });
+
+  it("lower-cases Latin by table and folds French accents", () => {
+    expect(normalizeArabic("Chinguetti ÉTÉ Çà Œuvre")).toBe("chinguetti ete ca œuvre");
+    // Other scripts are left alone: folding them would depend on the database's locale.
+    expect(normalizeArabic("ΑΒΓ")).toBe("ΑΒΓ");
+  });
+
+  it("makes punctuation and every kind of space one plain space, trimmed", () => {
+    expect(normalizeArabic("  شنقيط،\u00A0وادان؛\tتيشيت\n\nولاتة؟  ")).toBe("شنقيط وادان تيشيت ولاته");
+    expect(normalizeArabic("«إمارة آدرار»: النخيل…")).toBe("اماره ادرار النخيل");
+    expect(normalizeArabic("l'ardin — 100%")).toBe("l ardin 100");
+  });
+
+  it("removes invisible characters (zero-width, bidi marks, soft hyphen)", () => {
+    expect(normalizeArabic("مدر\u200Cسة\u200F")).toBe("مدرسه");
+    expect(normalizeArabic("extra\u00ADordinary")).toBe("extraordinary");
+    expect(normalizeArabic("e\u0301cole")).toBe("ecole");
+  });
+
+  it("is idempotent and leaves empty input empty", () => {
+    for (const [a, b] of ARABIC_PAIRS) {
+      expect(normalizeArabic(normalizeArabic(a))).toBe(normalizeArabic(a));
+      expect(normalizeArabic(b)).toBe(normalizeArabic(normalizeArabic(b)));
+    }
+    expect(normalizeArabic("")).toBe("");
+    expect(normalizeArabic(" \u064E ، ")).toBe("");
+  });
+});
+
+describe("highlighting", () => {
+  it("finds words typed without hamza in text written with it", () => {
+    const title = "إمارة آدرار: النخيل والقوافل وسلطة الأمراء";
+    expect(marked(title, "امارة ادرار")).toEqual(["إمارة", "آدرار"]);
+    expect(marked(title, "الامراء")).toEqual(["الأمراء"]);
+  });
+
+  it("finds words typed with hamza or diacritics in text written without them", () => {
+    expect(marked("اسلام في موريتانيا", "إسلام مُوريتانيا")).toEqual(["اسلام", "موريتانيا"]);
+  });
+
+  it("marks whole words, harakat and attached prefixes included", () => {
+    expect(marked("شِنْقِيطُ مدينة", "شنقيط")).toEqual(["شِنْقِيطُ"]);
+    expect(marked("المدرسة الكبرى", "مدرسه")).toEqual(["المدرسة"]);
+    expect(marked("وبالإمارة، والقوافل", "اماره")).toEqual(["وبالإمارة"]);
+    expect(marked("عام ٢٠٢٤م", "2024")).toEqual(["٢٠٢٤م"]);
+    expect(marked("L'émirat de l'Adrar", "emirats")).toEqual(["émirat"]);
+    // Words, not pieces of words: the search finds neither, so neither is marked.
+    expect(marked("L'émirat de l'Adrar", "emir")).toEqual([]);
+  });
+
+  it("merges overlapping matches and ignores one-letter words", () => {
+    expect(marked("القاهرة", "القاهرة قاهر")).toEqual(["القاهرة"]);
+    expect(marked("دار الأمراء", "امر امراء")).toEqual(["الأمراء"]);
+    expect(marked("و في", "و")).toEqual([]);
+    expect(queryTerms("و  مدرسة، مدرسه مدرسة")).toEqual(["مدرسة", "مدرسه"]);
+  });
+
+  it("returns nothing when nothing matches, and offsets stay right after surrogate pairs", () => {
+    expect(marked("نواكشوط", "تمبكتو")).toEqual([]);
+    expect(marked("🐪 قافلة الملح", "الملح")).toEqual(["الملح"]);
+  });
+
+  it("cuts the text into pieces that put it back together", () => {
+    const text = "رقمنة مخطوطات وادان: سباق مع الأرضة والرطوبة";
+    const parts = highlightParts(text, "الارضه وادان");
+    expect(parts.map((p) => p.text).join("")).toBe(text);
+    expect(parts.filter((p) => p.match).map((p) => p.text)).toEqual(["وادان", "الأرضة"]);
+    expect(highlightParts("نص", "كلمة")).toEqual([{ text: "نص", match: false }]);
+  });
+});
+
+describe("the surface form", () => {
+  it("reads Arabic presentation forms pasted from a PDF as letters (NFKC)", () => {
+    expect(surfaceArabic("ﺍﻟﺜﻘﺎﻓﺔ ﻭﺍﻟﻔﻨﻮﻥ")).toBe("الثقافة والفنون");
+    expect(surfaceArabic("ﻻﻋﺐ ﷲ")).toBe("لاعب الله");
+    expect(normalizeArabic("ﷺ")).toBe("صلي الله عليه وسلم");
+  });
+
+  it("reads Persian and Urdu letter forms as Arabic ones", () => {
+    expect(surfaceArabic("کتاب موسیقی مدرسہ مھرجان مدرسە")).toBe("كتاب موسيقي مدرسه مهرجان مدرسه");
+    expect(normalizeArabic("الگيطنة أزوگي ڤيديو پاريس")).toBe("القيطنه ازوقي فيديو باريس");
+  });
+
+  it("cuts words at markup and between digits and letters", () => {
+    expect(searchWords("<p>عام ٢٠٢٤م</p> &nbsp; و L'École 5")).toEqual(["عام", "2024", "ecole", "5"]);
+  });
+});
+
+describe("the keys of a word", () => {
+  it("reads attached particles and the article off, in every combination", () => {
+    for (const w of [
+      "ثقافة",
+      "الثقافة",
+      "والثقافة",
+      "فالثقافة",
+      "بالثقافة",
+      "كالثقافة",
+      "للثقافة",
+      "وللثقافة",
+      "فللثقافة",
+      "وبالثقافة",
+      "فبالثقافة",
+      "وكالثقافة",
+    ]) {
+      expect(wordKeys(w), w).toContain("ثقاف");
+    }
+    expect(wordKeys("ومهرجان")).toContain(queryWordKeys("مهرجان")[0]);
+    expect(wordKeys("للجنة")).toContain(queryWordKeys("لجنة")[0]);
+  });
+
+  it("does not read a particle off a word whose first letter is its own", () => {
+    expect(wordKeys("وزارة")).toEqual(["وزار"]);
+    expect(wordKeys("كتاب")).toEqual(["كتاب"]);
+    expect(wordKeys("ولد")).toEqual(["ولد"]);
+    expect(wordKeys("الله")).toEqual(queryWordKeys("الله"));
+  });
+
+  it("reduces sound plurals, the dual, the feminine and nisba endings", () => {
+    const key = (w: string) => queryWordKeys(w)[0];
+    for (const w of ["معلمون", "معلمين", "معلمة", "معلمات", "معلمان", "المعلمين"]) expect(key(w), w).toBe(key("معلم"));
+    for (const w of ["ثقافي", "ثقافية", "ثقافات"]) expect(key(w), w).toBe(key("ثقافة"));
+    expect(stemArabic(stemArabic("موريتانيين"))).toBe(stemArabic("موريتانيين"));
+  });
+
+  it("finds مسئول and مسؤول in each other, and a word without its final hamza", () => {
+    expect(wordKeys("مسؤول")).toEqual(expect.arrayContaining([queryWordKeys("مسئول")[0]]));
+    expect(queryWordKeys("سماء")).toEqual(queryWordKeys("سما"));
+    expect(queryWordKeys("شيء")).toEqual(expect.arrayContaining(wordKeys("شئ").filter((k) => queryWordKeys("شيء").includes(k))));
+  });
+
+  it("reads a letter typed three times or more once, in a query", () => {
+    expect(queryWordKeys("شكراااا")).toEqual(queryWordKeys("شكرا"));
+    expect(analyzeQuery("جووووول").words[0].surface).toBe("جول");
+  });
+
+  it("stems French lightly: plural, feminine, -aux", () => {
+    expect(stemFrench("nationales")).toBe(stemFrench("national"));
+    expect(stemFrench("journaux")).toBe(stemFrench("journal"));
+    expect(stemFrench("mauritanienne")).toBe(stemFrench("mauritanien"));
+    expect(stemFrench("ecoles")).toBe(stemFrench("ecole"));
+  });
+
+  it("always finds a word with itself: its query key is one of its stored keys", () => {
+    const words = new Set(SEARCH_CORPUS.flatMap((p) => [...searchWords(p.text), ...searchWords(p.query)]));
+    for (const w of words) for (const k of queryWordKeys(w)) if (wordKeys(w).length) expect(wordKeys(w), w).toContain(k);
+  });
+});
+
+describe("queries", () => {
+  it("ignores stop-words among other words, and keeps the exact forms of those a name shares", () => {
+    const q = analyzeQuery("الهجوم علي السفارة");
+    expect(q.content.map((w) => w.surface)).toEqual(["الهجوم", "السفارة"]);
+    expect(q.exact.map((w) => w.surface)).toEqual(["الهجوم", "علي", "السفارة"]);
+  });
+
+  it("looks for the exact forms of a query made only of stop-words", () => {
+    const q = analyzeQuery("في");
+    expect(q.content).toEqual([]);
+    expect(q.exact.map((w) => w.surface)).toEqual(["في"]);
+    expect(wordMatches("في", q)).toBe(true);
+    expect(wordMatches("وفي", q)).toBe(false);
+  });
+
+  it("marks what the search finds: particles, plurals, hamza variants", () => {
+    expect(marked("تحدث عن التعليم والثقافة والثقافات الشعبية", "ثقافة")).toEqual(["والثقافة", "والثقافات"]);
+    expect(marked("صرح مسؤول في الوزارة", "مسئول")).toEqual(["مسؤول"]);
+    expect(marked("قال علي إن المطر هطل على المدينة", "علي")).toEqual(["علي"]);
+  });
+});

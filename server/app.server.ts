@@ -1,0 +1,231 @@
+/**
+ * The Express application: security headers, health probes, local media files and the React Router
+ * handler. `server.js` mounts it after compression and the static build; in development Vite loads this
+ * file directly. `prepare()` runs the start-up check, the migrations and the first-run seed.
+ */
+import "react-router";
+import { STATUS_CODES } from "node:http";
+import path from "node:path";
+import fs from "node:fs";
+import express from "express";
+import { sql } from "drizzle-orm";
+import { createRequestHandler } from "@react-router/express";
+import { createRequestHandler as createFetchHandler } from "react-router";
+import { getConfig, startupCheck, type Config } from "./config.server.ts";
+import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.server.ts";
+import { logger } from "./ops/logger.server.ts";
+import { securityHeaders } from "./http/security.server.ts";
+import { BODY_LIMITS } from "./http/request-body.server.ts";
+import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
+import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
+import { announceFirstRunSetup } from "./auth/setup.server.ts";
+import { armScheduledPublishing } from "./content/newsroom.server.ts";
+import { syncSearchIndex } from "./search/search-index.server.ts";
+import { CLIENT_IP_HEADER, countView, type ViewContentType } from "./content/views.server.ts";
+import {
+  createPageCache,
+  followInvalidations,
+  PAGE_CACHE_DEFAULTS,
+  publicCacheControl,
+  responseCachePolicy,
+  type PageCache,
+} from "./http/page-cache.server.ts";
+import { startCacheBus, type CacheBus } from "./content/cache-bus.server.ts";
+import { onSocialFeedChanged } from "./social/feed.server.ts";
+import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
+import { releaseOrphanedJobs, type Worker } from "./jobs/queue.server.ts";
+import { createLocalTusServer } from "./media/video/tus.server.ts";
+import { createFileUploadServer } from "./media/storage/file-uploads.server.ts";
+import { getStorage } from "./media/storage/index.server.ts";
+import { requirePermission } from "./auth/session.server.ts";
+import { getDb } from "./db/client.server.ts";
+import { checkReadiness } from "./ops/readiness.server.ts";
+import { getAuth } from "./auth/auth.server.ts";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    nonce: string;
+  }
+}
+
+let prepared: Promise<Config> | undefined;
+let worker: Worker | undefined;
+let cacheBus: CacheBus | undefined;
+
+/** The largest form body an action without a file accepts; each route kind's limit is in server/request-body.ts. */
+export const MAX_FORM_BYTES = BODY_LIMITS.form;
+
+export function prepare(env: Record<string, string | undefined> = process.env): Promise<Config> {
+  prepared ??= (async () => {
+    const config = startupCheck(env, {
+      info: (m) => logger.info(m),
+      warn: (m) => logger.warn(m),
+      error: (m) => logger.error(m),
+    });
+    fs.mkdirSync(path.join(config.dataDir, "uploads"), { recursive: true });
+    const handle = await getDatabaseHandle();
+    await handle.migrate();
+    logger.info({ driver: handle.driver }, "database migrated");
+    // PGlite has no autovacuum: refresh planner statistics at start so the search indexes stay in use as
+    // content grows (PostgreSQL does this by itself).
+    if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
+    if (config.SEED_DEMO && (await isDatabaseEmpty(handle.db))) {
+      const { seedDemoContent } = await import("./db/seed.server.ts");
+      const { inserted } = await seedDemoContent(handle.db, {
+        uploadsDir: path.join(config.dataDir, "uploads"),
+        videosDir: path.join(config.dataDir, "videos"),
+        log: (m) => logger.info(m),
+      });
+      logger.info({ inserted }, "demo content seeded on first start");
+    }
+    // With no administrator yet, print a one-time link that lets the owner create the first one.
+    await announceFirstRunSetup(handle.db);
+    // With several processes, each hears the others' invalidations (docs/decisions/0106-page-cache.md).
+    if (config.REDIS_URL) cacheBus ??= startCacheBus({ url: config.REDIS_URL });
+    // Items scheduled before this start appear at their time (the read cache is told when one comes due).
+    await armScheduledPublishing(handle.db);
+    // What was queued for search while the server was down (an import, a migration that changed the
+    // analysis) is indexed in the background: the site serves meanwhile, and searches find it as it lands.
+    void syncSearchIndex(handle.db)
+      .then((n) => n && logger.info({ items: n }, "search index caught up"))
+      .catch((error: unknown) => logger.error({ err: error }, "search index drain failed"));
+    // Video processing and daily pruning; with JOB_WORKER=off, `npm run worker` processes run them instead.
+    if (config.JOB_WORKER === "embedded") {
+      if (handle.driver === "pglite") {
+        const released = await releaseOrphanedJobs(handle.db);
+        if (released) logger.info({ released }, "jobs of the previous run resumed");
+      }
+      worker = startJobWorker(handle.db, config);
+    }
+    return config;
+  })();
+  return prepared;
+}
+
+/** Lets a running job finish (or hand its lease back by stopping) before the process exits. */
+export async function shutdown() {
+  await worker?.stop();
+  await cacheBus?.stop();
+}
+
+export function createApp() {
+  const config = getConfig();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(securityHeaders(config));
+  // Malformed request lines, targets and hosts get a 4xx before anything builds a URL from them.
+  app.use(requestTargetGuard(config));
+
+  app.get("/healthz", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok", uptime: Math.round(process.uptime()) });
+  });
+  // Ready = the database answers, DATA_DIR takes writes and sessions can be signed (server/ops/readiness.server.ts).
+  app.get("/readyz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    const report = await checkReadiness({ config, database: getDatabaseHandle, auth: getAuth });
+    res.status(report.status === "ready" ? 200 : 503).json(report);
+  });
+
+  // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
+  app.use(
+    "/uploads",
+    express.static(path.join(config.dataDir, "uploads"), { maxAge: "365d", immutable: true, fallthrough: false, index: false, dotfiles: "deny" }),
+  );
+
+  // Local video library driver: renditions, playlists and thumbnails by video id.
+  app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
+
+  // Resumable video uploads of the embedded library: streamed to disk, so mounted before the body limit.
+  const minRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
+  // A failure inside tus after its answer began (the client gone mid-body) is logged, never left unhandled.
+  const uploadFailed = (error: unknown) => logger.warn({ err: error }, "upload request ended with an error");
+  if (config.drivers.video === "local") {
+    const tus = createLocalTusServer({
+      minRate,
+      dataDir: config.dataDir,
+      db: getDb,
+      authorize: (request) => requirePermission(request, "videos.manage", { mode: "api" }),
+      onVideoUploaded: queueVideoProcessing,
+    });
+    app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res).catch(uploadFailed) : next()));
+  }
+  // Resumable audio and document uploads of the content forms, streamed into the configured storage.
+  const fileUploads = createFileUploadServer({
+    minRate,
+    dataDir: config.dataDir,
+    storage: getStorage,
+    authorize: (request) => requirePermission(request, "content.write", { mode: "api" }),
+  });
+  app.use((req, res, next) => (fileUploads.matches(req.path) ? void fileUploads.handle(req, res).catch(uploadFailed) : next()));
+
+  // The reader's address for the view counter (server/content/views.server.ts): set from req.ip on every request,
+  // overwriting anything the client sent under that name.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
+    next();
+  });
+
+  // A state-changing request from another site is refused here; a body over its route kind's limit is refused
+  // before any handler reads it, one still arriving after HTTP_REQUEST_TIMEOUT_MS is cut
+  // (server/http/request-guard.server.ts). Uploads are above, with their own checks.
+  app.use(requestBodyGuard(config));
+
+  // Whatever depends on the session is private, in any format (server/http/page-cache.server.ts), with the cache on or off.
+  app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
+  // Anonymous public pages and feeds from the full-page cache (server/http/page-cache.server.ts); everything else renders below.
+  if (config.PAGE_CACHE === "on") app.use(pageCacheFor(config).middleware);
+
+  app.use(
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build"),
+      getLoadContext: (_req, res) => ({ nonce: String(res.locals.nonce ?? "") }),
+    }),
+  );
+
+  // The last word on errors no route answered: express.static with fallthrough:false reports a missing file as
+  // a 404 error, a client that went away mid-request a 4xx; those are the client's (info). Anything else is ours.
+  app.use((err: { status?: number; statusCode?: number }, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    const status = err.status ?? err.statusCode ?? 500;
+    if (status >= 400 && status < 500) logger.info({ status, method: req.method, path: req.path }, "client error");
+    else logger.error({ err, method: req.method, path: req.path }, "request failed");
+    if (res.headersSent) return next(err);
+    const answered = status >= 400 && status < 600 ? status : 500;
+    res
+      .status(answered)
+      .set("Cache-Control", "no-store")
+      .type("text/plain")
+      .send(STATUS_CODES[answered] ?? "Error");
+  });
+  return app;
+}
+
+let pageCache: { cache: PageCache; unfollow: () => void } | undefined;
+
+/** The process's page cache: pages rendered without a nonce (their CSP lists script hashes), views counted on hits. */
+function pageCacheFor(config: Config): PageCache {
+  pageCache?.unfollow(); // a new app in development: the old cache stops following
+  const renderPage = createFetchHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+  const cache = createPageCache({
+    render: (request) => renderPage(request, { nonce: "" }),
+    origin: config.publicUrl,
+    countViews: (request, views) => {
+      void getDb().then(
+        (db) => {
+          for (const view of views) countView(db, request, { contentType: view.contentType as ViewContentType, contentId: view.contentId });
+        },
+        (error: unknown) => logger.warn({ err: error }, "views not counted"),
+      );
+    },
+  });
+  pageCache = { cache, unfollow: followInvalidations(cache, (listener) => onSocialFeedChanged(() => listener())) };
+  return cache;
+}
+
+/** For tests and the bench: the running page cache, if any. */
+export function currentPageCache(): PageCache | undefined {
+  return pageCache?.cache;
+}
+
+export { logger };

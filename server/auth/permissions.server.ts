@@ -1,0 +1,133 @@
+/**
+ * Roles and permissions: the one module that names them (documented in docs/permissions.md).
+ *
+ * back-office.md §6: admin means profile role `admin` or the `is_admin` flag, and admins pass every permission
+ * check; anyone else needs the named permission in their profile's permission list. The back-office itself is
+ * open to staff (admins and editors); a reader — anyone who merely signed up — is refused at the door.
+ */
+
+import { ALL_CONTENT_TYPES, type ContentTypeDefinition } from "#domain/content-types.ts";
+
+export const ROLES = ["reader", "editor", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  /** Create and edit articles, news, coverage, podcasts, programs and media; use the upload hub. */
+  "content.write",
+  /** Delete content items. */
+  "content.delete",
+  /** Read the contact inbox, change a message's status, delete messages. */
+  "contacts.manage",
+  /** Upload to and delete from the video library. */
+  "videos.manage",
+  /** Invite staff, set roles and permissions, disable accounts. */
+  "users.manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** The profile fields access depends on. */
+export type AccessProfile = { role: string; isAdmin: boolean; permissions: readonly string[]; disabled?: boolean };
+
+export function isAdmin(profile: AccessProfile | null | undefined): boolean {
+  if (!profile || profile.disabled) return false;
+  return profile.role === "admin" || profile.isAdmin === true;
+}
+
+/** Staff may enter the back-office; what they may do there depends on their permissions. */
+export function isStaff(profile: AccessProfile | null | undefined): boolean {
+  if (!profile || profile.disabled) return false;
+  return isAdmin(profile) || profile.role === "editor";
+}
+
+export function can(profile: AccessProfile | null | undefined, permission: Permission): boolean {
+  if (!profile || profile.disabled) return false;
+  return isAdmin(profile) || profile.permissions.includes(permission);
+}
+
+/** What a back-office page (and, unless it says otherwise, its action) requires. */
+export type Access = "staff" | "admin" | Permission;
+
+export function hasAccess(profile: AccessProfile | null | undefined, access: Access): boolean {
+  if (access === "staff") return isStaff(profile);
+  if (access === "admin") return isAdmin(profile);
+  return isStaff(profile) && can(profile, access);
+}
+
+/**
+ * Every back-office page, in menu order (back-office.md §2, "Admin menu"), with what it requires. The admin
+ * menu is built from this list, so it only ever links to pages that exist; the authorisation matrix test
+ * (tests/e2e/auth/matrix.e2e.test.ts) fails when a route under /admin in app/routes.ts is missing here, and
+ * checks that each loader and action enforces what is declared. `action` is set when the page's action
+ * requires something else than the page.
+ */
+export type AdminPage = { path: string; label: string; access: Access; action?: Access };
+
+/** A content type's list (back-office.md §2): opening it needs the type's write permission, its delete action the delete one. */
+function contentList(segment: ContentTypeDefinition["segment"]): AdminPage {
+  const { permissions } = ALL_CONTENT_TYPES.find((d) => d.segment === segment)!;
+  return { path: `/admin/${segment}`, label: `admin.${segment}`, access: permissions.write, action: permissions.delete };
+}
+
+export const ADMIN_PAGES: readonly AdminPage[] = [
+  { path: "/admin", label: "admin.dashboard", access: "staff" },
+  contentList("articles"),
+  contentList("news"),
+  contentList("coverage"),
+  contentList("podcasts"),
+  contentList("programs"),
+  contentList("media"),
+  { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
+  { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
+  { path: "/admin/upload", label: "admin.upload", access: "content.write" },
+  { path: "/admin/users", label: "admin.users", access: "users.manage" },
+];
+
+/**
+ * Back-office pages reached from a menu page rather than from the menu: each content type's editor (new and
+ * existing items), revisions and draft preview. Declared like the menu's pages, for the same checks.
+ */
+export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
+  ...ALL_CONTENT_TYPES.flatMap(({ segment, permissions }) =>
+    ["new", ":id", ":id/revisions", ":id/preview"].map((rest) => ({ path: `/admin/${segment}/${rest}`, access: permissions.write })),
+  ),
+  // The newsroom's JSON API (every type needs the same permissions: reading and writing content.write,
+  // DELETE content.delete).
+  { path: "/api/admin/:type", access: "content.write" },
+  { path: "/api/admin/:type/:id", access: "content.write" },
+  // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
+  { path: "/api/admin/contacts", access: "contacts.manage" },
+  { path: "/api/admin/contacts/:id", access: "contacts.manage" },
+  // The video library's JSON API (and where a half-sent file goes on): videos.manage, as /admin/videos.
+  { path: "/api/admin/videos", access: "videos.manage" },
+  { path: "/api/admin/videos/:guid", access: "videos.manage" },
+  { path: "/api/admin/videos/:guid/upload", access: "videos.manage" },
+];
+
+export function adminPageAccess(pathname: string): Access | undefined {
+  return (ADMIN_PAGES.find((p) => p.path === pathname) ?? ADMIN_SUBPAGES.find((p) => p.path === pathname))?.access;
+}
+
+/**
+ * Who may change whose access. Admins manage everyone but themselves (so nobody locks themselves out);
+ * a non-admin holding `users.manage` manages only non-admins and grants only permissions they hold.
+ */
+export function canManageUser(actor: AccessProfile & { id: string }, target: AccessProfile & { id: string }): boolean {
+  if (actor.id === target.id) return false;
+  if (!can(actor, "users.manage")) return false;
+  if (isAdmin(actor)) return true;
+  return !(target.role === "admin" || target.isAdmin);
+}
+
+export function canGrant(actor: AccessProfile, role: Role, permissions: readonly Permission[]): boolean {
+  if (!can(actor, "users.manage")) return false;
+  if (isAdmin(actor)) return true;
+  return role !== "admin" && permissions.every((p) => actor.permissions.includes(p));
+}

@@ -1,0 +1,336 @@
+/**
+ * The one place that reads the environment. Everything configurable goes through here, is checked once
+ * at start-up (public-site.md §5, "startup configuration check"), and is never sent to the browser:
+ * client code receives only what `publicConfig()` hands to the root loader.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+export const PRODUCTION_REFUSAL = "Application cannot start with invalid configuration in production mode";
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.string().trim().url().optional());
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (v) =>
+      v === undefined || v === "" ? fallback : typeof v === "boolean" ? v : typeof v === "string" && ["1", "true", "yes", "on"].includes(v.toLowerCase()),
+    z.boolean(),
+  );
+
+/** A duration in milliseconds, from 100 ms to 10 minutes. */
+const ms = (fallback: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(fallback));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().default("./data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  /** on: anonymous public pages come from the full-page cache (docs/decisions/0106-page-cache.md). */
+  PAGE_CACHE: z.enum(["on", "off"]).default("on"),
+
+  /** The HTTP server's time-outs (docs/decisions/0107-bounded-input.md). Headers must arrive within this. */
+  HTTP_HEADERS_TIMEOUT_MS: ms(20_000),
+  /** A request's body (except uploads and the editor's form with its image) must arrive within this of its headers. */
+  HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
+  /** A connection on which no byte moves either way for this long is closed: the only limit on an upload's duration. */
+  HTTP_IDLE_TIMEOUT_MS: ms(60_000),
+  /**
+   * An upload (tus PATCH) must bring at least UPLOAD_MIN_BYTES_PER_SECOND on average over each window of
+   * UPLOAD_RATE_WINDOW_MS, or its connection is closed; what arrived is kept and the upload resumes from it.
+   */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000_000).default(1024)),
+  UPLOAD_RATE_WINDOW_MS: ms(30_000),
+  /** An idle kept-alive connection is closed after this; above a load balancer's own idle time-out (often 60 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
+
+  BETTER_AUTH_SECRET: optionalString,
+
+  SITE_NAME: z.string().default("صحراء ميديا"),
+  SITE_NAME_FR: z.string().default("Sahara Média"),
+  SITE_DESCRIPTION: z.string().default("منصة إخبارية وثقافية عربية من موريتانيا والصحراء"),
+  SITE_LOGO_URL: z.string().default("/brand/logo.svg"),
+  SITE_LOGO_FALLBACK_URL: z.string().default("/brand/logo-alt.svg"),
+
+  SOCIAL_FACEBOOK_URL: optionalUrl,
+  SOCIAL_TWITTER_URL: optionalUrl,
+  SOCIAL_INSTAGRAM_URL: optionalUrl,
+  SOCIAL_YOUTUBE_URL: optionalUrl,
+
+  CONTACT_EMAIL: z.string().default("contact@sahara-media.mr"),
+  CONTACT_PHONE: z.string().default("+222 45 25 00 00"),
+  CONTACT_ADDRESS: z.string().default("نواكشوط، موريتانيا"),
+  CONTACT_ADDRESS_FR: z.string().default("Nouakchott, Mauritanie"),
+
+  STORAGE_DRIVER: z.enum(["local", "bunny", "s3"]).default("local"),
+  CDN_URL: optionalString,
+  BUNNY_STORAGE_ZONE: optionalString,
+  BUNNY_STORAGE_API_KEY: optionalString,
+  BUNNY_STORAGE_HOST: z.string().default("storage.bunnycdn.com"),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default("auto"),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_PUBLIC_URL: optionalUrl,
+
+  VIDEO_DRIVER: z.enum(["local", "bunny"]).default("local"),
+  FFMPEG_PATH: z.string().default("ffmpeg"),
+  FFPROBE_PATH: z.string().default("ffprobe"),
+  /** embedded: this process also runs the job queue; off: a separate `npm run worker` does (needs DATABASE_URL). */
+  JOB_WORKER: z.enum(["embedded", "off"]).default("embedded"),
+  BUNNY_STREAM_LIBRARY_ID: optionalString,
+  BUNNY_STREAM_API_KEY: optionalString,
+  BUNNY_STREAM_CDN_HOSTNAME: optionalString,
+  BUNNY_STREAM_TOKEN_KEY: optionalString,
+  BUNNY_STREAM_API_URL: z.string().url().default("https://video.bunnycdn.com"),
+
+  FACEBOOK_PAGE_ID: optionalString,
+  FACEBOOK_PAGE_TOKEN: optionalString,
+  FACEBOOK_GRAPH_URL: z.string().url().default("https://graph.facebook.com"),
+  /** How long a page of posts is served before it is refreshed in the background. */
+  FACEBOOK_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(86_400).default(300)),
+  /** A Graph request (or a post image) is abandoned after this long; the last good copy is served meanwhile. */
+  FACEBOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(30_000).default(4000)),
+
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default("صحراء ميديا <no-reply@sahara-media.mr>"),
+
+  SEED_DEMO: flag(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = Env & {
+  isProduction: boolean;
+  dataDir: string;
+  publicUrl: string;
+  databaseDriver: "pglite" | "postgres";
+  /** Drivers in use after the check; a misconfigured driver outside production falls back to the embedded one. */
+  drivers: {
+    database: "pglite" | "postgres";
+    storage: Env["STORAGE_DRIVER"];
+    video: Env["VIDEO_DRIVER"];
+    mail: "smtp" | "outbox";
+    cache: "memory" | "redis";
+    social: "graph-api" | "off";
+  };
+  secretValues: string[];
+};
+
+export type ConfigCheck = { config: Config; errors: string[]; warnings: string[] };
+
+const missing = (name: string) => `Missing required environment variable: ${name}`;
+const looksExample = (name: string) => `${name} appears to contain example or development values`;
+
+/** Values that someone copied from an example file or left pointing at a developer's machine. */
+export function looksLikeExampleValue(value: string): boolean {
+  return /(^|[^a-z])(example|changeme|change-me|your[-_]?|xxx+|placeholder|dummy|test-?key|localhost|127\.0\.0\.1)/i.test(value);
+}
+
+function requireAll(env: Record<string, unknown>, names: string[], errors: string[]) {
+  let ok = true;
+  for (const name of names) {
+    if (env[name] === undefined || env[name] === "") {
+      errors.push(missing(name));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** Pure check of an environment: used at start-up and by the tests. */
+export function checkConfig(raw: Record<string, string | undefined>): ConfigCheck {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const parsed = envSchema.safeParse(raw);
+  let env: Env;
+  if (parsed.success) {
+    env = parsed.data;
+  } else {
+    for (const issue of parsed.error.issues) errors.push(`Invalid environment variable ${issue.path.join(".")}: ${issue.message}`);
+    // Keep going with the defaults for the broken keys so every problem is reported at once.
+    const cleaned = { ...raw };
+    for (const issue of parsed.error.issues) delete cleaned[String(issue.path[0])];
+    env = envSchema.parse(cleaned);
+  }
+  const isProduction = env.NODE_ENV === "production";
+
+  let database: Config["drivers"]["database"] = "pglite";
+  if (env.DATABASE_URL) {
+    if (!/^postgres(ql)?:\/\/[^\s/]+/.test(env.DATABASE_URL)) {
+      errors.push("DATABASE_URL must be a valid PostgreSQL URL (postgres://user:password@host:5432/database)");
+    } else {
+      database = "postgres";
+    }
+  }
+
+  let storage = env.STORAGE_DRIVER;
+  if (storage === "bunny") {
+    const ok = requireAll(env, ["CDN_URL", "BUNNY_STORAGE_API_KEY", "BUNNY_STORAGE_ZONE"], errors);
+    if (env.CDN_URL && !(env.CDN_URL.startsWith("https://") || env.CDN_URL.includes(".b-cdn.net"))) {
+      warnings.push("CDN_URL should start with https:// or contain .b-cdn.net");
+    }
+    if (!ok && !isProduction) storage = "local";
+  } else if (storage === "s3") {
+    const ok = requireAll(env, ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"], errors);
+    if (!ok && !isProduction) storage = "local";
+  }
+
+  let video = env.VIDEO_DRIVER;
+  if (video === "bunny") {
+    const ok = requireAll(env, ["BUNNY_STREAM_LIBRARY_ID", "BUNNY_STREAM_CDN_HOSTNAME", "BUNNY_STREAM_API_KEY"], errors);
+    if (env.BUNNY_STREAM_CDN_HOSTNAME && !env.BUNNY_STREAM_CDN_HOSTNAME.includes(".b-cdn.net")) {
+      warnings.push("BUNNY_STREAM_CDN_HOSTNAME should contain .b-cdn.net");
+    }
+    if (!ok && !isProduction) video = "local";
+  }
+
+  // The embedded database belongs to one process: with it, jobs can only run inside the server.
+  if (env.JOB_WORKER === "off" && !env.DATABASE_URL) errors.push("JOB_WORKER=off needs DATABASE_URL: a separate worker cannot open the embedded database");
+
+  if (env.FACEBOOK_PAGE_TOKEN && !env.FACEBOOK_PAGE_ID) errors.push(missing("FACEBOOK_PAGE_ID"));
+
+  if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) errors.push("SMTP_URL must start with smtp:// or smtps://");
+  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) errors.push("REDIS_URL must start with redis:// or rediss://");
+
+  if (isProduction) {
+    if (!env.BETTER_AUTH_SECRET) {
+      // Production keeps working on a fresh machine: the secret is generated once and kept in DATA_DIR
+      // (see server/ops/secrets.server.ts). Say so, because several processes must then share that folder.
+      warnings.push("BETTER_AUTH_SECRET is not set: a generated secret kept in DATA_DIR is used");
+    } else if (env.BETTER_AUTH_SECRET.length < 32) {
+      errors.push("BETTER_AUTH_SECRET must be at least 32 characters in production");
+    }
+  }
+
+  // Example or development values: a warning everywhere, as the spec says.
+  const checked = [
+    "DATABASE_URL",
+    "CDN_URL",
+    "BUNNY_STORAGE_API_KEY",
+    "BUNNY_STORAGE_ZONE",
+    "BUNNY_STREAM_LIBRARY_ID",
+    "BUNNY_STREAM_CDN_HOSTNAME",
+    "BUNNY_STREAM_API_KEY",
+    "FACEBOOK_PAGE_TOKEN",
+    "S3_ENDPOINT",
+    "S3_ACCESS_KEY_ID",
+    "S3_SECRET_ACCESS_KEY",
+    "BETTER_AUTH_SECRET",
+    "PUBLIC_URL",
+  ] as const;
+  for (const name of checked) {
+    const value = env[name];
+    if (typeof value === "string" && value && looksLikeExampleValue(value) && !(name === "PUBLIC_URL" && !isProduction)) {
+      warnings.push(looksExample(name));
+    }
+  }
+
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+  const secretValues = [
+    env.BETTER_AUTH_SECRET,
+    env.BUNNY_STORAGE_API_KEY,
+    env.BUNNY_STREAM_API_KEY,
+    env.BUNNY_STREAM_TOKEN_KEY,
+    env.FACEBOOK_PAGE_TOKEN,
+    env.S3_SECRET_ACCESS_KEY,
+    env.S3_ACCESS_KEY_ID,
+    passwordOf(env.DATABASE_URL),
+    passwordOf(env.SMTP_URL),
+    passwordOf(env.REDIS_URL),
+  ].filter((v): v is string => typeof v === "string" && v.length >= 6);
+
+  const config: Config = {
+    ...env,
+    isProduction,
+    dataDir: path.resolve(env.DATA_DIR),
+    publicUrl,
+    databaseDriver: database,
+    drivers: {
+      database,
+      storage,
+      video,
+      mail: env.SMTP_URL ? "smtp" : "outbox",
+      cache: env.REDIS_URL ? "redis" : "memory",
+      social: env.FACEBOOK_PAGE_TOKEN && env.FACEBOOK_PAGE_ID ? "graph-api" : "off",
+    },
+    secretValues,
+  };
+  return { config, errors, warnings };
+}
+
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let current: Config | undefined;
+
+/** The checked configuration of this process. Reads `process.env` once. */
+export function getConfig(): Config {
+  if (!current) current = checkConfig(process.env).config;
+  return current;
+}
+
+/** For tests and scripts that start the app with another environment. */
+export function resetConfig() {
+  current = undefined;
+}
+
+/**
+ * Start-up check: logs errors and warnings, and refuses to start in production when anything is wrong.
+ * Returns the config; throws `ConfigError` in production so the caller exits non-zero.
+ */
+export class ConfigError extends Error {
+  code = "CONFIG_INVALID" as const;
+  constructor(public problems: string[]) {
+    super(PRODUCTION_REFUSAL);
+  }
+}
+
+export function startupCheck(
+  raw: Record<string, string | undefined>,
+  log: { warn: (m: string) => void; error: (m: string) => void; info: (m: string) => void },
+): Config {
+  const { config, errors, warnings } = checkConfig(raw);
+  for (const w of warnings) log.warn(w);
+  for (const e of errors) log.error(e);
+  if (errors.length && config.isProduction) throw new ConfigError(errors);
+  current = config;
+  const d = config.drivers;
+  log.info(
+    `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social}` +
+      (d.database === "pglite" ? ` (data in ${path.join(config.dataDir, "db")})` : ""),
+  );
+  return config;
+}
+
+/** The part of the configuration the browser may see. Nothing secret belongs here. */
+export function publicConfig(config: Config = getConfig()) {
+  return {
+    siteName: config.SITE_NAME,
+    siteNameFr: config.SITE_NAME_FR,
+    siteDescription: config.SITE_DESCRIPTION,
+    logoUrl: config.SITE_LOGO_URL,
+    logoFallbackUrl: config.SITE_LOGO_FALLBACK_URL,
+    publicUrl: config.publicUrl,
+    social: {
+      facebook: config.SOCIAL_FACEBOOK_URL ?? null,
+      twitter: config.SOCIAL_TWITTER_URL ?? null,
+      instagram: config.SOCIAL_INSTAGRAM_URL ?? null,
+      youtube: config.SOCIAL_YOUTUBE_URL ?? null,
+    },
+    contact: { email: config.CONTACT_EMAIL, phone: config.CONTACT_PHONE, address: config.CONTACT_ADDRESS, addressFr: config.CONTACT_ADDRESS_FR },
+  };
+}
+export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -1,0 +1,104 @@
+/**
+ * The in-process read cache for public pages (ARCHITECTURE "cache"): lru-cache's least-recently-used store
+ * with a time to live, each entry tagged with the tables it read. A write calls `invalidate(table)` in the
+ * domain function that writes, so readers see a change at once; the TTL bounds staleness for what changes
+ * without a write (a scheduled publish date arriving, view counts).
+ *
+ * A read whose caller degraded (server/http/render-scope.server.ts `markDegraded`: a query failed and the caller shows
+ * less) is not kept either, so a database outage never leaves an empty page behind it.
+ *
+ * Whoever keeps more than reads listens with `onInvalidate` (the page cache, server/http/page-cache.server.ts; the
+ * Redis bus, server/content/cache-bus.server.ts, which tells the other processes and applies theirs with
+ * `applyRemoteInvalidation`). See docs/decisions/0006-cache.md and 0106-page-cache.md.
+ */
+import { LRUCache } from "lru-cache";
+import { markDegraded, withReadScope } from "#server/http/render-scope.server.ts";
+
+export const CACHE_TAG_NAMES = ["articles", "news", "programs", "podcasts", "coverages", "media", "categories", "videos"] as const;
+export type CacheTag = (typeof CACHE_TAG_NAMES)[number];
+
+type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
+
+const MAX_ENTRIES = 1000;
+export const DEFAULT_TTL_MS = 60_000;
+
+const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: DEFAULT_TTL_MS });
+let enabled = process.env.NODE_ENV !== "test";
+const stats = { hits: 0, misses: 0 };
+
+/** Runs `read` once per key until it expires or one of its tags is invalidated; concurrent callers share it. */
+export function cached<T>(key: string, tags: readonly CacheTag[], read: () => Promise<T>, ttlMs = DEFAULT_TTL_MS): Promise<T> {
+  if (!enabled) return read();
+  const hit = entries.get(key);
+  if (hit) {
+    stats.hits++;
+    return unwrap(hit.value as Entry["value"]) as Promise<T>;
+  }
+  stats.misses++;
+  const value = withReadScope(read);
+  // The promise is stored, not its result, so readers arriving while the query runs share it.
+  entries.set(key, { value, tags }, { ttl: ttlMs });
+  // A failed read is not kept, nor a degraded one: the next reader tries again.
+  const forget = () => {
+    if (entries.peek(key)?.value === value) entries.delete(key);
+  };
+  value.then(({ degraded }) => degraded && forget(), forget);
+  return unwrap(value) as Promise<T>;
+}
+
+/** The value of an entry; a degraded one degrades every reader that shares it (in the reader's own scope). */
+function unwrap(entry: Entry["value"]): Promise<unknown> {
+  return entry.then(({ value, degraded }) => {
+    if (degraded) markDegraded();
+    return value;
+  });
+}
+
+export type InvalidationListener = (tags: readonly CacheTag[], origin: "local" | "remote") => void;
+const listeners = new Set<InvalidationListener>();
+
+/** Hear every invalidation: this process's writes ("local") and other processes' ("remote"). Returns the unsubscribe. */
+export function onInvalidate(listener: InvalidationListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function dropTagged(tags: readonly CacheTag[]) {
+  const stale = [...entries.entries()].filter(([, entry]) => entry.tags.some((t) => tags.includes(t))).map(([key]) => key);
+  for (const key of stale) entries.delete(key);
+}
+
+function tell(tags: readonly CacheTag[], origin: "local" | "remote") {
+  for (const listener of listeners) {
+    try {
+      listener(tags, origin);
+    } catch {
+      // A listener's failure never fails the write that invalidated.
+    }
+  }
+}
+
+/** Drops every entry that read from one of these tables, and tells the listeners (page cache, other processes). */
+export function invalidate(...tags: CacheTag[]) {
+  dropTagged(tags);
+  tell(tags, "local");
+}
+
+/** An invalidation another process made (server/content/cache-bus.server.ts): applied here, not sent on again. */
+export function applyRemoteInvalidation(tags: readonly CacheTag[]) {
+  dropTagged(tags);
+  tell(tags, "remote");
+}
+
+export function clearCache() {
+  entries.clear();
+}
+
+export function setCacheEnabled(on: boolean) {
+  enabled = on;
+  if (!on) entries.clear();
+}
+
+export function cacheStats() {
+  return { ...stats, size: entries.size };
+}

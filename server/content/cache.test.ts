@@ -1,0 +1,59 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { cached, cacheStats, clearCache, invalidate, setCacheEnabled } from "./cache.server.ts";
+
+describe("read cache", () => {
+  beforeEach(() => setCacheEnabled(true));
+  afterEach(() => {
+    clearCache();
+    setCacheEnabled(false);
+  });
+
+  it("reads once per key while fresh, and shares a read in flight", async () => {
+    const read = vi.fn(() => Promise.resolve(42));
+    const [a, b] = await Promise.all([cached("k", ["news"], read), cached("k", ["news"], read)]);
+    expect([a, b]).toEqual([42, 42]);
+    await cached("k", ["news"], read);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it("drops entries when a table they read is written", async () => {
+    const read = vi.fn(() => Promise.resolve("x"));
+    await cached("home", ["news", "articles"], read);
+    await cached("other", ["media"], read);
+    invalidate("articles");
+    await cached("home", ["news", "articles"], read);
+    await cached("other", ["media"], read);
+    expect(read).toHaveBeenCalledTimes(3);
+  });
+
+  it("expires entries after their time to live", async () => {
+    // lru-cache measures age on the monotonic clock, which fake timers do not move: a real millisecond passes.
+    const read = vi.fn(() => Promise.resolve(1));
+    await cached("k", ["news"], read, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await cached("k", ["news"], read, 1);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
+  it("keeps the 1000 most recently used entries", async () => {
+    const read = vi.fn(() => Promise.resolve(0));
+    for (let i = 0; i < 1000; i++) await cached(`k${i}`, ["news"], read);
+    // Reading k0 again makes it the most recently used, so k1 is the one that goes when k1000 arrives.
+    await cached("k0", ["news"], read);
+    await cached("k1000", ["news"], read);
+    expect(cacheStats().size).toBe(1000);
+    read.mockClear();
+    await cached("k0", ["news"], read);
+    expect(read).not.toHaveBeenCalled();
+    await cached("k1", ["news"], read);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not keep a failed read", async () => {
+    let n = 0;
+    const read = () => (++n === 1 ? Promise.reject(new Error("db down")) : Promise.resolve("ok"));
+    await expect(cached("k", ["news"], read)).rejects.toThrow("db down");
+    await new Promise((r) => setTimeout(r, 0));
+    await expect(cached("k", ["news"], read)).resolves.toBe("ok");
+  });
+});

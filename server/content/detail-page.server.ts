@@ -1,0 +1,122 @@
+/**
+ * The loaders of the one detail page (public-site.md §2 "Detail screens") for every content type, and of
+ * the staff preview of that page.
+ *
+ * Public: the item by slug or id, published and due only, cached under the type's tag; /{type}/{id}, a slug
+ * in another case and an old slug an editor has since changed answer with a permanent redirect to the
+ * item's URL; a missing item is a 404; a failed load sends the reader home with the spec's toast; related
+ * items degrade to an empty list. Rich-text bodies are sanitised again before they reach the page.
+ */
+import { redirect } from "react-router";
+import { ALL_CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types.ts";
+import { DETAIL_VIEWS, type Body, type DetailItem, type DetailPage, type RelatedItem } from "#domain/detail-view.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { cached } from "./cache.server.ts";
+import {
+  bodyColumnOf,
+  findItemForStaff,
+  findPublishedItem,
+  findRedirectedItemId,
+  listRelated,
+  parseItemKey,
+  summaryColumnOf,
+  type ItemKey,
+} from "./detail.server.ts";
+import { CACHE_TAGS } from "./registry.server.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
+import { sanitizeRichText } from "./rich-text.server.ts";
+
+/** A stored body that starts with a tag came from the rich-text editor; the demo's and the old site's are plain text. */
+const HTML_BODY = /^\s*<[a-z][a-z0-9]*[\s/>]/i;
+
+function bodyOf(stored: unknown): Body | null {
+  if (typeof stored !== "string" || !stored.trim()) return null;
+  // Stored HTML was cleaned on save; cleaning it again here means no stored row can reach a page unchecked.
+  return HTML_BODY.test(stored) ? { html: sanitizeRichText(stored) } : { text: stored };
+}
+
+type Shaped = Omit<DetailPage, "related">;
+
+/** The row as the page takes it: summary and body out of their type's columns, the body made safe. */
+function shape(type: ContentType, row: DetailItem): Shaped {
+  const summaryColumn = summaryColumnOf(type);
+  const bodyColumn = bodyColumnOf(type);
+  const moved = bodyColumn ? [summaryColumn, `${summaryColumn}Fr`, bodyColumn, `${bodyColumn}Fr`] : [summaryColumn, `${summaryColumn}Fr`];
+  const item: DetailItem = { ...row };
+  for (const column of moved) delete item[column];
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    type,
+    url: publicUrl(type, row.pageSlug, row.id),
+    item,
+    summary: text(row[summaryColumn]),
+    summaryFr: text(row[`${summaryColumn}Fr`]),
+    body: bodyColumn ? bodyOf(row[bodyColumn]) : null,
+    bodyFr: bodyColumn ? bodyOf(row[`${bodyColumn}Fr`]) : null,
+  };
+}
+
+function relatedOf(db: Database, type: ContentType, item: DetailItem): Promise<DetailPage["related"]> {
+  const withUrls = (rows: RelatedItem[]) => rows.map((r) => ({ ...r, url: publicUrl(type, r.pageSlug, r.id) }));
+  return orEmpty(`related ${type}`, () => cached(`related:${type}:${item.id}`, [CACHE_TAGS[type]], async () => withUrls(await listRelated(db, type, item))));
+}
+
+type Lookup = { page: Shaped } | { movedTo: string } | null;
+
+/** The published item a key names, or where an old slug of it moved to. */
+async function lookUp(db: Database, type: ContentType, key: ItemKey): Promise<Lookup> {
+  const item = await findPublishedItem(db, type, key);
+  if (item) return { page: shape(type, item) };
+  if (!("slug" in key)) return null;
+  const id = await findRedirectedItemId(db, type, key.slug);
+  const moved = id === null ? null : await findPublishedItem(db, type, { id });
+  return moved ? { movedTo: publicUrl(type, moved.pageSlug, moved.id) } : null;
+}
+
+/** The type whose detail pages live under a path ("/podcasts/…" → podcast); any other is the spec's internal error. */
+export function detailTypeOfPath(pathname: string): ContentType {
+  const def = ALL_CONTENT_TYPES.find((d) => d.detailPage && pathname.startsWith(`${d.publicPath}/`));
+  if (!def) throw new Error("Invalid content type");
+  return def.type;
+}
+
+/** The public detail page of a type's item named by a URL segment (a slug, or an id). */
+export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined): Promise<DetailPage> {
+  const key = parseItemKey(slugOrId);
+  if (!key) notFound();
+  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [CACHE_TAGS[type], "categories"], () => lookUp(db, type, key)));
+  if (!found) notFound();
+  if ("movedTo" in found) throw redirect(found.movedTo, 301);
+  // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
+  if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
+  const [related, videoFile] = await Promise.all([relatedOf(db, type, found.page.item), plainVideoFileOf(type, found.page.item)]);
+  return { ...found.page, related, ...(videoFile ? { videoFile } : {}) };
+}
+
+/**
+ * The direct file of the item's hosted video, for the browser's own player when there is no JavaScript (the
+ * enhanced player asks the playback API itself). Null for a URL source (it plays as it is), no video, or a
+ * library that cannot answer: the page never fails for it.
+ */
+async function plainVideoFileOf(type: ContentType, item: DetailItem): Promise<string | null> {
+  const field = DETAIL_VIEWS[type].media?.video;
+  const source = field ? item[field] : null;
+  if (!isVideoId(source)) return null;
+  const playback = await getVideoLibrary()
+    .playback(String(source).toLowerCase())
+    .catch(() => null);
+  return playback?.mp4 ?? null;
+}
+
+/**
+ * The staff preview: any item of a type by id, draft and scheduled included, shaped as readers will see it.
+ * Never cached and never counted as a view. The caller checks the permission (requirePermission with the
+ * type's `permissions.write`) before calling; a missing item is a 404.
+ */
+export async function loadPreviewPage(db: Database, type: ContentType, id: number): Promise<DetailPage> {
+  const row = Number.isInteger(id) && id > 0 ? await findItemForStaff(db, type, id) : null;
+  if (!row) notFound();
+  return { ...shape(type, row), related: await relatedOf(db, type, row), preview: { status: editorStatusOf(row.status, row.publishDate) } };
+}

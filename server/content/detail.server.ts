@@ -1,0 +1,139 @@
+/**
+ * One content item as its detail page shows it, and its related items, for every type of the content-type
+ * registry (public-site.md §7 "Detail by slug" and "Related content"). The columns come from the type's
+ * definition (domain/content-types.ts) plus the read-only ones a page shows; nothing here is written per
+ * type. The public reader sees published and due items only, through the one rule in ./published.ts; the
+ * staff preview reads any status.
+ */
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import { PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types.ts";
+import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { categories, slugRedirects } from "#server/db/schema.server.ts";
+import { isPublished } from "./published.server.ts";
+import { columnOf, definitionOf, tableOf } from "./registry.server.ts";
+
+export const RELATED_LIMIT = 4;
+
+export type ItemKey = { slug: string } | { id: number };
+
+/** Slugs longer than this were never made by us or by the old site; they cannot name an item. */
+const MAX_KEY_LENGTH = 200;
+
+/**
+ * What a URL segment names: a numeric id, or a page slug (letters of any script, digits, single hyphens:
+ * an Arabic slug arrives percent-decoded by the router). Anything else cannot name an item.
+ */
+export function parseItemKey(value: string | undefined): ItemKey | null {
+  if (!value || value.length > MAX_KEY_LENGTH) return null;
+  if (/^\d{1,9}$/.test(value)) return { id: Number(value) };
+  // The same normal form and case slugify() gives, so a hand-typed URL finds the stored slug.
+  const slug = value.normalize("NFKC").toLowerCase();
+  return PAGE_SLUG_PATTERN.test(slug) ? { slug } : null;
+}
+
+/**
+ * Columns a detail page shows that no editor field holds: French variants kept from the old site, the
+ * author's French name and bio, read time and view count. By schema key.
+ */
+const READ_ONLY_COLUMNS: Partial<Record<ContentType, readonly string[]>> = {
+  // videoUrl: a video article (the politics page's) plays it on its page (DETAIL_VIEWS.article.media).
+  article: ["contentFr", "excerptFr", "authorNameFr", "authorBio", "readTimeMinutes", "viewCount", "videoUrl"],
+  news: ["contentFr", "excerptFr"],
+};
+
+/** Every type has these (registry.server.ts CommonColumns); the page needs them whatever the type. */
+const COMMON_COLUMNS = ["id", "title", "titleFr", "pageSlug", "status", "publishDate", "updatedAt", "imageUrl", "authorName", "isDemo"] as const;
+
+const hasCategory = (type: ContentType) => definitionOf(type).fields.some((f) => f.kind === "category");
+
+const columnOfField = (type: ContentType, name: string) => definitionOf(type).fields.find((f) => f.name === name)?.column;
+
+/** The column of the plain-text summary shown under the title and on cards (excerpt or description). */
+export const summaryColumnOf = (type: ContentType): string => columnOfField(type, definitionOf(type).summaryField) ?? definitionOf(type).summaryField;
+
+/** The column of the body (the rich-text field), or null for a type without one (media items). */
+export const bodyColumnOf = (type: ContentType): string | null => definitionOf(type).fields.find((f) => f.kind === "richtext")?.column ?? null;
+
+/** The page's columns of a type, built once from its definition. */
+const selections = new Map<ContentType, Record<string, PgColumn>>();
+function detailColumns(type: ContentType): Record<string, PgColumn> {
+  let columns = selections.get(type);
+  if (!columns) {
+    const keys = [...COMMON_COLUMNS, ...definitionOf(type).fields.map((f) => f.column), ...(READ_ONLY_COLUMNS[type] ?? [])];
+    columns = {};
+    for (const key of keys) {
+      const column = columnOf(type, key);
+      if (!column) throw new Error(`${type} has no column ${key}`);
+      columns[key] = column;
+    }
+    if (hasCategory(type)) Object.assign(columns, { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug });
+    selections.set(type, columns);
+  }
+  return columns;
+}
+
+async function findItem(db: Database, type: ContentType, key: ItemKey, publicOnly: boolean): Promise<DetailItem | null> {
+  const table = tableOf(type);
+  const match = "id" in key ? eq(table.id, key.id) : eq(table.pageSlug, key.slug);
+  // A type without categories joins on false: PostgreSQL reads no category row for it.
+  const category = hasCategory(type) ? eq(columnOf(type, "categoryId")!, categories.id) : sql`false`;
+  const [row] = await db
+    .select(detailColumns(type))
+    .from(table)
+    .leftJoin(categories, category)
+    .where(publicOnly ? isPublished(table, match) : match)
+    .limit(1);
+  // The selection is built at run time; its keys and value types are the ones DetailItem names.
+  return (row as unknown as DetailItem | undefined) ?? null;
+}
+
+/** One item the public may see (published, publish date come) by slug or id, or null. */
+export function findPublishedItem(db: Database, type: ContentType, key: ItemKey): Promise<DetailItem | null> {
+  return findItem(db, type, key, true);
+}
+
+/** One item by id whatever its status (draft, scheduled): the staff preview. Callers check the permission. */
+export function findItemForStaff(db: Database, type: ContentType, id: number): Promise<DetailItem | null> {
+  return findItem(db, type, { id }, false);
+}
+
+/** The item an old slug of a type pointed to before an editor changed it, or null. */
+export async function findRedirectedItemId(db: Database, type: ContentType, oldSlug: string): Promise<number | null> {
+  const [row] = await db
+    .select({ itemId: slugRedirects.itemId })
+    .from(slugRedirects)
+    .where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, oldSlug)))
+    .limit(1);
+  return row?.itemId ?? null;
+}
+
+// Types without a French summary column still give the card the same shape.
+const noFrench = sql<string | null>`null`;
+
+/**
+ * Up to four other published items of the same type, newest first; of the same category when the type has
+ * categories and the item one.
+ */
+export function listRelated(db: Database, type: ContentType, item: { id: number; categoryId?: DetailValue }, limit = RELATED_LIMIT): Promise<RelatedItem[]> {
+  const table = tableOf(type);
+  const conditions: (SQL | undefined)[] = [ne(table.id, item.id)];
+  if (hasCategory(type) && typeof item.categoryId === "number") conditions.push(eq(columnOf(type, "categoryId")!, item.categoryId));
+  const summaryColumn = summaryColumnOf(type);
+  return db
+    .select({
+      id: table.id,
+      title: table.title,
+      titleFr: table.titleFr,
+      summary: columnOf(type, summaryColumn) ?? noFrench,
+      summaryFr: columnOf(type, `${summaryColumn}Fr`) ?? noFrench,
+      imageUrl: table.imageUrl,
+      publishDate: table.publishDate,
+      pageSlug: table.pageSlug,
+    })
+    .from(table)
+    .where(isPublished(table, ...conditions))
+    .orderBy(desc(table.publishDate), desc(table.id))
+    .limit(limit) as Promise<RelatedItem[]>;
+}

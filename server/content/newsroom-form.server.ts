@@ -1,0 +1,94 @@
+/**
+ * The newsroom editor's form post, from multipart body to saved item: the editor's route action calls
+ * `saveFromForm` and turns its outcome into a redirect or a re-rendered form. Images are checked and stored
+ * only once the rest of the form passes the type's schema, and a stored image is removed again when the
+ * save fails, so a refused form leaves no file behind. A failed image upload does not stop the save
+ * (back-office.md §8: the item is saved without its image, with a warning).
+ */
+import type { ContentTypeDefinition } from "#domain/content-types.ts";
+import {
+  asText,
+  checkFormValues,
+  formValuesOf,
+  imageFileInput,
+  imageRemoveInput,
+  OVERWRITE_INPUT,
+  UPDATED_AT_INPUT,
+  type FormValues,
+} from "#domain/content-form.ts";
+import type { FieldErrors } from "#domain/schemas/shared.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { getStorage, storeImage, UploadError, type StoredFile } from "#server/media/storage/index.server.ts";
+import { removeImage } from "#server/media/storage/images.server.ts";
+import { ContentConflictError, ContentNotFoundError, ContentValidationError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
+
+export type ImageWarning = { key: string; values: Record<string, string | number> };
+
+export type SaveOutcome =
+  | { ok: true; item: StaffItem; imageFailed: ImageWarning | null }
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 500;
+      /** What was typed, for the form to show again. */
+      values: FormValues;
+      errors: FieldErrors;
+      /** Someone saved since the editor opened the item: their version's token and time. */
+      conflict?: { updatedAt: string; title: string };
+      /** The save itself failed (not the input): a translation key. */
+      failure?: string;
+    };
+
+const chosenFile = (form: FormData, name: string): File | null => {
+  const value = form.get(name);
+  return value instanceof File && (value.size > 0 || value.name !== "") ? value : null;
+};
+
+/** Saves a posted editor form as a new item (`id` null) or over item `id`. */
+export async function saveFromForm(db: Database, def: ContentTypeDefinition, form: FormData, author: Author, id: number | null): Promise<SaveOutcome> {
+  const values = formValuesOf(def, form);
+  const images = def.fields.filter((f) => f.kind === "image");
+  for (const field of images) if (form.get(imageRemoveInput(field.name)) === "on") values[field.name] = "";
+
+  const errors = checkFormValues(def, values);
+  if (Object.keys(errors).length) return { ok: false, status: 400, values, errors };
+
+  const input: Record<string, unknown> = { ...values };
+  const stored: StoredFile[] = [];
+  let imageFailed: ImageWarning | null = null;
+  for (const field of images) {
+    const file = chosenFile(form, imageFileInput(field.name));
+    if (!file) continue;
+    try {
+      const saved = await storeImage(file, def.folders[field.name] ?? def.segment);
+      stored.push(saved);
+      input[field.name] = saved.url;
+    } catch (error) {
+      if (error instanceof UploadError) imageFailed = { key: error.messageKey, values: error.values };
+      else {
+        logger.error({ err: error, type: def.type }, "image could not be stored");
+        imageFailed = { key: "newsroom.ui.imageStoreFailed", values: {} };
+      }
+    }
+  }
+
+  const forgetImages = async () => {
+    for (const file of stored) await removeImage(getStorage(), file.key).catch((error: unknown) => logger.warn({ err: error }, "stored image not removed"));
+  };
+
+  try {
+    const expected = asText(form.get(OVERWRITE_INPUT)) || asText(form.get(UPDATED_AT_INPUT)) || null;
+    const item =
+      id === null ? await createItem(db, def.type, input, author) : await updateItem(db, def.type, id, input, author, { expectedUpdatedAt: expected });
+    return { ok: true, item, imageFailed };
+  } catch (error) {
+    await forgetImages();
+    if (error instanceof ContentValidationError) return { ok: false, status: 400, values, errors: error.errors };
+    if (error instanceof ContentConflictError) {
+      return { ok: false, status: 409, values, errors: {}, conflict: { updatedAt: error.current.updated_at, title: error.current.title } };
+    }
+    if (error instanceof ContentNotFoundError) return { ok: false, status: 404, values, errors: {}, failure: "newsroom.ui.notFound" };
+    logger.error({ err: error, type: def.type, id }, "newsroom save failed");
+    return { ok: false, status: 500, values, errors: {}, failure: "newsroom.ui.saveFailedDetail" };
+  }
+}

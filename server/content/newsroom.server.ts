@@ -1,0 +1,463 @@
+/**
+ * The newsroom's data layer: what staff read and write, for every content type of the registry
+ * (domain/content-types.ts). The public reader lives in detail.ts and the section modules, behind the one
+ * published-and-due rule of published.ts; this module is the staff reader and the only writer.
+ *
+ * Every write
+ *  - validates with the type's one form schema (the editor runs the same one in the browser), sanitises
+ *    rich text, and checks the category exists;
+ *  - keeps slugs unique per type, and records a changed slug so its old URL answers with a 301;
+ *  - refuses to overwrite a save it has not seen (the caller's `updated_at` must still be current);
+ *  - stores a revision of what was saved, in the same transaction as the save;
+ *  - invalidates the cached public reads of the type at once, and re-arms the timer that makes the next
+ *    scheduled item appear at its time.
+ */
+import { and, getTableName, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import {
+  CONTENT_TYPES,
+  CONTENT_TYPE_DEFINITIONS,
+  editorStatusOf,
+  formSchemaOf,
+  parsePublishDate,
+  publicUrl,
+  slugify,
+  type ContentType,
+  type EditorStatus,
+} from "#domain/content-types.ts";
+import { fieldErrorsOf } from "#domain/schemas/shared.ts";
+import { invalidate } from "./cache.server.ts";
+import type { Database } from "#server/db/client.server.ts";
+import { categories, contentRevisions, slugRedirects } from "#server/db/schema.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { sanitizeRichText } from "./rich-text.server.ts";
+import { CACHE_TAGS, CONTENT_TABLES, columnOf, tableOf } from "./registry.server.ts";
+import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { SEARCH_TYPES, type SearchType } from "#domain/search.ts";
+
+/** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
+export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
+/** A JSON item: a long body and its fields, no files. */
+export const MAX_CONTENT_JSON_BYTES = 1024 * 1024;
+
+export const STAFF_PAGE_SIZE = 20;
+const STAFF_PAGE_MAX = 100;
+
+export type StaffItem = {
+  id: number;
+  title: string;
+  page_slug: string;
+  status: EditorStatus;
+  publish_date: string;
+  created_at: string;
+  updated_at: string;
+  author_name: string | null;
+  url: string;
+  category_name?: string | null;
+  [field: string]: unknown;
+};
+
+export type Author = { id: string; email: string };
+
+// ---- Errors, each with a stable code ----
+
+export class ContentValidationError extends Error {
+  readonly code = "VALIDATION";
+  constructor(readonly errors: Record<string, string>) {
+    super("The item is not valid.");
+    this.name = "ContentValidationError";
+  }
+}
+
+export class ContentConflictError extends Error {
+  readonly code = "CONFLICT";
+  constructor(readonly current: StaffItem) {
+    super("The item was saved by someone else since it was opened.");
+    this.name = "ContentConflictError";
+  }
+}
+
+export class ContentNotFoundError extends Error {
+  readonly code = "NOT_FOUND";
+  constructor() {
+    super("No such item.");
+    this.name = "ContentNotFoundError";
+  }
+}
+
+// ---- Reading (staff) ----
+
+const COMMON = ["id", "title", "pageSlug", "status", "publishDate", "createdAt", "updatedAt", "authorName"] as const;
+
+/** The columns a staff read selects for a type: the common ones and every field of its definition. */
+function staffColumns(type: ContentType): Record<string, PgColumn | SQL> {
+  const selection: Record<string, PgColumn | SQL> = {};
+  for (const key of COMMON) selection[key] = columnOf(type, key)!;
+  for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) selection[field.column] = columnOf(type, field.column)!;
+  if (columnOf(type, "categoryId")) selection.categoryName = categories.name;
+  return selection;
+}
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+
+/** A row under the spec's field names, as the editor, the lists and the JSON API show it. */
+function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new Date()): StaffItem {
+  const def = CONTENT_TYPE_DEFINITIONS[type];
+  const item: StaffItem = {
+    id: row.id as number,
+    title: row.title as string,
+    page_slug: row.pageSlug as string,
+    status: editorStatusOf(row.status as string, row.publishDate as Date, now),
+    publish_date: iso(row.publishDate),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    author_name: (row.authorName as string | null) ?? null,
+    url: publicUrl(type, row.pageSlug as string, row.id as number),
+  };
+  for (const field of def.fields) {
+    const value = row[field.column];
+    item[field.name] = field.kind === "category" || field.kind === "integer" ? (value == null ? null : String(value as number)) : (value ?? null);
+  }
+  if ("categoryName" in row) item.category_name = (row.categoryName as string | null) ?? null;
+  return item;
+}
+
+function statusFilter(type: ContentType, status: EditorStatus | "all" | undefined): SQL | undefined {
+  const t = tableOf(type);
+  if (status === "draft") return eq(t.status, "draft");
+  if (status === "published") return and(eq(t.status, "published"), lte(t.publishDate, sql`now()`));
+  if (status === "scheduled") return and(eq(t.status, "published"), gt(t.publishDate, sql`now()`));
+  return undefined;
+}
+
+function textFilter(type: ContentType, q: string | undefined): SQL | undefined {
+  const words = (q ?? "").trim().slice(0, 200);
+  if (!words) return undefined;
+  const pattern = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const columns = CONTENT_TYPE_DEFINITIONS[type].searchFields
+    .filter((name) => name !== "content") // bodies are long: the list filters on what it shows
+    .map((name) => columnOf(type, CONTENT_TYPE_DEFINITIONS[type].fields.find((f) => f.name === name)?.column ?? name))
+    .filter((c): c is PgColumn => Boolean(c));
+  return or(...columns.map((c) => ilike(c, pattern)));
+}
+
+export type StaffListQuery = { page?: number; perPage?: number; q?: string; status?: EditorStatus | "all" };
+export type StatusCounts = Record<EditorStatus | "all", number>;
+
+/** One page of a type's items for the back-office, newest first, with the count of each status. */
+export async function listForStaff(db: Database, type: ContentType, query: StaffListQuery = {}) {
+  const def = CONTENT_TYPE_DEFINITIONS[type];
+  const t = tableOf(type);
+  const perPage = Math.min(Math.max(1, Math.trunc(query.perPage ?? STAFF_PAGE_SIZE)), STAFF_PAGE_MAX);
+  const page = Math.max(1, Math.trunc(query.page ?? 1));
+  const text = textFilter(type, query.q);
+  const where = and(text, statusFilter(type, query.status));
+  const order = def.listOrder === "publish_date" ? t.publishDate : t.createdAt;
+
+  let rowsQuery = db.select(staffColumns(type)).from(t).$dynamic();
+  if (columnOf(type, "categoryId")) rowsQuery = rowsQuery.leftJoin(categories, eq(t.categoryId, categories.id));
+  const [rows, [tally]] = await Promise.all([
+    rowsQuery
+      .where(where)
+      .orderBy(desc(order), desc(t.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db
+      .select({
+        all: count(),
+        draft: sql<number>`count(*) filter (where ${t.status} = 'draft')`,
+        published: sql<number>`count(*) filter (where ${t.status} = 'published' and ${t.publishDate} <= now())`,
+        scheduled: sql<number>`count(*) filter (where ${t.status} = 'published' and ${t.publishDate} > now())`,
+      })
+      .from(t)
+      .where(text),
+  ]);
+  const counts: StatusCounts = {
+    all: Number(tally?.all ?? 0),
+    draft: Number(tally?.draft ?? 0),
+    published: Number(tally?.published ?? 0),
+    scheduled: Number(tally?.scheduled ?? 0),
+  };
+  const total = query.status && query.status !== "all" ? counts[query.status] : counts.all;
+  const now = new Date();
+  return { items: rows.map((r) => toStaffItem(type, r, now)), total, page, perPage, counts };
+}
+
+export async function getForStaff(db: Database, type: ContentType, id: number): Promise<StaffItem | null> {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  const t = tableOf(type);
+  let q = db.select(staffColumns(type)).from(t).$dynamic();
+  if (columnOf(type, "categoryId")) q = q.leftJoin(categories, eq(t.categoryId, categories.id));
+  const [row] = await q.where(eq(t.id, id)).limit(1);
+  return row ? toStaffItem(type, row) : null;
+}
+
+export function listCategoryOptions(db: Database) {
+  return db
+    .select({ id: categories.id, name: categories.name, nameFr: categories.nameFr })
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.name));
+}
+
+// ---- Writing ----
+
+/** The item as the editor sends it, validated: the spec's field names to checked values. */
+async function validate(db: Database, type: ContentType, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const parsed = formSchemaOf(type).safeParse(input);
+  if (!parsed.success) throw new ContentValidationError(fieldErrorsOf(parsed.error) as Record<string, string>);
+  const values = parsed.data;
+  const def = CONTENT_TYPE_DEFINITIONS[type];
+  for (const field of def.fields) {
+    if (field.kind === "richtext" && typeof values[field.name] === "string") {
+      values[field.name] = sanitizeRichText(values[field.name] as string);
+    }
+  }
+  const category = def.fields.find((f) => f.kind === "category");
+  if (category && values[category.name] != null) {
+    const [found] = await db
+      .select({ id: categories.id })
+      .from(categories)
+      .where(eq(categories.id, Number(values[category.name])))
+      .limit(1);
+    if (!found) throw new ContentValidationError({ [category.name]: "newsroom.v.categoryNotFound" });
+  }
+  return values;
+}
+
+/** Column values for a validated item. A blank optional field with a table default keeps the default. */
+function columnValues(type: ContentType, values: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) {
+    let value = values[field.name];
+    if (value === null && field.defaultValue !== undefined) value = field.defaultValue;
+    if (value === null && field.kind === "date" && field.column === "airDate") value = now.toISOString().slice(0, 10);
+    if ((field.kind === "category" || field.kind === "integer") && value != null) value = Number(value);
+    row[field.column] = value ?? null;
+  }
+  const status = values.status as EditorStatus;
+  row.status = status === "draft" ? "draft" : "published";
+  row.publishDate = parsePublishDate(values.publish_date as string | null, now);
+  return row;
+}
+
+/** The part of an email address before the at-sign (back-office.md §3 author_name). */
+const authorNameOf = (email: string) => email.split("@")[0] || email;
+
+/** The first free slug of `wanted`, `wanted-2`, `wanted-3`… among the type's items (other than `exceptId`). */
+async function freeSlug(db: Database, type: ContentType, wanted: string, exceptId?: number): Promise<string> {
+  const t = tableOf(type);
+  // A slug of digits alone would read as an item id in /{type}/{id} URLs.
+  const base = !wanted ? `${type}-${Date.now().toString(36)}` : /^\d+$/.test(wanted) ? `${type}-${wanted}` : wanted;
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: t.pageSlug, id: t.id })
+        .from(t)
+        .where(or(eq(t.pageSlug, base), sql`${t.pageSlug} like ${`${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`}`))
+    )
+      .filter((r) => r.id !== exceptId)
+      .map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+};
+
+async function keepRevision(db: Database, type: ContentType, item: StaffItem, author: Author) {
+  const data: Record<string, unknown> = { status: item.status, publish_date: item.publish_date, page_slug: item.page_slug };
+  for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) data[field.name] = item[field.name];
+  await db.insert(contentRevisions).values({ contentType: type, itemId: item.id, data, authorId: author.id, authorName: authorNameOf(author.email) });
+}
+
+/** The saved item's search row written in the save's own transaction: found (or forgotten) at once. */
+async function indexForSearch(tx: Database, type: ContentType, id: number) {
+  // The searched types are named by their tables (media is not searched).
+  const table = getTableName(CONTENT_TABLES[type]);
+  if ((SEARCH_TYPES as readonly string[]).includes(table)) await syncSearchIndex(tx, { type: table as SearchType, id });
+}
+
+function afterWrite(db: Database, type: ContentType) {
+  invalidate(CACHE_TAGS[type]);
+  void armScheduledPublishing(db);
+}
+
+export async function createItem(db: Database, type: ContentType, input: Record<string, unknown>, author: Author): Promise<StaffItem> {
+  const values = await validate(db, type, input);
+  const now = new Date();
+  const t = tableOf(type);
+  const wanted = (values.page_slug as string | null) ?? slugify(values.title as string);
+  for (let attempt = 0; ; attempt++) {
+    const slug = await freeSlug(db, type, wanted);
+    try {
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(t)
+          .values({
+            ...columnValues(type, values, now),
+            pageSlug: slug,
+            authorId: author.id,
+            authorName: authorNameOf(author.email),
+            createdAt: now,
+            updatedAt: now,
+          } as never)
+          .returning({ id: t.id });
+        // A slug that used to lead elsewhere now belongs to this item.
+        await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
+        const item = (await getForStaff(tx as unknown as Database, type, row.id))!;
+        await keepRevision(tx as unknown as Database, type, item, author);
+        await indexForSearch(tx as unknown as Database, type, row.id);
+        return row.id;
+      });
+      afterWrite(db, type);
+      return (await getForStaff(db, type, id))!;
+    } catch (error) {
+      // Two editors took the same slug at once: the later one takes the next free one.
+      if (isUniqueViolation(error) && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+export type UpdateOptions = {
+  /** The `updated_at` the editor opened; a save by anybody since then is refused. */
+  expectedUpdatedAt?: string | null;
+  /** Only the fields present in the input change (the JSON API's PATCH); otherwise the input is the whole item. */
+  partial?: boolean;
+};
+
+export async function updateItem(db: Database, type: ContentType, id: number, input: Record<string, unknown>, author: Author, options: UpdateOptions = {}) {
+  const current = await getForStaff(db, type, id);
+  if (!current) throw new ContentNotFoundError();
+  if (options.expectedUpdatedAt && Date.parse(options.expectedUpdatedAt) !== Date.parse(current.updated_at)) throw new ContentConflictError(current);
+  const merged: Record<string, unknown> = options.partial ? { ...current, ...input } : { ...input };
+  // A partial update that leaves the status alone keeps a scheduled item's time.
+  const values = await validate(db, type, merged);
+  const now = new Date();
+  const t = tableOf(type);
+  const wanted = (values.page_slug as string | null) ?? current.page_slug;
+  for (let attempt = 0; ; attempt++) {
+    const slug = wanted === current.page_slug ? wanted : await freeSlug(db, type, wanted, id);
+    try {
+      await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(t)
+          .set({ ...columnValues(type, values, now), pageSlug: slug, updatedAt: now } as never)
+          // The check and the write are one statement: two saves of the same version cannot both pass.
+          .where(and(eq(t.id, id), sql`date_trunc('milliseconds', ${t.updatedAt}) = ${new Date(current.updated_at).toISOString()}::timestamptz`))
+          .returning({ id: t.id });
+        if (!updated.length) throw new ContentConflictError((await getForStaff(tx as unknown as Database, type, id)) ?? current);
+        if (slug !== current.page_slug) {
+          await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
+          await tx
+            .insert(slugRedirects)
+            .values({ contentType: type, oldSlug: current.page_slug, itemId: id })
+            .onConflictDoUpdate({ target: [slugRedirects.contentType, slugRedirects.oldSlug], set: { itemId: id, createdAt: now } });
+        }
+        const item = (await getForStaff(tx as unknown as Database, type, id))!;
+        await keepRevision(tx as unknown as Database, type, item, author);
+        await indexForSearch(tx as unknown as Database, type, id);
+      });
+      afterWrite(db, type);
+      return (await getForStaff(db, type, id))!;
+    } catch (error) {
+      if (isUniqueViolation(error) && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+export async function deleteItem(db: Database, type: ContentType, id: number): Promise<void> {
+  const t = tableOf(type);
+  const deleted = await db.transaction(async (tx) => {
+    const rows = await tx.delete(t).where(eq(t.id, id)).returning({ id: t.id });
+    if (!rows.length) return false;
+    await tx.delete(contentRevisions).where(and(eq(contentRevisions.contentType, type), eq(contentRevisions.itemId, id)));
+    await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.itemId, id)));
+    await indexForSearch(tx as unknown as Database, type, id);
+    return true;
+  });
+  if (!deleted) throw new ContentNotFoundError();
+  afterWrite(db, type);
+}
+
+// ---- Revisions ----
+
+export async function listRevisions(db: Database, type: ContentType, id: number) {
+  const rows = await db
+    .select({
+      id: contentRevisions.id,
+      createdAt: contentRevisions.createdAt,
+      authorName: contentRevisions.authorName,
+      title: sql<string>`${contentRevisions.data}->>'title'`,
+    })
+    .from(contentRevisions)
+    .where(and(eq(contentRevisions.contentType, type), eq(contentRevisions.itemId, id)))
+    .orderBy(desc(contentRevisions.createdAt), desc(contentRevisions.id))
+    .limit(200);
+  return rows.map((r) => ({ id: r.id, created_at: iso(r.createdAt), author_name: r.authorName, title: r.title }));
+}
+
+export async function getRevision(db: Database, type: ContentType, id: number, revisionId: number) {
+  const [row] = await db
+    .select()
+    .from(contentRevisions)
+    .where(and(eq(contentRevisions.id, revisionId), eq(contentRevisions.contentType, type), eq(contentRevisions.itemId, id)))
+    .limit(1);
+  return row ? { id: row.id, created_at: iso(row.createdAt), author_name: row.authorName, data: row.data } : null;
+}
+
+/** Saves an earlier revision as the item's current version (itself a new revision). */
+export async function restoreRevision(db: Database, type: ContentType, id: number, revisionId: number, author: Author) {
+  const revision = await getRevision(db, type, id, revisionId);
+  if (!revision) throw new ContentNotFoundError();
+  const data = { ...revision.data };
+  // A scheduled time that has passed since is simply a publication.
+  if (data.status === "scheduled" && parsePublishDate(data.publish_date as string) <= new Date()) data.status = "published";
+  return updateItem(db, type, id, data, author);
+}
+
+// ---- Scheduled publishing ----
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+/** setTimeout holds at most ~24.8 days; a later time is re-armed when this one fires. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+/**
+ * The public reads filter on publish_date <= now(), so a scheduled item is public at its time; what hides it
+ * is the read cache. This timer invalidates the type's cached reads when the next scheduled item comes due.
+ * One process; with several, each runs its own (they see the same database).
+ */
+export async function armScheduledPublishing(db: Database): Promise<void> {
+  try {
+    const nexts = await Promise.all(
+      CONTENT_TYPES.map(async (type) => {
+        const t = tableOf(type);
+        const [row] = await db
+          .select({ at: min(t.publishDate) })
+          .from(t)
+          .where(and(eq(t.status, "published"), gt(t.publishDate, sql`now()`)));
+        return { type, at: row?.at ? new Date(row.at) : null };
+      }),
+    );
+    const due = nexts.filter((n): n is { type: ContentType; at: Date } => n.at !== null).sort((a, b) => a.at.getTime() - b.at.getTime());
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!due.length) return;
+    const first = due[0].at.getTime();
+    const types = due.filter((d) => d.at.getTime() === first).map((d) => d.type);
+    timer = setTimeout(
+      () => {
+        invalidate(...types.map((type) => CACHE_TAGS[type]));
+        void armScheduledPublishing(db);
+      },
+      Math.min(Math.max(first - Date.now() + 50, 0), LONGEST_WAIT_MS),
+    );
+    timer.unref();
+  } catch (error) {
+    logger.error({ err: error }, "could not arm scheduled publishing");
+  }
+}

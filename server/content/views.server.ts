@@ -1,0 +1,150 @@
+/**
+ * The view counter behind "most read": a detail view counts once per reader per item per day.
+ *
+ * A reader is a key, not a person: an HMAC-SHA-256 of the client address, the user agent and the day, under a
+ * key derived from the server's secret. The address is never stored, the key changes every day (so a reader
+ * cannot be followed from one day to the next) and it cannot be reversed without the server's secret.
+ *
+ * Usage from a detail page loader — fire and forget, never slow the page:
+ *
+ *   const db = await getDb();
+ *   const page = await loadDetailPage(db, type, params.slug);
+ *   countView(db, request, { contentType: type, contentId: page.item.id });   // not awaited
+ *
+ * or, with the pieces: `void recordView(db, { contentType, contentId, readerKey: readerKeyFor(request) }).catch(log)`.
+ */
+import crypto from "node:crypto";
+import { eq, lt, sql } from "drizzle-orm";
+import { isbot } from "isbot";
+import type { Database } from "#server/db/client.server.ts";
+import { articles, contentViews, media } from "#server/db/schema.server.ts";
+import { getConfig, type Config } from "#server/config.server.ts";
+import { authSecret } from "#server/ops/secrets.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { currentRenderScope } from "#server/http/render-scope.server.ts";
+
+/** Content with a detail page. Articles and media also keep a running total for their listings. */
+export type ViewContentType = "article" | "news" | "media" | "program" | "podcast" | "coverage";
+
+export type ViewInput = {
+  contentType: ViewContentType;
+  contentId: number;
+  /** From readerKeyFor(request). */
+  readerKey: string;
+  /** The day the view belongs to; today (UTC) by default. Tests pass another day. */
+  day?: Date;
+};
+
+/**
+ * The header carrying the client address from Express (req.ip, which honours `trust proxy`) to the React
+ * Router request. server/app.server.ts overwrites it on every request, so a client cannot supply its own.
+ */
+export const CLIENT_IP_HEADER = "x-sahara-client-ip";
+
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * Records one view. Inserts (content_type, content_id, reader_key, day) and, only when that row is new,
+ * increments articles.view_count or media.views in the same transaction, so the total equals the number of
+ * distinct reader-days. Returns true when the view counted.
+ */
+export async function recordView(db: Database, { contentType, contentId, readerKey, day = new Date() }: ViewInput): Promise<boolean> {
+  if (!Number.isInteger(contentId) || contentId <= 0 || !readerKey) return false;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(contentViews)
+      .values({ contentType, contentId, readerKey, day: utcDay(day) })
+      .onConflictDoNothing()
+      .returning({ contentId: contentViews.contentId });
+    if (inserted.length === 0) return false;
+    if (contentType === "article") {
+      await tx
+        .update(articles)
+        .set({ viewCount: sql`${articles.viewCount} + 1` })
+        .where(eq(articles.id, contentId));
+    } else if (contentType === "media") {
+      await tx
+        .update(media)
+        .set({ views: sql`${media.views} + 1` })
+        .where(eq(media.id, contentId));
+    }
+    return true;
+  });
+}
+
+let derivedKey: { secret: string; key: Buffer } | undefined;
+
+/** A key for reader hashes only, derived from the auth secret so the secret itself is never reused as-is. */
+function viewKey(config: Config): Buffer {
+  const secret = authSecret(config);
+  if (!derivedKey || derivedKey.secret !== secret) {
+    derivedKey = { secret, key: crypto.createHmac("sha256", secret).update("sahara-media/content-views/v1").digest() };
+  }
+  return derivedKey.key;
+}
+
+/** The client address as Express saw it; "unknown" when the request did not come through server/app.ts. */
+export function clientAddress(request: Request): string {
+  return request.headers.get(CLIENT_IP_HEADER)?.trim() || "unknown";
+}
+
+/** The reader key of a request for a day: a salted SHA-256 (HMAC) of address, user agent and day. */
+export function readerKeyFor(request: Request, { day = new Date(), config = getConfig() }: { day?: Date; config?: Config } = {}): string {
+  const ua = request.headers.get("user-agent") ?? "";
+  return crypto
+    .createHmac("sha256", viewKey(config))
+    .update(`${utcDay(day)}\n${clientAddress(request)}\n${ua}`)
+    .digest("base64url");
+}
+
+/**
+ * Requests that are not a reader looking at the page: crawlers, link previews, scripts and headless
+ * browsers (isbot's maintained list), and browser prefetches (the browser marks them Sec-Purpose).
+ */
+export function isCountableView(request: Request): boolean {
+  const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""} ${request.headers.get("x-purpose") ?? ""}`;
+  if (/prefetch|preview/i.test(purpose)) return false;
+  const ua = request.headers.get("user-agent") ?? "";
+  return ua !== "" && !isbot(ua);
+}
+
+/**
+ * The one call a detail loader makes: counts the view in the background (not awaited), skipping crawlers
+ * and prefetches, and logs instead of failing the page when the database refuses.
+ *
+ * Inside a page-cache render (server/http/page-cache.server.ts) it only notes the item: the page cache counts it for
+ * every request it answers with that page, the one that rendered it and every cache hit after.
+ */
+export function countView(
+  db: Database,
+  request: Request,
+  target: { contentType: ViewContentType; contentId: number },
+  { config }: { config?: Config } = {},
+): void {
+  const render = currentRenderScope();
+  if (render) {
+    render.views.push(target);
+    return;
+  }
+  if (!isCountableView(request)) return;
+  let readerKey: string;
+  try {
+    readerKey = readerKeyFor(request, { config });
+  } catch (error) {
+    logger.warn({ err: error }, "view not counted: no reader key");
+    return;
+  }
+  void recordView(db, { ...target, readerKey }).catch((error) => logger.warn({ err: error, ...target }, "view not counted"));
+}
+
+/**
+ * Deletes view rows of days before `before` (UTC). Only today's rows are needed to count once per reader per
+ * day; the totals live in the items' own counters. For a daily job; returns the number of rows removed.
+ */
+export async function pruneViews(db: Database, before: Date = new Date()): Promise<number> {
+  const removed = await db
+    .delete(contentViews)
+    .where(lt(contentViews.day, utcDay(before)))
+    .returning({ id: contentViews.contentId });
+  return removed.length;
+}

@@ -1,0 +1,470 @@
+/**
+ * One schema for PGlite and PostgreSQL. Tables follow the entities of spec/public-site.md §3 and
+ * spec/back-office.md §3. Every content table has status, page_slug (unique per table), publish_date,
+ * created_at, updated_at, is_demo, and indexes for the listing queries of the spec.
+ */
+import { sql } from "drizzle-orm";
+import { bigint, boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { CONTACT_KINDS, CONTACT_STATUSES } from "#domain/contacts.ts";
+
+export const CONTENT_STATUSES = ["draft", "published"] as const;
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+
+export const CATEGORY_TYPES = ["news", "culture", "politics", "literature", "emirates", "opinion", "media", "general"] as const;
+export const REGIONS = ["uae", "morocco", "mauritania", "sahara", "mali"] as const;
+export const NEWS_PRIORITIES = ["high", "medium", "low"] as const;
+export const COVERAGE_TYPES = ["live", "event", "conference", "interview", "report", "cultural"] as const;
+export const PROGRAM_TYPES = ["khutwa", "maqal", "ayan", "interview", "documentary", "cultural"] as const;
+export const MEDIA_TYPES = ["video", "audio", "image", "document"] as const;
+export const ARTICLE_CONTENT_TYPES = ["article", "video"] as const;
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Columns every publishable content table shares. */
+const publishable = {
+  status: text("status", { enum: CONTENT_STATUSES }).notNull().default("draft"),
+  pageSlug: text("page_slug").notNull(),
+  publishDate: timestamp("publish_date", { withTimezone: true }).notNull().defaultNow(),
+  isDemo: boolean("is_demo").notNull().default(false),
+  ...timestamps,
+};
+
+export const categories = pgTable(
+  "categories",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    nameFr: text("name_fr"),
+    slug: text("slug").notNull(),
+    type: text("type", { enum: CATEGORY_TYPES }).notNull().default("general"),
+    parentId: integer("parent_id").references((): AnyPgColumn => categories.id, { onDelete: "set null" }),
+    description: text("description"),
+    descriptionFr: text("description_fr"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    isDemo: boolean("is_demo").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("categories_slug_unique").on(t.slug),
+    index("categories_type_idx").on(t.type, t.sortOrder),
+    index("categories_parent_idx").on(t.parentId),
+  ],
+);
+
+export const articles = pgTable(
+  "articles",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    content: text("content").notNull(),
+    contentFr: text("content_fr"),
+    excerpt: text("excerpt"),
+    excerptFr: text("excerpt_fr"),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    authorNameFr: text("author_name_fr"),
+    authorBio: text("author_bio"),
+    authorImageUrl: text("author_image_url"),
+    imageUrl: text("image_url"),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    viewCount: integer("view_count").notNull().default(0),
+    /** politics and history: the region filter (uae, morocco, mauritania, sahara, mali). */
+    region: text("region", { enum: REGIONS }),
+    isTrending: boolean("is_trending").notNull().default(false),
+    /** politics and history: the content-type filter (articles or videos). */
+    contentType: text("content_type", { enum: ARTICLE_CONTENT_TYPES }).notNull().default("article"),
+    videoUrl: text("video_url"),
+    readTimeMinutes: integer("read_time_minutes"),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("articles_page_slug_unique").on(t.pageSlug),
+    index("articles_status_publish_idx").on(t.status, t.publishDate.desc()),
+    index("articles_featured_idx").on(t.status, t.isFeatured, t.publishDate.desc()),
+    index("articles_category_idx").on(t.categoryId, t.status, t.publishDate.desc()),
+    index("articles_region_idx").on(t.region, t.status, t.publishDate.desc()),
+    index("articles_views_idx").on(t.status, t.viewCount.desc()),
+  ],
+);
+
+export const news = pgTable(
+  "news",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    content: text("content").notNull(),
+    contentFr: text("content_fr"),
+    excerpt: text("excerpt"),
+    excerptFr: text("excerpt_fr"),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    priority: text("priority", { enum: NEWS_PRIORITIES }).notNull().default("medium"),
+    location: text("location"),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    imageUrl: text("image_url"),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("news_page_slug_unique").on(t.pageSlug),
+    // The news listing orders by created_at (public-site.md §7); detail and related by publish_date.
+    index("news_status_created_idx").on(t.status, t.createdAt.desc()),
+    index("news_status_publish_idx").on(t.status, t.publishDate.desc()),
+    index("news_category_idx").on(t.categoryId, t.status, t.publishDate.desc()),
+  ],
+);
+
+export const coverages = pgTable(
+  "coverages",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    excerpt: text("excerpt"),
+    content: text("content").notNull(),
+    coverageType: text("coverage_type", { enum: COVERAGE_TYPES }).notNull().default("report"),
+    eventLocation: text("event_location"),
+    eventDate: date("event_date"),
+    reporterName: text("reporter_name"),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    imageUrl: text("image_url"),
+    videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("coverages_page_slug_unique").on(t.pageSlug),
+    index("coverages_status_publish_idx").on(t.status, t.publishDate.desc()),
+    index("coverages_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+export const podcasts = pgTable(
+  "podcasts",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    description: text("description").notNull(),
+    content: text("content"),
+    episodeNumber: integer("episode_number"),
+    season: text("season").notNull().default("1"),
+    duration: text("duration"),
+    hostName: text("host_name"),
+    guestName: text("guest_name"),
+    audioUrl: text("audio_url"),
+    imageUrl: text("image_url"),
+    /** A hosted video id (UUID) or a URL. */
+    videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
+    /** The episode's full text, plain text with blank lines between paragraphs. */
+    transcript: text("transcript"),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("podcasts_page_slug_unique").on(t.pageSlug),
+    index("podcasts_status_publish_idx").on(t.status, t.publishDate.desc()),
+    index("podcasts_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+export const programs = pgTable(
+  "programs",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    description: text("description").notNull(),
+    content: text("content"),
+    programType: text("program_type", { enum: PROGRAM_TYPES }).notNull().default("cultural"),
+    episodeNumber: integer("episode_number"),
+    season: text("season").notNull().default("1"),
+    hostName: text("host_name"),
+    guestName: text("guest_name"),
+    duration: text("duration"),
+    airDate: date("air_date").default(sql`CURRENT_DATE`),
+    videoUrl: text("video_url"),
+    /** The video's WebVTT captions (a .vtt file's URL). */
+    captionsUrl: text("captions_url"),
+    /** The episode's full text, plain text with blank lines between paragraphs. */
+    transcript: text("transcript"),
+    imageUrl: text("image_url"),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("programs_page_slug_unique").on(t.pageSlug),
+    index("programs_status_publish_idx").on(t.status, t.publishDate.desc()),
+    index("programs_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+export const media = pgTable(
+  "media",
+  {
+    id: serial("id").primaryKey(),
+    title: text("title").notNull(),
+    titleFr: text("title_fr"),
+    description: text("description"),
+    mediaType: text("media_type", { enum: MEDIA_TYPES }).notNull(),
+    /** A hosted video id (36-character UUID) or a file URL. */
+    fileUrl: text("file_url"),
+    thumbnailUrl: text("thumbnail_url"),
+    imageUrl: text("image_url"),
+    authorName: text("author_name"),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    views: integer("views").notNull().default(0),
+    durationSeconds: integer("duration_seconds"),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    region: text("region", { enum: REGIONS }),
+    isTrending: boolean("is_trending").notNull().default(false),
+    ...publishable,
+  },
+  (t) => [
+    uniqueIndex("media_page_slug_unique").on(t.pageSlug),
+    index("media_status_publish_idx").on(t.status, t.isFeatured, t.publishDate.desc()),
+    index("media_type_idx").on(t.mediaType, t.status, t.publishDate.desc()),
+    index("media_category_idx").on(t.categoryId, t.mediaType, t.publishDate.desc()),
+  ],
+);
+
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    status: text("status", { enum: CONTACT_STATUSES }).notNull().default("new"),
+    /** A plain message, or an article proposal from the opinion page's write-article box. */
+    kind: text("kind", { enum: CONTACT_KINDS }).notNull().default("message"),
+    ...timestamps,
+  },
+  (t) => [index("contacts_status_created_idx").on(t.status, t.createdAt.desc()), index("contacts_created_idx").on(t.createdAt.desc())],
+);
+
+/** Video library items of the local driver (the hosted driver keeps them at the video host). */
+export const videos = pgTable(
+  "videos",
+  {
+    guid: text("guid").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description"),
+    /** 0 waiting, 1 processing, 2 encoding, 3 finished, 4 ready, 5 failed (back-office.md §4). */
+    status: integer("status").notNull().default(0),
+    lengthSeconds: integer("length_seconds").notNull().default(0),
+    views: integer("views").notNull().default(0),
+    thumbnailFileName: text("thumbnail_file_name"),
+    /** Why processing ended at status 5 (ffmpeg's last words, a refused file); shown to the newsroom. */
+    failureReason: text("failure_reason"),
+    collection: text("collection"),
+    isDemo: boolean("is_demo").notNull().default(false),
+    dateUploaded: timestamp("date_uploaded", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("videos_date_idx").on(t.dateUploaded.desc())],
+);
+
+export const newsletterSubscribers = pgTable(
+  "newsletter_subscribers",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    status: text("status", { enum: ["pending", "confirmed", "unsubscribed"] })
+      .notNull()
+      .default("pending"),
+    /** SHA-256 of the confirmation token; the token itself only travels in the e-mail. */
+    tokenHash: text("token_hash"),
+    language: text("language").notNull().default("ar"),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("newsletter_email_unique").on(t.email), index("newsletter_token_idx").on(t.tokenHash)],
+);
+
+/**
+ * One row per reader per item per day: a detail view counts once per reader per day (the reader key is a
+ * salted hash, never an address). The item's own counter (articles.view_count, media.views) is bumped when
+ * a row is inserted, so listings read a plain column.
+ */
+export const contentViews = pgTable(
+  "content_views",
+  {
+    contentType: text("content_type").notNull(),
+    contentId: integer("content_id").notNull(),
+    readerKey: text("reader_key").notNull(),
+    day: date("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.contentId, t.readerKey, t.day] })],
+);
+
+// ---- Authentication (better-auth's core tables) and profiles ----
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+export const rateLimit = pgTable("rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  /** Milliseconds since the epoch (better-auth writes Date.now()), which does not fit a 32-bit integer. */
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: text("id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role").notNull().default("reader"),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    permissions: text("permissions")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    fullName: text("full_name"),
+    username: text("username"),
+    avatarUrl: text("avatar_url"),
+    disabled: boolean("disabled").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("profiles_username_unique").on(t.username)],
+);
+
+/**
+ * Every save of a content item keeps the item as it was saved (the spec's field names), so an editor can
+ * see an earlier version and restore it. Kept per type and item, newest first.
+ */
+export const contentRevisions = pgTable(
+  "content_revisions",
+  {
+    id: serial("id").primaryKey(),
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    authorId: text("author_id"),
+    authorName: text("author_name"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("content_revisions_item_idx").on(t.contentType, t.itemId, t.createdAt.desc())],
+);
+
+/** A slug an item had before it was changed: its old URL answers with a 301 to the new one. */
+export const slugRedirects = pgTable(
+  "slug_redirects",
+  {
+    contentType: text("content_type").notNull(),
+    oldSlug: text("old_slug").notNull(),
+    itemId: integer("item_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.oldSlug] }), index("slug_redirects_item_idx").on(t.contentType, t.itemId)],
+);
+
+/** Tables whose rows are publishable content with a page slug: the ones detail pages and search read. */
+/**
+ * The job queue (server/jobs/queue.server.ts): work that outlives a request (video processing, daily pruning). A job
+ * is claimed by setting `locked_until`; a worker that dies lets the lock lapse and another one takes it over.
+ * `singleton_key` keeps one pending copy of a job (one daily prune, one processing run per video).
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    payload: jsonb("payload").notNull().default({}),
+    state: text("state", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(3),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lockedBy: text("locked_by"),
+    lastError: text("last_error"),
+    singletonKey: text("singleton_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.state, t.runAt),
+    uniqueIndex("jobs_singleton_unique")
+      .on(t.singletonKey)
+      .where(sql`state in ('queued', 'running')`),
+  ],
+);
+
+export const contentTables = { articles, news, coverages, podcasts, programs, media } as const;
+export type ContentTableName = keyof typeof contentTables;

@@ -1,0 +1,408 @@
+/**
+ * The full-page cache for anonymous readers (docs/decisions/0106-page-cache.md).
+ *
+ * A public GET page (or feed: /rss.xml, /sitemap.xml, /sitemaps/N.xml) is rendered once per URL (path and
+ * query) and language, kept as bytes (identity, gzip and brotli) with a weak ETag, and served from memory:
+ *  - fresh for `freshMs`; then served stale for `staleMs` more while one request renders it again in the
+ *    background (stale-while-revalidate); after that a request waits for a new render;
+ *  - a miss renders once: requests for the same page arriving meanwhile wait for that render (no stampede);
+ *  - a failed render (5xx, an exception, or a degraded page: a read failed and the page shows less) is never
+ *    kept; the last good page is served instead for `errorMs` (stale-if-error), else a 503;
+ *  - every read-cache invalidation (server/content/cache.server.ts `invalidate`: the newsroom's saves and deletes, scheduled
+ *    publishing, and other processes' writes through Redis) expires every page; a change of the social feed
+ *    expires the pages that show it. An expired page is not served again except when a render fails.
+ * Only requests with no cookie but the language cookie and no Authorization header are served from it;
+ * only 200 HTML (or feed XML) answers without Set-Cookie and without a private or no-store Cache-Control are
+ * kept. Everything else passes to the app untouched; responseCachePolicy marks what is personal `private`.
+ *
+ * Pages are rendered without a nonce; the Content-Security-Policy of a cached page lists the SHA-256 hash of
+ * each of its inline scripts instead of the per-request nonce (no nonce is ever reused).
+ */
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { parse as parseCookie } from "cookie";
+import { LRUCache } from "lru-cache";
+import { LANGUAGE_COOKIE } from "#domain/language.ts";
+import { languageOfRequest } from "./language.server.ts";
+import { onInvalidate } from "#server/content/cache.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { withRenderScope, type RenderedView } from "./render-scope.server.ts";
+import { requestUrl } from "./request-guard.server.ts";
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** Renders one request the way the app would (React Router's fetch handler), for nobody in particular. */
+export type RenderPage = (request: Request) => Promise<Response>;
+/** Counts the views a page noted (server/content/views.server.ts) for one request answered with it. */
+export type CountViews = (request: Request, views: readonly RenderedView[]) => void;
+
+export type PageCacheOptions = {
+  render: RenderPage;
+  /** The public origin pages are rendered under (config.publicUrl), never the request's Host header. */
+  origin: string;
+  countViews?: CountViews;
+  freshMs?: number;
+  staleMs?: number;
+  errorMs?: number;
+  /** Bytes kept, all three encodings of all pages together. */
+  maxBytes?: number;
+  now?: () => number;
+};
+
+type Entry = {
+  path: string;
+  headers: [string, string][];
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  etag: string;
+  /** 'sha256-…' of each inline script, for the CSP. */
+  scriptHashes: string[];
+  views: RenderedView[];
+  storedAt: number;
+  freshUntil: number;
+  staleUntil: number;
+};
+
+/** A render's answer, whole: kept when it is a good page, else passed on as it is. */
+type Rendered = { status: number; headers: [string, string][]; body: Buffer; scriptHashes: string[]; failed: boolean };
+type Fill = { entry: Entry | null; rendered: Rendered | null; error?: unknown };
+
+export const PAGE_CACHE_DEFAULTS = { freshMs: 60_000, staleMs: 10 * 60_000, errorMs: 24 * 60 * 60_000, maxBytes: 64 * 1024 * 1024 };
+
+/** Never from the cache: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
+const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(?:\/|$)/;
+/** The feeds and sitemaps, kept like pages so that an outage serves their last good copy (not HTML, but public). */
+const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
+export const isFeedPath = (path: string) => FEED_PATHS.test(path);
+/** Pages that show the social feed (home and news blocks, /facebook): expired when the feed changes. */
+const SOCIAL_PAGES = new Set(["/", "/news", "/facebook"]);
+/** Headers of the rendered answer that the cache sets itself or must never replay. */
+const DROPPED_HEADERS = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "etag",
+  "cache-control",
+  "vary",
+  "date",
+]);
+export const PAGE_CACHE_HEADER = "X-Page-Cache";
+
+/** The inline scripts of a page (no src), those a browser runs: classic and module scripts, not data blocks. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attrs = m[1];
+    if (/\bsrc\s*=/i.test(attrs)) continue;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+    if (type && type !== "module" && type !== "text/javascript" && type !== "application/javascript") continue;
+    hashes.add(`'sha256-${crypto.createHash("sha256").update(m[2], "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+/** The policy of this response with its nonce replaced by the page's script hashes (or by nothing). */
+export function policyWithHashes(policy: string, hashes: readonly string[]): string {
+  return policy.replace(/\s*'nonce-[^']*'/g, hashes.length ? ` ${hashes.join(" ")}` : "");
+}
+
+type RequestParts = { method: string; path: string; headers: Record<string, string | string[] | undefined> };
+
+/** Whether a request carries anything that may make its answer personal: a cookie but the language's, or Authorization. */
+export function carriesCredentials(req: Pick<RequestParts, "headers">): boolean {
+  if (req.headers.authorization) return true;
+  const cookie = req.headers.cookie;
+  if (!cookie) return false;
+  const names = Object.keys(parseCookie(Array.isArray(cookie) ? cookie.join("; ") : cookie));
+  return names.some((name) => name !== LANGUAGE_COOKIE);
+}
+
+/** Whether a request may be answered from the cache: an anonymous GET or HEAD of a public page. */
+export function isCacheableRequest(req: RequestParts): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (PRIVATE_PATHS.test(req.path)) return false;
+  // Files, feeds and React Router's data requests (/news.data) are not HTML pages.
+  if (/\.[a-z0-9]+$/i.test(req.path) && !isFeedPath(req.path)) return false;
+  return !carriesCredentials(req);
+}
+
+/** The Cache-Control of a page served from a cache with these lifetimes (shared caches may keep it as we do). */
+export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PAGE_CACHE_DEFAULTS, "freshMs" | "staleMs" | "errorMs">): string {
+  return `public, max-age=0, s-maxage=${Math.round(freshMs / 1000)}, stale-while-revalidate=${Math.round(staleMs / 1000)}, stale-if-error=${Math.round(errorMs / 1000)}`;
+}
+
+/**
+ * Cache headers of every answer that does not come from the page cache, whether the cache is on or off: an
+ * answer to a request with credentials (a session cookie) is `private, no-store` in any format — HTML, React
+ * Router's `.data`, JSON — unless its route said otherwise, and so is any other HTML; a page or its `.data`
+ * varies with the Cookie header. An anonymous `.data` answer may be kept by shared caches like its page
+ * (`pageControl`).
+ */
+export function responseCachePolicy(pageControl: string) {
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const personal = carriesCredentials(req);
+    const isData = req.path.endsWith(".data");
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = function (...args: Parameters<typeof writeHead>) {
+      const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+      const isHtml = String(res.getHeader("Content-Type") ?? "").startsWith("text/html");
+      if (personal || isHtml || isData) res.vary("Cookie");
+      const control = res.getHeader("Cache-Control");
+      // A route's own no-store, on an answer for someone, says private too.
+      if (personal && typeof control === "string" && /\bno-store\b/.test(control) && !/\bprivate\b/.test(control))
+        res.setHeader("Cache-Control", `private, ${control}`);
+      if (!control) {
+        if (personal || isHtml) res.setHeader("Cache-Control", "private, no-store");
+        else if (isData && status === 200 && req.method === "GET" && !res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", pageControl);
+      }
+      return writeHead(...args);
+    } as typeof writeHead;
+    next();
+  };
+}
+
+function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
+  const q = new Map<string, number>();
+  for (const part of (accept ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    q.set(name, qParam ? Number(qParam.slice(2)) || 0 : 1);
+  }
+  const accepts = (name: string) => (q.get(name) ?? q.get("*") ?? 0) > 0;
+  if (accepts("br")) return "br";
+  if (accepts("gzip")) return "gzip";
+  return "identity";
+}
+
+export type PageCache = ReturnType<typeof createPageCache>;
+
+export function createPageCache(options: PageCacheOptions) {
+  const { render, origin, countViews } = options;
+  const freshMs = options.freshMs ?? PAGE_CACHE_DEFAULTS.freshMs;
+  const staleMs = options.staleMs ?? PAGE_CACHE_DEFAULTS.staleMs;
+  const errorMs = options.errorMs ?? PAGE_CACHE_DEFAULTS.errorMs;
+  const now = options.now ?? Date.now;
+  const entries = new LRUCache<string, Entry>({
+    maxSize: options.maxBytes ?? PAGE_CACHE_DEFAULTS.maxBytes,
+    sizeCalculation: (e) => e.identity.length + e.gzip.length + e.br.length + 512,
+  });
+  /** Renders under way, by key; a render started before the last invalidation is not joined. */
+  const inflight = new Map<string, { generation: number; fill: Promise<Fill> }>();
+  let generation = 0;
+  const stats = { hits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
+  const cacheControl = publicCacheControl({ freshMs, staleMs, errorMs });
+
+  /** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
+  function renderRequest(req: ExpressRequest): Request {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || name === "cookie" || name === "authorization" || name.startsWith("if-") || name === "host") continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    }
+    const language = parseCookie(req.headers.cookie ?? "")[LANGUAGE_COOKIE];
+    if (language) headers.set("cookie", `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}`);
+    return new Request(requestUrl(req, origin), { method: "GET", headers });
+  }
+
+  async function renderOnce(request: Request, gen: number): Promise<Fill> {
+    stats.renders++;
+    let rendered: Rendered;
+    try {
+      const { result, scope } = await withRenderScope(async () => {
+        const response = await render(request);
+        return { response, body: Buffer.from(await response.arrayBuffer()) };
+      });
+      const { response, body } = result;
+      const headers = [...response.headers.entries()];
+      const type = response.headers.get("content-type") ?? "";
+      const control = response.headers.get("cache-control") ?? "";
+      const isHtml = type.startsWith("text/html");
+      const scriptHashes = isHtml ? inlineScriptHashes(body.toString("utf8")) : [];
+      // Degraded whatever the status: a detail page whose read failed answers with a redirect home.
+      const failed = response.status >= 500 || scope.degraded;
+      rendered = { status: response.status, headers, body, scriptHashes, failed };
+      const isFeed = isFeedPath(new URL(request.url).pathname) && /\bxml\b/.test(type);
+      const keep =
+        response.status === 200 && (isHtml || isFeed) && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
+      if (!keep) return { entry: null, rendered };
+      const [gz, br] = await Promise.all([
+        gzip(body, { level: 9 }),
+        brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 7, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      ]);
+      const at = now();
+      // Invalidated while rendering: the page may predate the write. It answers the requests that waited
+      // for it and stays as a last resort, but it is not fresh.
+      const current = gen === generation;
+      const entry: Entry = {
+        path: new URL(request.url).pathname,
+        headers: headers.filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())),
+        identity: body,
+        gzip: gz,
+        br,
+        etag: `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+        scriptHashes,
+        views: scope.views,
+        storedAt: at,
+        freshUntil: current ? at + freshMs : 0,
+        staleUntil: current ? at + freshMs + staleMs : 0,
+      };
+      return { entry, rendered };
+    } catch (error) {
+      return { entry: null, rendered: null, error };
+    }
+  }
+
+  /** Starts (or joins) the render of a page; a good page is stored when it lands. */
+  function fill(key: string, request: Request): { fill: Promise<Fill>; joined: boolean } {
+    const running = inflight.get(key);
+    if (running && running.generation === generation) return { fill: running.fill, joined: true };
+    const gen = generation;
+    const promise = renderOnce(request, gen).then((result) => {
+      if (result.entry) entries.set(key, result.entry, { ttl: freshMs + staleMs + errorMs });
+      else {
+        stats.failures += result.rendered?.failed || result.error ? 1 : 0;
+        if (result.error) logger.error({ err: result.error, url: request.url }, "page render failed");
+      }
+      return result;
+    });
+    const record = { generation: gen, fill: promise };
+    inflight.set(key, record);
+    void promise.finally(() => {
+      if (inflight.get(key) === record) inflight.delete(key);
+    });
+    return { fill: promise, joined: false };
+  }
+
+  function send(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) {
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    res.setHeader("Cache-Control", cacheControl);
+    res.setHeader("Vary", "Accept-Encoding, Accept-Language, Cookie");
+    res.setHeader("ETag", entry.etag);
+    res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
+    res.setHeader(PAGE_CACHE_HEADER, state);
+    const policy = res.getHeader("Content-Security-Policy");
+    if (typeof policy === "string") res.setHeader("Content-Security-Policy", policyWithHashes(policy, entry.scriptHashes));
+    if (countViews && entry.views.length && req.method === "GET") {
+      try {
+        countViews(renderRequest(req), entry.views);
+      } catch (error) {
+        logger.warn({ err: error }, "views of a cached page not counted");
+      }
+    }
+    const tags = (req.headers["if-none-match"] ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+    if (tags.includes(entry.etag.replace(/^W\//, "")) || tags.includes("*")) {
+      res.status(304).end();
+      return;
+    }
+    const encoding = preferredEncoding(req.headers["accept-encoding"]);
+    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
+    // Set before the body is written, so compression() leaves the bytes alone.
+    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", String(body.length));
+    res.status(200);
+    if (req.method === "HEAD") res.end();
+    else res.end(body);
+  }
+
+  /** A render's own answer, not kept (a 404, a redirect, a degraded page): passed on once, never stored. */
+  function sendRendered(req: ExpressRequest, res: ExpressResponse, rendered: Rendered, state: string, status = rendered.status) {
+    for (const [name, value] of rendered.headers) {
+      const lower = name.toLowerCase();
+      if (lower === "content-length" || lower === "content-encoding" || lower === "transfer-encoding") continue;
+      if (lower === "set-cookie") continue; // an anonymous page sets none; never hand one reader's to another
+      res.append(name, value);
+    }
+    if (!rendered.headers.some(([name]) => name.toLowerCase() === "cache-control")) res.setHeader("Cache-Control", "no-store");
+    res.setHeader(PAGE_CACHE_HEADER, state);
+    if (status === 503) res.setHeader("Retry-After", "30");
+    const policy = res.getHeader("Content-Security-Policy");
+    if (typeof policy === "string") res.setHeader("Content-Security-Policy", policyWithHashes(policy, rendered.scriptHashes));
+    res.status(status);
+    if (req.method === "HEAD") res.end();
+    else res.end(rendered.body);
+  }
+
+  function unavailable(res: ExpressResponse) {
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Retry-After", "30");
+    res.setHeader(PAGE_CACHE_HEADER, "ERROR");
+    res.status(503).type("text/plain; charset=utf-8").send("الخدمة غير متاحة مؤقتاً، حاول بعد قليل / Service temporarily unavailable, please try again shortly");
+  }
+
+  async function middleware(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+    if (!isCacheableRequest(req)) {
+      stats.bypasses++;
+      return next();
+    }
+    try {
+      const request = renderRequest(req);
+      const key = `${languageOfRequest(request)} ${req.originalUrl}`;
+      const entry = entries.get(key);
+      const t = now();
+      if (entry && t < entry.freshUntil) {
+        stats.hits++;
+        return send(req, res, entry, "HIT");
+      }
+      if (entry && t < entry.staleUntil) {
+        stats.stale++;
+        fill(key, request); // in the background; a failure keeps this copy
+        return send(req, res, entry, "STALE");
+      }
+      stats.misses++;
+      const { fill: filling, joined } = fill(key, request);
+      const result = await filling;
+      if (result.entry) return send(req, res, result.entry, joined ? "HIT-SHARED" : "MISS");
+      const failed = !result.rendered || result.rendered.failed;
+      // stale-if-error: the last good page rather than an error or a page with parts missing.
+      if (failed && entry && t < entry.storedAt + freshMs + staleMs + errorMs) return send(req, res, entry, "STALE-IF-ERROR");
+      if (!result.rendered) return unavailable(res);
+      return sendRendered(req, res, result.rendered, failed ? "ERROR" : "PASS", result.rendered.status >= 500 ? 503 : result.rendered.status);
+    } catch (error) {
+      next(error);
+    }
+  }
+
+  /** Expires pages (all, or those a predicate picks): they are rendered again on their next request. */
+  function expire(which: (entry: Entry) => boolean = () => true) {
+    generation++;
+    for (const entry of entries.values()) {
+      if (which(entry)) {
+        entry.freshUntil = 0;
+        entry.staleUntil = 0;
+      }
+    }
+  }
+
+  return {
+    middleware,
+    expire,
+    /** A change of the social feed: the pages that show it. */
+    expireSocialPages: () => expire((entry) => SOCIAL_PAGES.has(entry.path)),
+    clear: () => {
+      generation++;
+      entries.clear();
+    },
+    stats: () => ({ ...stats, size: entries.size, bytes: entries.calculatedSize }),
+  };
+}
+
+/**
+ * Keeps a page cache in step with the content: every read-cache invalidation (a write here, scheduled
+ * publishing, another process's write) expires every page; a social feed change expires the pages showing it.
+ * Returns the unsubscribe.
+ */
+export function followInvalidations(cache: PageCache, onSocialChange?: (listener: () => void) => () => void): () => void {
+  const offWrites = onInvalidate(() => cache.expire());
+  const offSocial = onSocialChange?.(() => cache.expireSocialPages());
+  return () => {
+    offWrites();
+    offSocial?.();
+  };
+}

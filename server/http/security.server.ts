@@ -1,0 +1,99 @@
+import crypto from "node:crypto";
+import type { ServerResponse } from "node:http";
+import type { NextFunction, Request, Response } from "express";
+import helmet from "helmet";
+import type { Config } from "#server/config.server.ts";
+
+/** The hosted video library's player page, framed by the player when a stream cannot play (public-site.md §4). */
+export const BUNNY_EMBED_ORIGIN = "https://iframe.mediadelivery.net";
+
+const originOf = (value: string | undefined): string | null => {
+  if (!value) return null;
+  try {
+    return new URL(value.includes("://") ? value : `https://${value}`).origin;
+  } catch {
+    return null; // an invalid value was already reported by the configuration check
+  }
+};
+const present = (...values: (string | null)[]) => values.filter((v): v is string => v !== null);
+
+/**
+ * Hosts beyond our own origin that pages may use, per directive, for the drivers in use — and nothing else
+ * (docs/decisions/0105-playback-and-csp.md):
+ * - the file storage's public host (Bunny CDN_URL or S3_PUBLIC_URL) serves pictures and audio/video files:
+ *   img-src and media-src;
+ * - the video library's CDN host (VIDEO_DRIVER=bunny, BUNNY_STREAM_CDN_HOSTNAME) serves thumbnails (img-src),
+ *   the MP4 and natively played HLS (media-src), and the playlists and segments hls.js fetches (connect-src);
+ * - its embed player (iframe.mediadelivery.net) is the player's last resort: frame-src;
+ * - on back-office pages only, its tus endpoint (BUNNY_STREAM_API_URL), where the editor's browser sends a
+ *   video file: connect-src.
+ * Post pictures of the social feed come through our own /social/image, so no Facebook host is listed.
+ */
+export function cspSources(config: Config): { img: string[]; media: string[]; connect: string[]; frame: string[]; adminConnect: string[] } {
+  const storage = present(
+    config.drivers.storage === "bunny" ? originOf(config.CDN_URL) : null,
+    config.drivers.storage === "s3" ? originOf(config.S3_PUBLIC_URL) : null,
+  );
+  const bunny = config.drivers.video === "bunny";
+  const videoCdn = present(bunny ? originOf(config.BUNNY_STREAM_CDN_HOSTNAME) : null);
+  const unique = (list: string[]) => [...new Set(list)];
+  return {
+    img: unique([...storage, ...videoCdn]),
+    media: unique([...storage, ...videoCdn]),
+    connect: videoCdn,
+    frame: bunny ? [BUNNY_EMBED_ORIGIN] : [],
+    adminConnect: present(bunny ? originOf(config.BUNNY_STREAM_API_URL) : null),
+  };
+}
+
+/** Pages of the back-office (and their API), the only ones that upload to the video host. */
+const isBackOffice = (path: string) => /^\/(?:api\/)?admin(?:\/|$)/.test(path);
+
+const nonceOf = (_req: unknown, res: ServerResponse) => `'nonce-${String((res as Response).locals.nonce)}'`;
+
+/**
+ * Security headers for every response, by helmet: a Content-Security-Policy with a fresh nonce per request
+ * (the only inline scripts are React Router's, which carry it), frame protection, and HSTS when served over
+ * HTTPS in production (HSTS on plain HTTP is ignored by browsers and would only confuse local set-ups).
+ * Cross-Origin-Resource-Policy stays off: feed readers and social previews show our images on their pages.
+ */
+export function securityHeaders(config: Config) {
+  const sources = cspSources(config);
+  const helmetFor = (connect: string[]) =>
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", nonceOf],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          // data: inline icons; blob: the back-office's preview of a picture before it is uploaded.
+          imgSrc: ["'self'", "data:", "blob:", ...sources.img],
+          // blob: hls.js plays through Media Source Extensions, whose source is a blob: URL.
+          mediaSrc: ["'self'", "blob:", ...sources.media],
+          connectSrc: ["'self'", ...connect],
+          fontSrc: ["'self'"],
+          frameSrc: sources.frame.length ? sources.frame : ["'none'"],
+          // hls.js runs without a worker (the player turns it off), so no blob: worker is allowed.
+          workerSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+        },
+      },
+      xFrameOptions: { action: "deny" },
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      crossOriginOpenerPolicy: { policy: "same-origin" },
+      crossOriginResourcePolicy: false,
+      strictTransportSecurity: config.isProduction && config.publicUrl.startsWith("https://") ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    });
+  const publicHeaders = helmetFor(sources.connect);
+  const adminHeaders = sources.adminConnect.length ? helmetFor([...new Set([...sources.connect, ...sources.adminConnect])]) : publicHeaders;
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.locals.nonce = crypto.randomBytes(16).toString("base64");
+    // Helmet has no Permissions-Policy: the page needs none of these devices.
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+    (isBackOffice(req.path) ? adminHeaders : publicHeaders)(req, res, next);
+  };
+}

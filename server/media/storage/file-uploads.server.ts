@@ -1,0 +1,89 @@
+/**
+ * Resumable uploads of the content forms' audio and document files (a podcast's episode, a media item's file),
+ * at FILE_TUS_PATH: the one tus endpoint of ./tus.ts, streaming the complete file into the configured storage
+ * (local, Bunny or S3) under its field's folder of back-office.md §7. The stored file's public URL comes back in
+ * the `Upload-File-Url` header of the last response; the form puts it in the field. Videos do not come here:
+ * they go to the video library (server/media/video/tus.server.ts), and the field keeps the video's id.
+ */
+import { createReadStream } from "node:fs";
+import path from "node:path";
+import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "#domain/captions.ts";
+import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types.ts";
+import { arabic } from "#server/http/json-api.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import { safeFileName, UPLOAD_LIMITS_MB, type Storage } from "./index.server.ts";
+import { sniffMedia } from "./file-types.server.ts";
+import { createTusEndpoint, refuse, type UploadRate } from "./tus.server.ts";
+
+export const FILE_TUS_PATH = "/api/admin/files/tus";
+/** The response header that carries the stored file's public URL. */
+export const FILE_URL_HEADER = "Upload-File-Url";
+
+const MB = 1024 * 1024;
+
+const foldersOf = (kinds: readonly string[]) =>
+  Object.values(CONTENT_TYPE_DEFINITIONS).flatMap((def) => def.fields.filter((f) => kinds.includes(f.kind)).flatMap((f) => def.folders[f.name] ?? []));
+
+/** The folders of the file fields that take uploads here (audio, a media item's file, captions). */
+export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["audio", "file", "captions"]));
+/** Captions folders take WebVTT files only, and WebVTT files go nowhere else. */
+const CAPTIONS_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["captions"]));
+
+type Accepted = { kind: "audio" | "document" | "captions"; maxBytes: number };
+
+/** What a declared type may be, and its limit (back-office.md §9; captions: domain/captions.ts). */
+function acceptedType(filetype: string): Accepted | null {
+  if (filetype === CAPTIONS_MIME) return { kind: "captions", maxBytes: CAPTIONS_MAX_MB * MB };
+  if (filetype.startsWith("audio/")) return { kind: "audio", maxBytes: UPLOAD_LIMITS_MB.audio * MB };
+  if (filetype === "application/pdf") return { kind: "document", maxBytes: UPLOAD_LIMITS_MB.document * MB };
+  return null;
+}
+
+/** The file's real type from its first bytes, when it is of the declared kind. */
+function sniffed(kind: Accepted["kind"], head: Uint8Array): { mime: string; extension: string } | null {
+  if (kind === "captions") return isWebVtt(head) ? { mime: CAPTIONS_MIME, extension: "vtt" } : null;
+  if (kind === "document") return String.fromCharCode(...head.slice(0, 5)) === "%PDF-" ? { mime: "application/pdf", extension: "pdf" } : null;
+  const media = sniffMedia(head);
+  return media?.kind === "audio" ? media : null;
+}
+
+export type FileUploadOptions = {
+  dataDir: string;
+  storage: () => Storage;
+  authorize: (request: Request) => Promise<unknown>;
+  /** The slowest an upload may arrive (server/media/storage/tus.server.ts). */
+  minRate?: UploadRate;
+};
+
+export function createFileUploadServer(options: FileUploadOptions) {
+  return createTusEndpoint({
+    path: FILE_TUS_PATH,
+    directory: path.join(options.dataDir, "tus-files"),
+    maxSize: UPLOAD_LIMITS_MB.audio * MB,
+    authorize: options.authorize,
+    minRate: options.minRate,
+    refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload files" },
+    onCreate({ size, metadata }) {
+      const accepted = acceptedType(metadata.filetype ?? "");
+      if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
+      if (!FILE_UPLOAD_FOLDERS.has(metadata.folder ?? "")) throw refuse(400, "Upload-Metadata needs the folder of a file field");
+      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(metadata.folder ?? "")) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      return Promise.resolve(metadata);
+    },
+    async onComplete({ file, head, size, metadata }) {
+      const accepted = acceptedType(metadata.filetype ?? "")!;
+      // The head buffer is zero-filled past the end of a file shorter than it.
+      const real = sniffed(accepted.kind, head.subarray(0, Math.min(size, head.length)));
+      if (!real) throw refuse(415, arabic(accepted.kind === "captions" ? "newsroom.v.captionsNotVtt" : "newsroom.v.fileUnsupported"));
+      const stored = await options
+        .storage()
+        .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), createReadStream(file), real.mime, size)
+        .catch((error: unknown) => {
+          logger.error({ err: error, folder: metadata.folder }, "stored upload failed");
+          throw refuse(502, arabic("newsroom.v.fileStoreFailed"));
+        });
+      return { [FILE_URL_HEADER]: stored.url };
+    },
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * The one resumable-upload endpoint builder (tus 1.0.0: core, creation, termination) for every large file the
+ * newsroom sends: the video library's videos (server/media/video/tus.server.ts) and the audio and documents of the content
+ * forms (server/media/storage/file-uploads.server.ts). Mounted before any body limit: a file goes to disk chunk by chunk,
+ * so memory does not grow with its size, and an upload cut at 80 % resumes from the offset the server reports.
+ *
+ * What can be checked before a byte is accepted is (permission, origin, declared size and type, blocked
+ * extensions); the file's own signature is checked once it is complete, before it goes where it belongs.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Server, EVENTS } from "@tus/server";
+import { FileStore } from "@tus/file-store";
+import { logger } from "#server/ops/logger.server.ts";
+import { closeAfterRefusal, watchTransferRate, type TransferRate } from "#server/http/request-guard.server.ts";
+import { arabic } from "#server/http/json-api.server.ts";
+import { BLOCKED_EXTENSIONS } from "./index.server.ts";
+import { SNIFF_BYTES } from "./file-types.server.ts";
+
+const MB = 1024 * 1024;
+
+/** An unfinished upload is kept this long for its resume, then removed. */
+const UNFINISHED_UPLOAD_TTL_MS = 24 * 3600_000;
+
+type Refusal = { status_code: number; body: string };
+/** What a hook throws to refuse an upload: the status and the message the browser shows (`{"error": …}`). */
+export const refuse = (status: number, message: string): Refusal => ({ status_code: status, body: JSON.stringify({ error: message }) + "\n" });
+
+/** The extension of a declared file name when it is one the spec refuses whatever the content. */
+export function refuseBlockedName(filename: string) {
+  const extension = /\.([^.]+)$/.exec(filename)?.[1]?.toLowerCase();
+  if (extension && (BLOCKED_EXTENSIONS as readonly string[]).includes(extension)) throw refuse(415, arabic("newsroom.v.fileUnsafe"));
+}
+
+/** The HTTP status of whatever a guard threw (a Response, or react-router's data() with its init). */
+function statusOfThrown(error: unknown): number | null {
+  if (error instanceof Response) return error.status;
+  const init = (error as { init?: { status?: number } } | null)?.init;
+  return typeof init?.status === "number" ? init.status : null;
+}
+
+export type CompletedUpload = {
+  /** The complete file on this machine's disk; the hook moves or copies it (it is removed afterwards). */
+  file: string;
+  /** Its first bytes, for the signature check. */
+  head: Uint8Array;
+  size: number;
+  metadata: Record<string, string>;
+};
+
+export type TusEndpointOptions = {
+  path: string;
+  /** Where chunks are kept until the file is complete. */
+  directory: string;
+  /** The largest declared length accepted at all (a hook may refuse less, by type). */
+  maxSize: number;
+  /** Throws (a Response or react-router data) when the request may not upload: the server's session guard. */
+  authorize: (request: Request) => Promise<unknown>;
+  /** Words of the refusal for a guard's 401 and 403. */
+  refusals: { unauthenticated: string; forbidden: string };
+  /** Checks the declared upload before any byte; answers the metadata to keep, or throws `refuse(…)`. */
+  onCreate: (upload: { size: number; metadata: Record<string, string> }) => Promise<Record<string, string>>;
+  /** Puts a complete file where it belongs; may answer headers for the last response; throws `refuse(…)`. */
+  onComplete: (upload: CompletedUpload) => Promise<Record<string, string> | void>;
+  /** The slowest an upload may arrive (UPLOAD_MIN_BYTES_PER_SECOND over UPLOAD_RATE_WINDOW_MS); see guardUploadBody. */
+  minRate?: UploadRate;
+};
+
+export type UploadRate = TransferRate;
+export const DEFAULT_UPLOAD_RATE: UploadRate = { bytesPerSecond: 1024, windowMs: 30_000 };
+
+const OFFSET_STREAM = "application/offset+octet-stream";
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+
+/**
+ * What tus leaves to the HTTP layer, for a request that carries a body:
+ * - a creation request whose body is not upload bytes (tus creation-with-upload sends them as
+ *   application/offset+octet-stream) is refused before a byte is read;
+ * - any refusal (4xx, 5xx) while the body is still coming closes the connection once the client has had the
+ *   answer (closeAfterRefusal), so the rest is not read only to be thrown away (Node would read it all);
+ * - a body arriving slower than `rate` on average over a window has its connection closed: a client sending a
+ *   byte every few seconds would otherwise hold it for ever, since the idle time-out never fires. tus keeps
+ *   what arrived; the upload resumes from the offset HEAD reports.
+ * Answers true when the request was refused here.
+ */
+export function guardUploadBody(req: IncomingMessage, res: ServerResponse, rate: UploadRate): boolean {
+  if (!hasBody(req)) return false;
+  const answer = res.writeHead.bind(res);
+  res.writeHead = function (...args: Parameters<typeof answer>) {
+    const status = typeof args[0] === "number" ? args[0] : res.statusCode;
+    if (status >= 400 && !req.complete) closeAfterRefusal(req, res);
+    return answer(...args);
+  } as typeof answer;
+  if (req.method === "POST" && !(req.headers["content-type"] ?? "").toLowerCase().startsWith(OFFSET_STREAM)) {
+    res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "Tus-Resumable": "1.0.0" });
+    res.end(JSON.stringify({ error: "A creation request carries no body but the upload's bytes (application/offset+octet-stream)" }) + "\n");
+    return true;
+  }
+  watchTransferRate(req, res, rate, () => {
+    logger.info({ endpoint: req.url?.split("?")[0], windowMs: rate.windowMs }, "upload too slow: connection closed");
+    req.socket.destroy();
+  });
+  return false;
+}
+
+export function createTusEndpoint(options: TusEndpointOptions) {
+  const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS });
+
+  async function removeUpload(id: string) {
+    await fs.rm(path.join(options.directory, id), { force: true });
+    await fs.rm(path.join(options.directory, `${id}.json`), { force: true });
+  }
+
+  const server = new Server({
+    path: options.path,
+    datastore,
+    // No maxSize here: its refusal has no words of ours. The declared length is checked below, and tus refuses
+    // any PATCH that would go past the declared length.
+    relativeLocation: true,
+    // Termination after the end would only delete a stored file behind the item's back.
+    disableTerminationForFinishedUploads: true,
+    async onIncomingRequest(req) {
+      try {
+        await options.authorize(req as unknown as Request);
+      } catch (error) {
+        const status = statusOfThrown(error);
+        if (status) throw refuse(status, status === 401 ? options.refusals.unauthenticated : options.refusals.forbidden);
+        throw error;
+      }
+    },
+    async onUploadCreate(_req, upload) {
+      const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ""]));
+      refuseBlockedName(metadata.filename ?? "");
+      if (!upload.size) throw refuse(400, arabic("newsroom.v.fileMissing"));
+      if (upload.size > options.maxSize) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: Math.floor(options.maxSize / MB) }));
+      return { metadata: await options.onCreate({ size: upload.size, metadata }) };
+    },
+    async onUploadFinish(_req, upload) {
+      const file = path.join(options.directory, upload.id);
+      const handle = await fs.open(file, "r");
+      const head = new Uint8Array(SNIFF_BYTES);
+      try {
+        await handle.read(head, 0, SNIFF_BYTES, 0);
+      } finally {
+        await handle.close();
+      }
+      const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ""]));
+      try {
+        const headers = await options.onComplete({ file, head, size: upload.size ?? 0, metadata });
+        return headers ? { headers } : {};
+      } finally {
+        await removeUpload(upload.id);
+      }
+    },
+  });
+
+  server.on(EVENTS.POST_TERMINATE, (_req, _res, id) => logger.info({ upload: id, endpoint: options.path }, "upload cancelled"));
+
+  return {
+    server,
+    /** Node handler for requests under the endpoint's path. */
+    handle: async (req: IncomingMessage, res: ServerResponse) => {
+      if (guardUploadBody(req, res, options.minRate ?? DEFAULT_UPLOAD_RATE)) return;
+      await server.handle(req, res);
+    },
+    matches: (pathname: string) => pathname === options.path || pathname.startsWith(`${options.path}/`),
+    /** Removes uploads abandoned for a day. */
+    cleanUp: () => server.cleanUpExpiredUploads(),
+  };
+}

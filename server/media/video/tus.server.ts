@@ -1,0 +1,67 @@
+/**
+ * The embedded library's resumable upload endpoint, at LOCAL_TUS_PATH, built on the one tus endpoint of
+ * server/media/storage/tus.ts. Each upload names its video (`guid` in Upload-Metadata, from POST /api/admin/videos);
+ * a complete file whose bytes are a video becomes the video's source and its processing job is queued.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Database } from "#server/db/client.server.ts";
+import { videos } from "#server/db/schema.server.ts";
+import { arabic } from "#server/http/json-api.server.ts";
+import { UPLOAD_LIMITS_MB } from "#server/media/storage/index.server.ts";
+import { sniffMedia } from "#server/media/storage/file-types.server.ts";
+import { createTusEndpoint, refuse, type UploadRate } from "#server/media/storage/tus.server.ts";
+import { isVideoId } from "#domain/video-source.ts";
+import { LOCAL_TUS_PATH } from "./local.server.ts";
+import { SOURCE_FILE } from "./processing.server.ts";
+import { VIDEO_STATUS } from "./types.server.ts";
+
+export const MAX_VIDEO_BYTES = UPLOAD_LIMITS_MB.video * 1024 * 1024;
+
+export type LocalTusOptions = {
+  dataDir: string;
+  db: () => Promise<Database>;
+  /** Throws (a Response or react-router data) when the request may not upload; the server's session guard. */
+  authorize: (request: Request) => Promise<unknown>;
+  /** The slowest an upload may arrive (server/media/storage/tus.server.ts). */
+  minRate?: UploadRate;
+  /** Called once a complete, checked file is in place as the video's source. */
+  onVideoUploaded: (db: Database, guid: string) => Promise<unknown>;
+};
+
+export function createLocalTusServer(options: LocalTusOptions) {
+  const videosDir = path.join(options.dataDir, "videos");
+  return createTusEndpoint({
+    path: LOCAL_TUS_PATH,
+    directory: path.join(options.dataDir, "tus"),
+    maxSize: MAX_VIDEO_BYTES,
+    authorize: options.authorize,
+    minRate: options.minRate,
+    refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload videos" },
+    async onCreate({ metadata }) {
+      const guid = (metadata.guid ?? "").toLowerCase();
+      if (!(metadata.filetype ?? "").startsWith("video/")) throw refuse(415, arabic("newsroom.v.videoInvalid"));
+      if (!isVideoId(guid)) throw refuse(400, "Upload-Metadata needs the guid of a video created by POST /api/admin/videos");
+      const db = await options.db();
+      const [video] = await db.select({ status: videos.status }).from(videos).where(eq(videos.guid, guid)).limit(1);
+      if (!video) throw refuse(404, "Video not found");
+      if (video.status !== VIDEO_STATUS.waiting) throw refuse(409, "This video already has its file");
+      return { ...metadata, guid };
+    },
+    async onComplete({ file, head, metadata }) {
+      const guid = metadata.guid ?? "";
+      const db = await options.db();
+      if (sniffMedia(head)?.kind !== "video") {
+        const reason = arabic("newsroom.v.videoInvalid");
+        await db.update(videos).set({ status: VIDEO_STATUS.failed, failureReason: reason, updatedAt: new Date() }).where(eq(videos.guid, guid));
+        throw refuse(415, reason);
+      }
+      const target = path.join(videosDir, guid);
+      await fs.mkdir(target, { recursive: true });
+      await fs.rename(file, path.join(target, SOURCE_FILE));
+      await db.update(videos).set({ status: VIDEO_STATUS.processing, updatedAt: new Date() }).where(eq(videos.guid, guid));
+      await options.onVideoUploaded(db, guid);
+    },
+  });
+}

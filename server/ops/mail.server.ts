@@ -1,0 +1,71 @@
+/**
+ * Outgoing e-mail. With SMTP_URL set, messages go through nodemailer over SMTP; without it they are written
+ * to DATA_DIR/outbox (an .eml file and a .json beside it), so a fresh install can still verify accounts and
+ * confirm subscribers: the log says which file holds each message, never its links (they carry the tokens).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import { getConfig, type Config } from "#server/config.server.ts";
+import { logger } from "./logger.server.ts";
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Links the message carries (verification, reset, confirmation): in the outbox's .json, never in a log. */
+  links?: string[];
+  replyTo?: string;
+};
+
+export type SentMail = { id: string; driver: "smtp" | "outbox"; file?: string };
+
+let transport: { key: string; transporter: Transporter } | undefined;
+
+function smtpTransport(config: Config): Transporter {
+  const key = config.SMTP_URL ?? "";
+  if (!transport || transport.key !== key) transport = { key, transporter: nodemailer.createTransport(key) };
+  return transport.transporter;
+}
+
+export class MailError extends Error {
+  code = "MAIL_FAILED" as const;
+}
+
+export async function sendMail(message: MailMessage, config: Config = getConfig()): Promise<SentMail> {
+  const envelope = { from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo };
+  if (config.drivers.mail === "smtp") {
+    try {
+      const info = await smtpTransport(config).sendMail(envelope);
+      logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, "mail sent");
+      return { id: String(info.messageId), driver: "smtp" };
+    } catch (error) {
+      logger.error({ err: error, to: message.to, subject: message.subject }, "mail failed");
+      throw new MailError(`Could not send the e-mail: ${(error as Error).message}`);
+    }
+  }
+  const dir = path.join(config.dataDir, "outbox");
+  fs.mkdirSync(dir, { recursive: true });
+  const id = `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}`;
+  const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }).sendMail(envelope);
+  const file = path.join(dir, `${id}.eml`);
+  fs.writeFileSync(file, built.message as Buffer);
+  fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...message, from: config.MAIL_FROM, date: new Date().toISOString() }, null, 2));
+  logger.info({ to: message.to, subject: message.subject, id, file }, "mail written to outbox (no SMTP_URL set)");
+  return { id, driver: "outbox", file };
+}
+
+/** The messages in the outbox, newest last (for the set-up screen, scripts and tests). */
+export type OutboxMessage = MailMessage & { from: string; date: string };
+
+export function readOutbox(config: Config = getConfig()): OutboxMessage[] {
+  const dir = path.join(config.dataDir, "outbox");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as OutboxMessage);
+}

@@ -1,0 +1,149 @@
+/**
+ * Keeps `search_items` and `search_terms` (drizzle/0005_search_index.sql) in step with the five searched
+ * tables. Triggers put every changed item on `search_queue`; `syncSearchIndex` reads the queue, runs the
+ * analysis of domain/arabic.ts on each item and writes its two lexeme sets. The analysis exists once, in
+ * TypeScript: the query, the stored texts and the highlighting cannot disagree (decision 0071).
+ *
+ * Who drains the queue: the newsroom in the transaction of each save (so a saved item is found at once),
+ * the demo seed, the server at start-up (what a bulk import or a migration queued), and a search that finds
+ * the queue not empty (one indexed lookup per search).
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "#server/db/client.server.ts";
+import { foldArabic, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
+import { SEARCH_TYPES, type SearchType } from "#domain/search.ts";
+
+/** Per type: the title (title and French title) and every searched column, as SQL on the type's table. */
+export const SEARCH_SOURCES: Record<SearchType, { title: SQL; all: SQL }> = {
+  articles: {
+    title: sql`concat_ws(' ', title, title_fr)`,
+    all: sql`concat_ws(' ', title, title_fr, excerpt, excerpt_fr, content, content_fr)`,
+  },
+  news: {
+    title: sql`concat_ws(' ', title, title_fr)`,
+    all: sql`concat_ws(' ', title, title_fr, excerpt, excerpt_fr, content, content_fr)`,
+  },
+  programs: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, description, content)` },
+  podcasts: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, description, content)` },
+  coverages: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, excerpt, content)` },
+};
+
+/** Items analysed per transaction: small enough that a drain never holds many locks or much memory. */
+const BATCH = 500;
+
+/**
+ * The lexemes of each word seen, kept between drains: news copy repeats its words, so most words are
+ * analysed once per process. Bounded: emptied when it reaches MEMO_LIMIT words.
+ */
+const MEMO_LIMIT = 200_000;
+const lexemeMemo = new Map<string, string[]>();
+
+function lexemesOf(words: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const word of words) {
+    let lexemes = lexemeMemo.get(word);
+    if (!lexemes) {
+      if (lexemeMemo.size >= MEMO_LIMIT) lexemeMemo.clear();
+      lexemes = wordLexemes(word);
+      lexemeMemo.set(word, lexemes);
+    }
+    for (const l of lexemes) out.add(l);
+  }
+  return [...out].sort();
+}
+
+type SourceRow = { id: number; status: string; publish_date: Date | string; title: string | null; all_text: string | null };
+type QueueRow = { type: SearchType; item_id: number; version: number };
+const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
+
+/** Which queued items a drain takes: all of them, or one item (what a save of the newsroom indexes at once). */
+export type SyncScope = { type: SearchType; id: number };
+
+/** One batch of the queue, analysed and written in one transaction; the number of queued items it took. */
+async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promise<number> {
+  return db.transaction(async (tx) => {
+    const only = scope ? sql`where type = ${scope.type} and item_id = ${scope.id}` : sql``;
+    // SKIP LOCKED: two drains at once share the queue instead of waiting for each other.
+    const queued = rowsOf<QueueRow>(
+      await tx.execute(sql`select type, item_id, version from search_queue ${only} order by type, item_id limit ${limit} for update skip locked`),
+    );
+    if (!queued.length) return 0;
+    // Words already in search_terms are offered again and skipped by the primary key: a cache of what is
+    // stored would have to know which database and which transaction it describes.
+    const newWords = new Map<string, { term: string; stop: boolean }>();
+    for (const type of SEARCH_TYPES) {
+      const ids = queued.filter((q) => q.type === type).map((q) => Number(q.item_id));
+      if (!ids.length) continue;
+      const { title, all } = SEARCH_SOURCES[type];
+      const rows = rowsOf<SourceRow>(
+        await tx.execute(
+          sql`select id, status, publish_date, ${title} as title, ${all} as all_text from ${sql.identifier(type)} where id = any(${sql.param(ids)}::int[])`,
+        ),
+      );
+      const found = new Set(rows.map((r) => Number(r.id)));
+      const gone = ids.filter((id) => !found.has(id));
+      if (gone.length) await tx.execute(sql`delete from search_items where type = ${type} and item_id = any(${sql.param(gone)}::int[])`);
+      if (!rows.length) continue;
+      const values = rows.map((r) => {
+        const words = searchWords(r.all_text ?? "");
+        for (const w of words) {
+          if (!newWords.has(w)) newWords.set(w, { term: foldArabic(w), stop: isStopWord(w) });
+        }
+        const titleLexemes = lexemesOf(searchWords(r.title ?? ""));
+        const allLexemes = lexemesOf(words);
+        return sql`(${type}, ${Number(r.id)}, ${r.status}, ${new Date(r.publish_date).toISOString()}::timestamptz,
+          array_to_tsvector(${sql.param(titleLexemes)}::text[]), array_to_tsvector(${sql.param(allLexemes)}::text[]))`;
+      });
+      await tx.execute(sql`insert into search_items (type, item_id, status, publish_date, title_vec, all_vec) values ${sql.join(values, sql`, `)}
+        on conflict (type, item_id) do update set status = excluded.status, publish_date = excluded.publish_date,
+          title_vec = excluded.title_vec, all_vec = excluded.all_vec`);
+    }
+    if (newWords.size) {
+      const words = [...newWords.keys()];
+      await tx.execute(sql`insert into search_terms (word, term, stop)
+        select * from unnest(${sql.param(words)}::text[], ${sql.param(words.map((w) => newWords.get(w)!.term))}::text[],
+          ${sql.param(words.map((w) => newWords.get(w)!.stop))}::boolean[])
+        on conflict (word) do nothing`);
+    }
+    // Only the versions read: an item changed again meanwhile stays queued for the next batch.
+    await tx.execute(sql`delete from search_queue q using unnest(${sql.param(queued.map((r) => r.type))}::text[],
+        ${sql.param(queued.map((r) => Number(r.item_id)))}::int[], ${sql.param(queued.map((r) => Number(r.version)))}::int[]) as d(type, item_id, version)
+      where q.type = d.type and q.item_id = d.item_id and q.version = d.version`);
+    return queued.length;
+  });
+}
+
+/**
+ * Analyses every queued item and writes its search row; returns how many items it indexed. Safe to call
+ * from several places at once. Inside a caller's transaction it sees (and indexes) that transaction's writes.
+ */
+export async function syncSearchIndex(db: Database, scope?: SyncScope): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await drainBatch(db, scope);
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
+/**
+ * What a search calls first: an index lookup when the queue is empty, else a few items indexed (what a script
+ * or an import wrote a moment ago). A long queue (after a bulk import or a migration) is left to the drain
+ * that start-up runs in the background, so that no reader waits minutes for it.
+ */
+export const SEARCH_TIME_DRAIN = 50;
+export async function syncSearchIndexIfPending(db: Database): Promise<void> {
+  const pending = rowsOf(await db.execute(sql`select 1 from search_queue limit 1`));
+  if (pending.length) await drainBatch(db, undefined, SEARCH_TIME_DRAIN);
+}
+
+/** Every item queued again and the vocabulary forgotten: after a change of the analysis (a new migration or release). */
+export async function reindexSearch(db: Database): Promise<number> {
+  await db.execute(sql`delete from search_terms`);
+  lexemeMemo.clear();
+  await db.execute(sql`insert into search_queue (type, item_id)
+    select 'articles', id from articles union all select 'news', id from news union all select 'programs', id from programs
+    union all select 'podcasts', id from podcasts union all select 'coverages', id from coverages
+    on conflict (type, item_id) do update set version = search_queue.version + 1`);
+  return syncSearchIndex(db);
+}

@@ -1,0 +1,480 @@
+/**
+ * Site search over published articles, news, programs, podcasts and coverages (media is not searched).
+ *
+ * What is searched lives in `search_items` (drizzle/0005_search_index.sql): one row per item with two
+ * lexeme sets made by the analysis of domain/arabic.ts, kept current by server/search/search-index.server.ts from the
+ * queue that triggers on the five tables fill, so writers need to do nothing. A query is analysed by the same code into two tsqueries:
+ * - folded: every content word by any of its keys (particles, article, stem, spelling folds);
+ * - exact: the words as typed (their surface forms), for ranking.
+ * Results rank title-exact, title, exact, then the rest; newest first within each (decision 0071). Each rank
+ * is one arm of a UNION ALL limited to the page it can fill, so a word in half the texts reads an index in
+ * date order and stops, and a rare one reads its posting list: no plan reads every row.
+ * Every search runs in a transaction whose statement_timeout is one second; a search that needs more
+ * answers SearchTimeoutError (503), never a 500.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { alias, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Database } from "#server/db/client.server.ts";
+import { isPublished } from "#server/content/published.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { syncSearchIndexIfPending } from "./search-index.server.ts";
+import { publicUrl, type ContentType } from "#domain/content-paths.ts";
+import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, normalizeArabic, type QueryAnalysis } from "#domain/arabic.ts";
+import {
+  MATCH_KINDS,
+  QUERY_MAX_LENGTH,
+  QUERY_MIN_LENGTH,
+  SEARCH_MAX_PAGE,
+  SEARCH_PAGE_SIZE,
+  SEARCH_TOTAL,
+  SEARCH_TYPES,
+  type MatchKind,
+  type SearchType,
+} from "#domain/search.ts";
+
+export { SEARCH_TYPES, SEARCH_TOTAL, SEARCH_PAGE_SIZE, SEARCH_MAX_PAGE, QUERY_MIN_LENGTH, QUERY_MAX_LENGTH, type SearchType, type MatchKind };
+
+/** No search holds the database longer than this (PostgreSQL; PGlite has no statement time-out). */
+export const SEARCH_TIMEOUT_MS = 1000;
+
+/** Searches per address per minute, page and JSON together: a reader never needs more; a crawler waits. */
+export const SEARCH_RATE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
+
+export type SearchResult = {
+  type: SearchType;
+  id: number;
+  title: string;
+  titleFr: string | null;
+  excerpt: string | null;
+  excerptFr: string | null;
+  /** Where the query was found in the text, cut around the first match; null when the excerpt shows it or nothing does. */
+  snippet: string | null;
+  snippetFr: string | null;
+  imageUrl: string | null;
+  publishDate: Date;
+  href: string;
+  match: MatchKind;
+};
+
+export type SearchPage = {
+  query: string;
+  page: number;
+  results: SearchResult[];
+  hasMore: boolean;
+  /** A query that finds something, from words of the published texts, when this one found nothing. */
+  suggestion: string | null;
+};
+
+// ---- Input ----
+
+export const SEARCH_ERROR_CODES = ["QUERY_TOO_SHORT", "QUERY_TOO_LONG", "QUERY_MALFORMED", "INVALID_TYPE", "INVALID_PAGE"] as const;
+export type SearchErrorCode = (typeof SEARCH_ERROR_CODES)[number];
+
+/** The translation key of each error (domain/locales/<lang>/common.json → search.errors). */
+export const SEARCH_ERROR_KEYS: Record<SearchErrorCode | "SEARCH_TIMEOUT" | "RATE_LIMITED", string> = {
+  QUERY_TOO_SHORT: "search.errors.queryTooShort",
+  QUERY_TOO_LONG: "search.errors.queryTooLong",
+  QUERY_MALFORMED: "search.errors.queryMalformed",
+  INVALID_TYPE: "search.errors.invalidType",
+  INVALID_PAGE: "search.errors.invalidPage",
+  SEARCH_TIMEOUT: "search.errors.timeout",
+  RATE_LIMITED: "search.errors.rateLimited",
+};
+
+/** Bad search input: a 400 for the caller. Branch on `code`; `message` is the Arabic text for logs and APIs. */
+export class SearchInputError extends Error {
+  readonly status = 400;
+  constructor(readonly code: SearchErrorCode) {
+    super(translate("ar", SEARCH_ERROR_KEYS[code]));
+    this.name = "SearchInputError";
+  }
+}
+
+/** The search needed more than SEARCH_TIMEOUT_MS: a 503 the reader sees as a message; the database is free again. */
+export class SearchTimeoutError extends Error {
+  readonly status = 503;
+  readonly code = "SEARCH_TIMEOUT";
+  constructor(options?: { cause?: unknown }) {
+    super(translate("ar", SEARCH_ERROR_KEYS.SEARCH_TIMEOUT), options);
+    this.name = "SearchTimeoutError";
+  }
+}
+
+// Tabs and line breaks separate words; every other control character (C0, DEL, C1) and the bidi overrides
+// that make text display differently from what it says are dropped.
+const LINE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+const isControl = (cp: number) => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+const withoutControls = (text: string) => [...text].filter((ch) => !isControl(ch.codePointAt(0)!)).join("");
+
+/** The query as the form shows it back: line breaks as spaces, no control character, never longer than the field. */
+export function displayedQuery(raw: string): string {
+  return [...withoutControls(raw.replace(LINE_CONTROLS, " "))].slice(0, QUERY_MAX_LENGTH).join("").trim();
+}
+
+/**
+ * The query as searched: control characters stripped, spaces collapsed, trimmed, 2–200 characters, and at
+ * least two letters or digits once normalised ("ًً" or "؟!" are not a search). A query string that was not
+ * valid UTF-8 (it decodes to U+FFFD) is malformed.
+ */
+export function parseSearchQuery(raw: string): string {
+  if (raw.includes("\uFFFD")) throw new SearchInputError("QUERY_MALFORMED");
+  const query = withoutControls(raw.replace(LINE_CONTROLS, " ")).replace(/ {2,}/g, " ").trim();
+  const length = [...query].length;
+  if (length > QUERY_MAX_LENGTH) throw new SearchInputError("QUERY_TOO_LONG");
+  if (length < QUERY_MIN_LENGTH || [...normalizeArabic(query).replaceAll(" ", "")].length < QUERY_MIN_LENGTH) {
+    throw new SearchInputError("QUERY_TOO_SHORT");
+  }
+  return query;
+}
+
+/** `type` values (repeated or comma-separated) → the types to search; none means all five. */
+export function parseSearchTypes(values: readonly string[] | undefined): SearchType[] {
+  const wanted = (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const v of wanted) if (!(SEARCH_TYPES as readonly string[]).includes(v)) throw new SearchInputError("INVALID_TYPE");
+  return wanted.length === 0 ? [...SEARCH_TYPES] : SEARCH_TYPES.filter((t) => wanted.includes(t));
+}
+
+/** `page`: 1 when absent, else a whole number from 1 to SEARCH_MAX_PAGE. */
+export function parseSearchPage(value: string | null | undefined): number {
+  if (value === null || value === undefined || value === "") return 1;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > SEARCH_MAX_PAGE) throw new SearchInputError("INVALID_PAGE");
+  return Number(value);
+}
+
+// ---- The query as tsqueries ----
+
+/** search_items, as created by the migration (derived from the five tables by server/search/search-index.server.ts, so not in schema.ts). */
+export const searchItems = pgTable("search_items", {
+  type: text("type").notNull(),
+  itemId: integer("item_id").notNull(),
+  status: text("status").notNull(),
+  publishDate: timestamp("publish_date", { withTimezone: true }).notNull(),
+});
+
+/** A lexeme quoted for the tsquery input syntax: taken verbatim, never re-parsed. */
+const lexeme = (l: string) => `'${l.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+export type SearchTsqueries = { folded: string; exact: string };
+
+/**
+ * The two tsqueries of an analysed query, or null when it has no word to look for. A query made only of
+ * stop-words looks for their exact forms (folded = exact).
+ */
+export function searchTsqueries(analysis: QueryAnalysis): SearchTsqueries | null {
+  if (analysis.words.length === 0) return null;
+  const exact = analysis.exact.map((w) => lexeme(`=${w.surface}`)).join(" & ");
+  if (analysis.content.length === 0) return { folded: exact, exact };
+  const folded = analysis.content.map((w) => `(${w.keys.map(lexeme).join(" | ")})`).join(" & ");
+  return { folded, exact };
+}
+
+// ---- The search ----
+
+/** Which arms walk the date index (true) and which read their posting lists first (false): ranks 0 to 3. */
+type Walks = readonly [boolean, boolean, boolean, boolean];
+type Plan = { queries: SearchTsqueries; types: SearchType[]; offset: number; size: number; walks?: Walks };
+
+/**
+ * The page's hits. Each rank is one arm of a UNION ALL, "rows matching this, newest first, limit n", read one
+ * of two ways, chosen per arm by how common its words are (`chooseWalks`): a common word walks
+ * `search_items_recent_idx` backwards and stops at the n-th match, a few dozen rows in; any other reads its
+ * posting list in the GIN index and sorts the rows it finds. The arms overlap (an exact title also matches
+ * the folded title, the text…): an item takes its best rank, and since each arm holds the newest
+ * `offset + size + 1` of its rows, the page is exact. Only positive conditions: PostgreSQL cannot estimate
+ * "folded and not exact" (it takes the two as independent) and walked the whole table for it.
+ */
+function hitsSql({ queries, types, offset, size, walks = [false, false, false, false] }: Plan): SQL {
+  const limit = offset + size + 1;
+  const { folded, exact } = queries;
+  const inTypes = types.length === SEARCH_TYPES.length ? undefined : sql`s.type in (${sql.join(types, sql`, `)})`;
+  const s = alias(searchItems, "s");
+  const arm = (rank: number, match: SQL) => {
+    const rows = sql`select s.type, s.item_id, s.publish_date from search_items s where ${isPublished(s, match, inTypes)}`;
+    // OFFSET 0 keeps the subquery apart, so the date order of the outer query cannot turn it into a walk.
+    const from = walks[rank] ? sql`(${rows}) as m` : sql`(${rows} offset 0) as m`;
+    return sql`(select ${rank}::int as rank, m.type, m.item_id, m.publish_date from ${from}
+      order by m.publish_date desc, m.type, m.item_id desc limit ${limit})`;
+  };
+  const q = (tsquery: string) => sql`${tsquery}::tsquery`;
+  const arms = [
+    arm(0, sql`s.title_vec @@ ${q(exact)}`),
+    folded === exact ? null : arm(1, sql`s.title_vec @@ ${q(folded)}`),
+    arm(2, sql`s.all_vec @@ ${q(exact)}`),
+    folded === exact ? null : arm(3, sql`s.all_vec @@ ${q(folded)}`),
+  ].filter((a): a is SQL => a !== null);
+  return sql`select min(rank) as rank, type, item_id, publish_date from (${sql.join(arms, sql` union all `)}) as hits
+    group by type, item_id, publish_date
+    order by rank, publish_date desc, type, item_id desc offset ${offset} limit ${size + 1}`;
+}
+
+// ---- Walk or read the posting list ----
+
+/**
+ * What PostgreSQL knows of the lexemes (ANALYZE keeps the frequencies of the 10,000 commonest per column) and
+ * of the table's size, read at most once every few minutes. A lexeme it does not list is rare.
+ */
+type LexemeStats = { rows: number; title: Map<string, number>; all: Map<string, number> };
+const STATS_TTL_MS = 5 * 60_000;
+const statsCache = new WeakMap<Database, { at: number; stats: Promise<LexemeStats> }>();
+
+async function readLexemeStats(db: Database): Promise<LexemeStats> {
+  const columns = rowsOf<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+    await db.execute(sql`select attname, most_common_elems::text::text[] as elems, most_common_elem_freqs as freqs
+      from pg_stats where tablename = 'search_items' and attname in ('title_vec', 'all_vec') and schemaname = current_schema()`),
+  );
+  const [size] = rowsOf<{ rows: number }>(await db.execute(sql`select reltuples::float8 as rows from pg_class where oid = 'search_items'::regclass`));
+  const map = (name: string) => {
+    const c = columns.find((r) => r.attname === name);
+    return new Map((c?.elems ?? []).map((e, i) => [e, Number(c?.freqs?.[i] ?? 0)]));
+  };
+  return { rows: Math.max(0, Number(size?.rows ?? 0)), title: map("title_vec"), all: map("all_vec") };
+}
+
+function lexemeStats(db: Database): Promise<LexemeStats> {
+  const cached = statsCache.get(db);
+  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.stats;
+  const stats = readLexemeStats(db).catch(() => ({ rows: 0, title: new Map<string, number>(), all: new Map<string, number>() }));
+  statsCache.set(db, { at: Date.now(), stats });
+  return stats;
+}
+
+/**
+ * Checking a row's `all_vec` means decompressing it (TOAST), which the planner does not count: left to itself
+ * it walks the date index for words in 1 % of the texts, decompressing thousands of rows for twenty matches.
+ * So the search decides. Walking finds `limit` matches in about limit / d rows, each costing about `cost`
+ * (decompression, a title's vector is small and inline); the posting list gives d × rows rows at about 1 each.
+ * Walk when d ≥ √(cost × limit / rows). The share d of a word is the sum of its keys' frequencies; of several
+ * words, the product (texts that share common words are more frequent than that, never less often walked
+ * wrongly than right).
+ */
+const ROW_COST = { title: 2, all: 20 } as const;
+
+function chooseWalks(stats: LexemeStats, analysis: QueryAnalysis, limit: number): Walks {
+  if (stats.rows < 1000) return [false, false, false, false];
+  const share = (freq: Map<string, number>, lexemes: string[][]) =>
+    lexemes.reduce(
+      (product, any) =>
+        product *
+        Math.min(
+          1,
+          any.reduce((sum, l) => sum + (freq.get(l) ?? 0), 0),
+        ),
+      1,
+    );
+  const exact = analysis.exact.map((w) => [`=${w.surface}`]);
+  const folded = analysis.content.length ? analysis.content.map((w) => w.keys) : exact;
+  const walk = (column: "title" | "all", lexemes: string[][]) => share(stats[column], lexemes) >= Math.sqrt((ROW_COST[column] * limit) / stats.rows);
+  return [walk("title", exact), walk("title", folded), walk("all", exact), walk("all", folded)];
+}
+
+/** How much of a body is read for a snippet, and how long a snippet is. */
+const SNIPPET_SCAN = 4000;
+const SNIPPET_SCAN_SQL = sql.raw(String(SNIPPET_SCAN));
+const SNIPPET_LENGTH = 200;
+
+type Hit = { rank: number; type: SearchType; item_id: number; publish_date: Date | string };
+
+/** The columns a card shows, per type (programs and podcasts have a description for an excerpt and no French text). */
+const CARD_COLUMNS: Record<SearchType, SQL> = {
+  articles: sql`title, title_fr, excerpt, excerpt_fr, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}) as content, left(content_fr, ${SNIPPET_SCAN_SQL}) as content_fr from articles`,
+  news: sql`title, title_fr, excerpt, excerpt_fr, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}) as content, left(content_fr, ${SNIPPET_SCAN_SQL}) as content_fr from news`,
+  programs: sql`title, title_fr, description, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from programs`,
+  podcasts: sql`title, title_fr, description, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from podcasts`,
+  coverages: sql`title, title_fr, excerpt, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from coverages`,
+};
+
+/** What the cards of these hits show, one small query (a plan apart from the hits' own is cheaper to make). Bodies are cut: a snippet needs their start. */
+function cardsSql(hits: Hit[]): SQL {
+  const types = SEARCH_TYPES.filter((type) => hits.some((h) => h.type === type));
+  return sql.join(
+    types.map(
+      (type) =>
+        sql`select ${type}::text as type, id, ${CARD_COLUMNS[type]} where id = any(${sql.param(hits.filter((h) => h.type === type).map((h) => Number(h.item_id)))}::int[])`,
+    ),
+    sql` union all `,
+  );
+}
+
+type CardRow = {
+  type: SearchType;
+  id: number;
+  title: string;
+  title_fr: string | null;
+  excerpt: string | null;
+  excerpt_fr: string | null;
+  image_url: string | null;
+  page_slug: string;
+  content: string | null;
+  content_fr: string | null;
+};
+
+/** The registry's name of each searched type, for the one public path builder. */
+const CONTENT_TYPE: Record<SearchType, ContentType> = { articles: "article", news: "news", programs: "program", podcasts: "podcast", coverages: "coverage" };
+
+/** Markup and runs of spaces out: the text a reader sees. */
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&#?[a-zA-Z0-9]+;/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** About SNIPPET_LENGTH characters of `text` around its first match, cut at spaces, with ellipses; null without a match. */
+export function snippetOf(text: string | null, analysis: QueryAnalysis, length = SNIPPET_LENGTH): string | null {
+  if (!text) return null;
+  const plain = plainText(text);
+  const [first] = matchRanges(plain, analysis, 1);
+  if (!first) return null;
+  let start = Math.max(0, first[0] - Math.floor(length / 3));
+  let end = Math.min(plain.length, start + length);
+  if (start > 0) start = plain.indexOf(" ", start) + 1 || start;
+  if (end < plain.length) end = plain.lastIndexOf(" ", end) > first[1] ? plain.lastIndexOf(" ", end) : end;
+  return `${start > 0 ? "…" : ""}${plain.slice(start, end).trim()}${end < plain.length ? "…" : ""}`;
+}
+
+/** Whether `error` (or what it wraps) is PostgreSQL's query_canceled: our statement_timeout fired. */
+function isStatementTimeout(error: unknown): boolean {
+  for (let e = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "57014") return true;
+  }
+  return false;
+}
+
+type RunOptions = { timeoutMs?: number };
+
+/** Runs `work` in a transaction whose statements may each take at most `timeoutMs` (SET LOCAL ends with it). */
+async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: RunOptions, work: (tx: Database) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
+      return work(tx as unknown as Database);
+    });
+  } catch (error) {
+    if (isStatementTimeout(error)) throw new SearchTimeoutError({ cause: error });
+    throw error;
+  }
+}
+
+const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
+
+/**
+ * One page of published items matching `query`, best first (title-exact, title, exact, text; newest first
+ * within each), SEARCH_PAGE_SIZE a page. Throws SearchInputError (400) for a query, type or page that is not
+ * acceptable and SearchTimeoutError (503) when the database needs more than a second.
+ */
+export async function searchPublished(
+  db: Database,
+  query: string,
+  options: { types?: readonly string[]; page?: number } & RunOptions = {},
+): Promise<SearchPage> {
+  const q = parseSearchQuery(query);
+  const types = parseSearchTypes(options.types);
+  const page = options.page ?? 1;
+  if (!Number.isInteger(page) || page < 1 || page > SEARCH_MAX_PAGE) throw new SearchInputError("INVALID_PAGE");
+  const analysis = analyzeQuery(q);
+  const queries = searchTsqueries(analysis);
+  if (!queries) return { query: q, page, results: [], hasMore: false, suggestion: null };
+  const offset = (page - 1) * SEARCH_PAGE_SIZE;
+  // What a writer outside the newsroom (an import, a script) queued is indexed before it is searched.
+  await syncSearchIndexIfPending(db);
+  const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
+  const plan: Plan = { queries, types, offset, size: SEARCH_PAGE_SIZE, walks };
+  return withTimeout(db, options, async (tx) => {
+    const hits = rowsOf<Hit>(await tx.execute(hitsSql(plan)));
+    const shown = hits.slice(0, SEARCH_PAGE_SIZE);
+    const cards = shown.length ? rowsOf<CardRow>(await tx.execute(cardsSql(shown))) : [];
+    const results = shown.flatMap((hit) => {
+      const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
+      return card ? [resultOf(hit, card, analysis)] : [];
+    });
+    const suggestion = results.length === 0 && page === 1 ? await suggest(tx, analysis, types) : null;
+    return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion };
+  });
+}
+
+function resultOf(hit: Hit, r: CardRow, analysis: QueryAnalysis): SearchResult {
+  // The excerpt shows the match already: no snippet. Otherwise the body's first match, if the start of it has one.
+  const excerptShows = (excerpt: string | null) => Boolean(excerpt && matchRanges(excerpt, analysis, 1).length);
+  return {
+    type: hit.type,
+    id: Number(hit.item_id),
+    title: r.title,
+    titleFr: r.title_fr,
+    excerpt: r.excerpt,
+    excerptFr: r.excerpt_fr,
+    snippet: excerptShows(r.excerpt) ? null : snippetOf(r.content, analysis),
+    snippetFr: excerptShows(r.excerpt_fr) ? null : snippetOf(r.content_fr, analysis),
+    imageUrl: r.image_url,
+    publishDate: new Date(hit.publish_date),
+    href: publicUrl(CONTENT_TYPE[hit.type], r.page_slug, Number(hit.item_id)),
+    match: MATCH_KINDS[hit.rank],
+  };
+}
+
+// ---- Did you mean ----
+
+/** How alike a word must be (trigram similarity of the folded forms) to be proposed. */
+const SUGGESTION_SIMILARITY = 0.3;
+
+/** The index expression of search_terms_confusable_idx: the letters readers confuse, folded. */
+const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABLE_FROM}'`)}, ${sql.raw(`'${CONFUSABLE_TO}'`)})`;
+
+/**
+ * For a query that found nothing: each word that finds nothing by itself replaced by a word of the stored
+ * texts (search_terms, the vocabulary server/search/search-index.server.ts keeps): one that differs only by letters readers confuse
+ * (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the new query finds
+ * something published.
+ */
+async function suggest(tx: Database, analysis: QueryAnalysis, types: SearchType[]): Promise<string | null> {
+  await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${SUGGESTION_SIMILARITY}`));
+  let changed = false;
+  const words: string[] = [];
+  for (const w of analysis.words) {
+    const term = foldArabic(w.surface);
+    const finds = async () =>
+      rowsOf(await tx.execute(sql`select 1 from search_items where all_vec @@ ${w.keys.map(lexeme).join(" | ")}::tsquery limit 1`)).length > 0;
+    if (w.stop || [...term].length < 3 || !/[\u0621-\u064Aa-z]/.test(term) || (await finds())) {
+      words.push(w.surface);
+      continue;
+    }
+    const [best] = rowsOf<{ word: string }>(
+      await tx.execute(sql`select word from (
+          (select word, 0 as choice from search_terms where ${confusable(sql`term`)} = ${confusable(sql`${term}`)} and term <> ${term} and not stop
+            order by term, word limit 1)
+          union all
+          (select word, 1 from search_terms where term % ${term} and term <> ${term} and not stop
+            order by similarity(term, ${term}) desc, abs(length(term) - ${[...term].length}), term, word limit 1)
+        ) as candidates order by choice limit 1`),
+    );
+    changed ||= Boolean(best);
+    words.push(best ? best.word : w.surface);
+  }
+  if (!changed) return null;
+  const suggestion = words.join(" ");
+  const queries = searchTsqueries(analyzeQuery(suggestion));
+  if (!queries) return null;
+  const s = alias(searchItems, "s");
+  const inTypes = types.length === SEARCH_TYPES.length ? undefined : sql`s.type in (${sql.join(types, sql`, `)})`;
+  const found = rowsOf(
+    await tx.execute(sql`select 1 from search_items s where ${isPublished(s, sql`s.all_vec @@ ${queries.folded}::tsquery`, inTypes)} limit 1`),
+  );
+  return found.length ? suggestion : null;
+}
+
+// ---- Upkeep and measurement ----
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statement that finds a search's hits (the cards are read by primary key after), for the bench. */
+export async function explainSearch(db: Database, query: string, options: { types?: readonly string[]; page?: number } = {}): Promise<string> {
+  const analysis = analyzeQuery(parseSearchQuery(query));
+  const queries = searchTsqueries(analysis);
+  if (!queries) return "(no word to search)";
+  const offset = ((options.page ?? 1) - 1) * SEARCH_PAGE_SIZE;
+  const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
+  const plan: Plan = { queries, types: parseSearchTypes(options.types), offset, size: SEARCH_PAGE_SIZE, walks };
+  const rows = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
