@@ -1,5 +1,5 @@
 import type { Language } from "./language.ts";
-import { firstStrongDirection } from "#app/components/social/bidi.ts";
+import { firstStrongDirection } from "./bidi.ts";
 
 /** The French variant when French is shown and the variant exists; the Arabic text otherwise. */
 export function localized<T extends string | null | undefined>(lang: Language, arabic: T, french: string | null | undefined): T | string {

@@ -2,8 +2,9 @@
  * The media page's filters and limits, shared by the server query module and the page (kept free of
  * database imports so the page's browser bundle stays small).
  */
-import type { MEDIA_TYPES } from "#server/db/schema.server.ts";
 
+/** The kinds of file a media item holds (the media table's media_type). */
+export const MEDIA_TYPES = ["video", "audio", "image", "document"] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /**

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { CONTACT_KINDS, CONTACT_STATUSES } from "#domain/contacts.ts";
+import { MEDIA_TYPES } from "#domain/media-library.ts";
 
 export const CONTENT_STATUSES = ["draft", "published"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -15,7 +16,6 @@ export const REGIONS = ["uae", "morocco", "mauritania", "sahara", "mali"] as con
 export const NEWS_PRIORITIES = ["high", "medium", "low"] as const;
 export const COVERAGE_TYPES = ["live", "event", "conference", "interview", "report", "cultural"] as const;
 export const PROGRAM_TYPES = ["khutwa", "maqal", "ayan", "interview", "documentary", "cultural"] as const;
-export const MEDIA_TYPES = ["video", "audio", "image", "document"] as const;
 export const ARTICLE_CONTENT_TYPES = ["article", "video"] as const;
 
 const timestamps = {

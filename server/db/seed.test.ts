@@ -1,3 +1,4 @@
+import { MEDIA_TYPES } from "#domain/media-library.ts";
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -6,20 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
-import {
-  articles,
-  categories,
-  COVERAGE_TYPES,
-  coverages,
-  media,
-  MEDIA_TYPES,
-  news,
-  podcasts,
-  PROGRAM_TYPES,
-  programs,
-  REGIONS,
-  videos,
-} from "./schema.server.ts";
+import { articles, categories, COVERAGE_TYPES, coverages, media, news, podcasts, PROGRAM_TYPES, programs, REGIONS, videos } from "./schema.server.ts";
 import { seedDemoContent, type SeedResult } from "./seed.server.ts";
 import { DEMO_CLIPS, DEMO_RENDITION, SAMPLE_VIDEO_URL } from "./demo-assets.server.ts";
 

@@ -6,7 +6,7 @@ import { excerpt, formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 import { SOCIAL_COVER_IMAGE, SOCIAL_EXCERPT_LENGTH } from "#domain/social.ts";
 import type { SocialPost } from "#server/social/posts.server.ts";
-import { firstStrongDirection, linesOf, segmentsOf, textLanguage } from "./bidi.ts";
+import { firstStrongDirection, linesOf, segmentsOf, textLanguage } from "#domain/bidi.ts";
 
 export type { SocialPost };
 

@@ -2,7 +2,8 @@
  * Shapes of the demo content. The data files stay plain arrays an editor can read and correct; seed.ts
  * turns them into rows (dates, images, read time, view counts) so that derived values stay consistent.
  */
-import type { COVERAGE_TYPES, MEDIA_TYPES, NEWS_PRIORITIES, PROGRAM_TYPES, REGIONS, CATEGORY_TYPES } from "#server/db/schema.server.ts";
+import type { MEDIA_TYPES } from "#domain/media-library.ts";
+import type { COVERAGE_TYPES, NEWS_PRIORITIES, PROGRAM_TYPES, REGIONS, CATEGORY_TYPES } from "#server/db/schema.server.ts";
 import type { AuthorKey } from "./authors.ts";
 
 export type Region = (typeof REGIONS)[number];
