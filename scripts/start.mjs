@@ -23,7 +23,7 @@ function needsBuild() {
   if (process.env.SKIP_BUILD === "1") return false;
   if (!fs.existsSync(marker)) return true;
   const built = fs.statSync(marker).mtimeMs;
-  const sources = ["app", "server", "public"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
+  const sources = ["app", "domain", "server", "public"].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
   const files = ["vite.config.ts", "react-router.config.ts", "package.json"].map((f) => path.join(root, f));
   const newest = Math.max(...sources.map(newestMtime), ...files.map((f) => fs.statSync(f).mtimeMs));
   return newest > built;

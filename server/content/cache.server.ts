@@ -1,7 +1,7 @@
 /**
- * The in-process read cache for public pages (ARCHITECTURE "cache"): lru-cache's least-recently-used store
- * with a time to live, each entry tagged with the tables it read. A write calls `invalidate(table)` in the
- * domain function that writes, so readers see a change at once; the TTL bounds staleness for what changes
+ * The in-process read cache for public pages (docs/spec/stack.md, "cache"): lru-cache's least-recently-used store
+ * with a time to live, each entry tagged with what it read (a content type, or the categories or videos). A
+ * write calls `invalidate(tag)` in the domain function that writes, so readers see a change at once; the TTL bounds staleness for what changes
  * without a write (a scheduled publish date arriving, view counts).
  *
  * A read whose caller degraded (server/http/render-scope.server.ts `markDegraded`: a query failed and the caller shows
@@ -13,9 +13,11 @@
  */
 import { LRUCache } from "lru-cache";
 import { markDegraded, withReadScope } from "#server/http/render-scope.server.ts";
+import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 
-export const CACHE_TAG_NAMES = ["articles", "news", "programs", "podcasts", "coverages", "media", "categories", "videos"] as const;
-export type CacheTag = (typeof CACHE_TAG_NAMES)[number];
+/** A tag is a content type's key (domain/content-types/: what a read of its table depends on), or one of the other tables public pages read. */
+export type CacheTag = ContentType | "categories" | "videos";
+export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos"];
 
 type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
 

@@ -1,6 +1,6 @@
 /**
  * Demo content for the embedded default: every public section gets enough items to show its listing,
- * filters and detail pages (ARCHITECTURE.md, "Data").
+ * filters and detail pages (docs/spec/stack.md, "Data").
  *
  * Idempotent by construction: rows are keyed by their unique slug (categories.slug, page_slug per content
  * table, videos.guid) and inserted with ON CONFLICT DO NOTHING, so a second run inserts nothing and a row an
@@ -225,7 +225,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
         imageUrl: files.thumbnailUrl,
         authorName: AUTHORS[m.author].name,
         isFeatured: !!m.featured,
-        views: m.views ?? views("media", m.slug, m.draft),
+        viewCount: m.views ?? views("media", m.slug, m.draft),
         durationSeconds: m.durationSeconds ?? null,
         categoryId: categoryId(m.category),
         region: m.region ?? null,
@@ -250,7 +250,7 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
           status: clip || assets.videoUrl ? 4 : 5,
           lengthSeconds: clip ? clip.seconds : (m.durationSeconds ?? 0),
           thumbnailFileName: clip ? "thumbnail.jpg" : null,
-          views: m.views,
+          views: m.viewCount,
           isDemo: true,
           dateUploaded: m.publishDate,
           updatedAt: m.publishDate,

@@ -1,5 +1,5 @@
 /**
- * File storage (ARCHITECTURE "file storage"): a `Storage` interface with drivers, and the checks every
+ * File storage (docs/spec/stack.md, "file storage"): a `Storage` interface with drivers, and the checks every
  * upload passes before a byte is stored. The local driver writes under DATA_DIR/uploads, served at
  * /uploads; Bunny Storage (bunny.ts) and any S3-compatible store (s3.ts) sit behind the same interface,
  * chosen by STORAGE_DRIVER. See docs/decisions/0101-storage-drivers.md.
@@ -12,6 +12,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { getConfig, type Config } from "#server/config.server.ts";
+import { arabic, ValidationError } from "#server/http/errors.server.ts";
 import { BunnyStorage } from "./bunny.server.ts";
 import { assertValidKey, checkedBody, encodeKey, objectKey, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
 import { storeImageWithVariants, UndecodableImage } from "./images.server.ts";
@@ -27,15 +28,16 @@ export type UploadKind = keyof typeof UPLOAD_LIMITS_MB;
 /** back-office.md §5: refused whatever their content. */
 export const BLOCKED_EXTENSIONS = ["exe", "bat", "com", "cmd", "scr", "pif", "js", "vbs"] as const;
 
-/** Why an upload was refused: a translation key (the spec's file-checker words) and its values. */
-export class UploadError extends Error {
-  readonly code = "UPLOAD_REFUSED";
+/**
+ * Why an upload was refused (422 UPLOAD_REFUSED): a translation key (the spec's file-checker words) and its
+ * values, for a form to show in the reader's language; the message is the Arabic the API answers.
+ */
+export class UploadError extends ValidationError {
   constructor(
     readonly messageKey: string,
     readonly values: Record<string, string | number> = {},
   ) {
-    super(messageKey);
-    this.name = "UploadError";
+    super(arabic(messageKey, values), {}, { code: "UPLOAD_REFUSED" });
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * The video library (ARCHITECTURE.md, "video library"): one interface, one driver per host. The public pages
+ * The video library (docs/spec/stack.md, "video library"): one interface, one driver per host. The public pages
  * read it; the back-office writes through create/uploadTarget/update/delete.
  */
 import type { VideoPlayback } from "#domain/video-source.ts";
+import { NotFoundError, UpstreamError } from "#server/http/errors.server.ts";
 
 export type { VideoPlayback };
 
@@ -24,22 +25,22 @@ export type VideoItem = {
   /** Why processing failed (status 5), when the library says. */
   failureReason?: string | null;
   collection: string | null;
-  /** Demo content seeded for the embedded default (ARCHITECTURE.md, "Data"). */
+  /** Demo content seeded for the embedded default (docs/spec/stack.md, "Data"). */
   isDemo: boolean;
 };
 
 export type ListOptions = { collection?: string };
 
-/** Failures of the library itself (host unreachable, bad answer), with a stable code to branch on. */
-export class VideoLibraryError extends Error {
-  constructor(
-    public code: "VIDEO_LIBRARY_UNAVAILABLE" | "VIDEO_LIBRARY_BAD_RESPONSE" | "VIDEO_LIBRARY_UNAUTHORIZED" | "VIDEO_LIBRARY_NOT_FOUND",
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+/** Failures of the library itself (host unreachable, bad answer): 502, with a stable code to branch on. */
+export class VideoLibraryError extends UpstreamError {
+  declare readonly code: "VIDEO_LIBRARY_UNAVAILABLE" | "VIDEO_LIBRARY_BAD_RESPONSE" | "VIDEO_LIBRARY_UNAUTHORIZED" | "VIDEO_LIBRARY_NOT_FOUND";
+  constructor(code: VideoLibraryError["code"], message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
+
+/** No video by that id in the library (404 NOT_FOUND). */
+export const videoNotFound = () => new NotFoundError("Video not found");
 
 export interface VideoLibrary {
   readonly driver: "local" | "bunny";
