@@ -1,11 +1,12 @@
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
 
 /**
  * The newsroom's screens of one content type (back-office.md §2): its list, the editor (new and existing
- * items), revisions and draft preview. One module per screen serves all six types; it reads the type from
- * the URL's segment through the registry (domain/content-types.ts).
+ * items), revisions and draft preview. One module per screen serves every type; it reads the type from
+ * the URL's segment through the registry (domain/content-types/).
  */
-function contentScreens(segment: string) {
+function contentScreens({ segment }: { segment: string }) {
   return [
     route(segment, "routes/admin/content-list.tsx", { id: `admin-${segment}` }),
     route(`${segment}/new`, "routes/admin/content-editor.tsx", { id: `admin-${segment}-new` }),
@@ -42,12 +43,11 @@ export default [
   layout("routes/public/layout.tsx", [
     index("routes/public/home.tsx"),
     route("news", "routes/public/news.tsx"),
-    route("news/:slug", "routes/public/content-detail.tsx", { id: "detail-news" }),
-    route("articles/:slug", "routes/public/content-detail.tsx", { id: "detail-article" }),
     route("programs", "routes/public/programs.tsx"),
-    route("programs/:slug", "routes/public/content-detail.tsx", { id: "detail-program" }),
-    route("podcasts/:slug", "routes/public/content-detail.tsx", { id: "detail-podcast" }),
-    route("coverage/:slug", "routes/public/content-detail.tsx", { id: "detail-coverage" }),
+    // One detail page module for every type with a page of its own (public-site.md §2 "Detail screens").
+    ...ALL_CONTENT_TYPES.filter((d) => d.detailPage).map(({ type, publicPath }) =>
+      route(`${publicPath.slice(1)}/:slug`, "routes/public/content-detail.tsx", { id: `detail-${type}` }),
+    ),
     route("emirates", "routes/public/emirates.tsx"),
     route("media", "routes/public/media.tsx"),
     route("videos", "routes/public/videos.tsx"),
@@ -74,12 +74,7 @@ export default [
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),
-      ...contentScreens("articles"),
-      ...contentScreens("news"),
-      ...contentScreens("coverage"),
-      ...contentScreens("podcasts"),
-      ...contentScreens("programs"),
-      ...contentScreens("media"),
+      ...ALL_CONTENT_TYPES.flatMap(contentScreens),
       route("videos", "routes/admin/videos.tsx"),
       route("contacts", "routes/admin/contacts.tsx"),
       route("upload", "routes/admin/upload.tsx"),

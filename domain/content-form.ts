@@ -5,7 +5,8 @@
  * layer has the last word.
  */
 import { fieldErrorsOf, type FieldErrors } from "./schemas/shared.ts";
-import { contentTypeBySegment, formSchemaOf, type ContentTypeDefinition, type EditorStatus } from "./content-types.ts";
+import { contentTypeBySegment, type ContentTypeDefinition, type EditorStatus } from "./content-types/index.ts";
+import { formSchemaOf } from "./content-types/schema.ts";
 
 /** The content type behind a back-office URL (/admin/{segment}/…), whichever route id served it. */
 export function contentTypeOfUrl(url: string): ContentTypeDefinition | undefined {

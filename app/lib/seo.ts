@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import type { RootLoaderData } from "#app/root.tsx";
+import type { SchemaType } from "#domain/content-types/define.ts";
 
 type Match = { id: string; data: unknown } | undefined;
 
@@ -10,7 +11,7 @@ export type ContentMetaInput = {
   path: string;
   image?: string | null;
   /** schema.org type of the JSON-LD block. */
-  schemaType: "NewsArticle" | "Article" | "OpinionNewsArticle" | "ReportageNewsArticle" | "TVEpisode" | "PodcastEpisode";
+  schemaType: SchemaType;
   publishedTime?: Date | string | null;
   modifiedTime?: Date | string | null;
   author?: string | null;

@@ -1,33 +1,19 @@
 /**
- * Roles and permissions: the one module that names them (documented in docs/permissions.md).
+ * Roles and permissions: who holds what, and the checks (documented in docs/permissions.md). The permission
+ * vocabulary is domain/permissions.ts's, where the content-type definitions name theirs.
  *
  * back-office.md §6: admin means profile role `admin` or the `is_admin` flag, and admins pass every permission
  * check; anyone else needs the named permission in their profile's permission list. The back-office itself is
  * open to staff (admins and editors); a reader — anyone who merely signed up — is refused at the door.
  */
 
-import { ALL_CONTENT_TYPES, type ContentTypeDefinition } from "#domain/content-types.ts";
+import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
+import type { Permission } from "#domain/permissions.ts";
+
+export { isPermission, PERMISSIONS, type Permission } from "#domain/permissions.ts";
 
 export const ROLES = ["reader", "editor", "admin"] as const;
 export type Role = (typeof ROLES)[number];
-
-export const PERMISSIONS = [
-  /** Create and edit articles, news, coverage, podcasts, programs and media; use the upload hub. */
-  "content.write",
-  /** Delete content items. */
-  "content.delete",
-  /** Read the contact inbox, change a message's status, delete messages. */
-  "contacts.manage",
-  /** Upload to and delete from the video library. */
-  "videos.manage",
-  /** Invite staff, set roles and permissions, disable accounts. */
-  "users.manage",
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-
-export function isPermission(value: unknown): value is Permission {
-  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
-}
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
@@ -70,20 +56,16 @@ export function hasAccess(profile: AccessProfile | null | undefined, access: Acc
  */
 export type AdminPage = { path: string; label: string; access: Access; action?: Access };
 
-/** A content type's list (back-office.md §2): opening it needs the type's write permission, its delete action the delete one. */
-function contentList(segment: ContentTypeDefinition["segment"]): AdminPage {
-  const { permissions } = ALL_CONTENT_TYPES.find((d) => d.segment === segment)!;
-  return { path: `/admin/${segment}`, label: `admin.${segment}`, access: permissions.write, action: permissions.delete };
-}
-
 export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin", label: "admin.dashboard", access: "staff" },
-  contentList("articles"),
-  contentList("news"),
-  contentList("coverage"),
-  contentList("podcasts"),
-  contentList("programs"),
-  contentList("media"),
+  // Each content type's list, in the registry's order (back-office.md §2): opening it needs the type's write
+  // permission, its delete action the delete one.
+  ...ALL_CONTENT_TYPES.map(({ segment, permissions }) => ({
+    path: `/admin/${segment}`,
+    label: `admin.${segment}`,
+    access: permissions.write,
+    action: permissions.delete,
+  })),
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
   { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },

@@ -1,18 +1,18 @@
 /**
  * One content item as its detail page shows it, and its related items, for every type of the content-type
  * registry (public-site.md §7 "Detail by slug" and "Related content"). The columns come from the type's
- * definition (domain/content-types.ts) plus the read-only ones a page shows; nothing here is written per
+ * definition (domain/content-types/) plus the read-only ones its detail view names; nothing here is written per
  * type. The public reader sees published and due items only, through the one rule in ./published.ts; the
  * staff preview reads any status.
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types.ts";
+import { definitionOf, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
 import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
-import { columnOf, definitionOf, tableOf } from "./registry.server.ts";
+import { columnOf, tableOf } from "./registry.server.ts";
 
 export const RELATED_LIMIT = 4;
 
@@ -33,16 +33,6 @@ export function parseItemKey(value: string | undefined): ItemKey | null {
   return PAGE_SLUG_PATTERN.test(slug) ? { slug } : null;
 }
 
-/**
- * Columns a detail page shows that no editor field holds: French variants kept from the old site, the
- * author's French name and bio, read time and view count. By schema key.
- */
-const READ_ONLY_COLUMNS: Partial<Record<ContentType, readonly string[]>> = {
-  // videoUrl: a video article (the politics page's) plays it on its page (DETAIL_VIEWS.article.media).
-  article: ["contentFr", "excerptFr", "authorNameFr", "authorBio", "readTimeMinutes", "viewCount", "videoUrl"],
-  news: ["contentFr", "excerptFr"],
-};
-
 /** Every type has these (registry.server.ts CommonColumns); the page needs them whatever the type. */
 const COMMON_COLUMNS = ["id", "title", "titleFr", "pageSlug", "status", "publishDate", "updatedAt", "imageUrl", "authorName", "isDemo"] as const;
 
@@ -61,7 +51,7 @@ const selections = new Map<ContentType, Record<string, PgColumn>>();
 function detailColumns(type: ContentType): Record<string, PgColumn> {
   let columns = selections.get(type);
   if (!columns) {
-    const keys = [...COMMON_COLUMNS, ...definitionOf(type).fields.map((f) => f.column), ...(READ_ONLY_COLUMNS[type] ?? [])];
+    const keys = [...COMMON_COLUMNS, ...definitionOf(type).fields.map((f) => f.column), ...(definitionOf(type).detail.readOnly ?? [])];
     columns = {};
     for (const key of keys) {
       const column = columnOf(type, key);

@@ -5,6 +5,7 @@ import { AdminError } from "#app/components/admin/guard.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { dashboardCounts, type DashboardCounts } from "#server/content/dashboard.server.ts";
+import { inOrderOf } from "#domain/content-types/index.ts";
 import { adminPageAccess, hasAccess } from "#server/auth/permissions.server.ts";
 import { requireStaff } from "#server/auth/session.server.ts";
 import { formatNumber } from "#domain/plural.ts";
@@ -12,16 +13,22 @@ import type { Language } from "#domain/language.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.dashboard");
 
-/** back-office.md §2, "Dashboard": a welcome line and eight counts. */
-const CARDS: { key: keyof DashboardCounts; label: string; tone: string; href: string }[] = [
-  { key: "articles", label: "dashboard.articles", tone: "border-s-desert-500", href: "/admin/articles" },
-  { key: "news", label: "dashboard.news", tone: "border-s-desert-500", href: "/admin/news" },
-  { key: "podcasts", label: "dashboard.podcasts", tone: "border-s-palm-600", href: "/admin/podcasts" },
-  { key: "programs", label: "dashboard.programs", tone: "border-s-palm-600", href: "/admin/programs" },
-  { key: "coverage", label: "dashboard.coverage", tone: "border-s-sand-300", href: "/admin/coverage" },
-  { key: "media", label: "dashboard.media", tone: "border-s-sand-300", href: "/admin/media" },
-  { key: "unreadMessages", label: "dashboard.unreadMessages", tone: "border-s-red-600", href: "/admin/contacts?status=new" },
-  { key: "totalMessages", label: "dashboard.totalMessages", tone: "border-s-ink-soft", href: "/admin/contacts" },
+type Card = { key: string; label: string; tone: string; href: string; value: (counts: DashboardCounts) => number };
+
+/**
+ * back-office.md §2, "Dashboard": a welcome line and eight counts — each content type's, in the spec's order
+ * (each definition's `dashboard`), and the messages'. A card's key is its screen's segment.
+ */
+const CARDS: readonly Card[] = [
+  ...inOrderOf("dashboard").map(({ type, segment, dashboard }) => ({
+    key: segment,
+    label: `dashboard.${segment}`,
+    tone: dashboard.tone,
+    href: `/admin/${segment}`,
+    value: (counts: DashboardCounts) => counts.items[type],
+  })),
+  { key: "unreadMessages", label: "dashboard.unreadMessages", tone: "border-s-red-600", href: "/admin/contacts?status=new", value: (c) => c.unreadMessages },
+  { key: "totalMessages", label: "dashboard.totalMessages", tone: "border-s-ink-soft", href: "/admin/contacts", value: (c) => c.totalMessages },
 ];
 /**
  * A member of staff sees the counts of the screens they may open, each a link to its screen; the counts
@@ -33,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const cards = CARDS.filter((card) => {
     const access = adminPageAccess(card.href.split("?")[0]);
     return access !== undefined && hasAccess(user.profile, access);
-  }).map((card) => ({ ...card, value: counts[card.key] }));
+  }).map(({ key, label, tone, href, value }) => ({ key, label, tone, href, value: value(counts) }));
   return { name: user.name, cards };
 }
 

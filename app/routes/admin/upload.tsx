@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/upload";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
-import { contentTypeOf, type ContentType } from "#domain/content-types.ts";
+import { inOrderOf } from "#domain/content-types/index.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 
 /**
@@ -17,15 +17,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "admin.upload");
 
-/** The spec's order of the cards. */
-const CARDS: { type: ContentType; accent: string }[] = [
-  { type: "news", accent: "border-t-desert-600" },
-  { type: "article", accent: "border-t-desert-500" },
-  { type: "coverage", accent: "border-t-palm-600" },
-  { type: "podcast", accent: "border-t-palm-700" },
-  { type: "program", accent: "border-t-sand-300" },
-  { type: "media", accent: "border-t-ink-soft" },
-];
+/** One card per content type, in the spec's order (each definition's `upload`). */
+const CARDS = inOrderOf("upload");
 
 const TIPS = ["titles", "descriptions", "category", "facts", "images", "video", "audio", "fileNames"] as const;
 
@@ -38,10 +31,10 @@ export default function UploadHub() {
         <p className="mt-1 text-ink-soft">{t("newsroom.ui.upload.intro")}</p>
       </div>
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-        {CARDS.map(({ type, accent }) => (
+        {CARDS.map(({ type, segment, upload: { accent } }) => (
           <li key={type}>
             <Link
-              to={`/admin/${contentTypeOf(type).segment}/new`}
+              to={`/admin/${segment}/new`}
               className={`flex h-full flex-col rounded-lg border border-t-4 border-sand-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:ring-2 focus-visible:ring-desert-500 ${accent}`}
               data-testid={`upload-card-${type}`}
             >

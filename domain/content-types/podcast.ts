@@ -1,0 +1,48 @@
+/** Podcast episodes (back-office.md §2, public-site.md §3 podcasts): a show with audio, and often a video. */
+import { body, captions, defineContentType, image, SHOW_FACTS, showFields, summary, title, titleFr, transcript, v, video } from "./define.ts";
+
+export default defineContentType({
+  type: "podcast",
+  publicPath: "/podcasts",
+  detailPage: true,
+  table: "podcasts",
+  segment: "podcasts",
+  fields: [
+    title({ min: 1, message: v("titleRequired") }),
+    titleFr,
+    summary("description", { min: 1, max: 2000, message: v("descriptionRequired") }),
+    body({ required: false, label: "newsroom.f.showNotes" }),
+    ...showFields(1),
+    { name: "audio_url", kind: "audio", label: "newsroom.f.audio" },
+    video,
+    captions,
+    transcript,
+    image,
+  ],
+  columns: {
+    title: "text",
+    episode_number: "text",
+    season: "text",
+    host_name: "text",
+    duration: "text",
+    audio_url: "media",
+    publish_date: "date",
+    status: "status",
+  },
+  listOrder: "created_at",
+  summaryField: "description",
+  folders: { audio_url: "podcasts/audio", image_url: "podcasts/thumbnails", video_url: "podcasts/videos", captions_url: "podcasts/captions" },
+  openMediaField: "audio_url",
+  search: { title: ["title", "title_fr"], body: ["description", "content"] },
+  viewCounter: false,
+  dashboard: { position: 3, tone: "border-s-palm-600" },
+  upload: { position: 4, accent: "border-t-palm-700" },
+  detail: {
+    kicker: { label: "programsPage.podcasts", href: "/programs" },
+    facts: SHOW_FACTS,
+    media: { video: "videoUrl", audio: "audioUrl", captions: "captionsUrl" },
+    transcript: "transcript",
+    relatedTitle: "detail.relatedPodcasts",
+    schema: { type: "PodcastEpisode", author: ["hostName", "authorName"], episode: "episodeNumber", audio: "audioUrl" },
+  },
+});

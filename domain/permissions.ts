@@ -1,0 +1,23 @@
+/**
+ * The permission vocabulary (back-office.md §6; documented in docs/permissions.md): the names a profile's
+ * permission list holds. Content-type definitions (domain/content-types/) name the permissions their screens
+ * need, so the words live here, on both sides; who holds what, and the checks, are
+ * server/auth/permissions.server.ts's.
+ */
+export const PERMISSIONS = [
+  /** Create and edit the content types' items (domain/content-types/); use the upload hub. */
+  "content.write",
+  /** Delete content items. */
+  "content.delete",
+  /** Read the contact inbox, change a message's status, delete messages. */
+  "contacts.manage",
+  /** Upload to and delete from the video library. */
+  "videos.manage",
+  /** Invite staff, set roles and permissions, disable accounts. */
+  "users.manage",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === "string" && (PERMISSIONS as readonly string[]).includes(value);
+}
