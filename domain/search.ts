@@ -2,8 +2,31 @@
  * Search constants shared by the server (server/search/search.server.ts, authoritative) and the search page's form,
  * filters and paging, which must not pull server code into the browser bundle.
  */
-export const SEARCH_TYPES = ["articles", "news", "programs", "podcasts", "coverages"] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+import { ALL_CONTENT_TYPES, type ContentType } from "./content-types/index.ts";
+
+/**
+ * The name of a searched type in the search's `type` parameter and in its results (/search, /api/search):
+ * the type's table (articles, news, coverages…), the names those links and API clients have used from the
+ * start. Everywhere else, the search tables included, a type is named by its key.
+ */
+export type SearchType = string;
+
+const SEARCHED = ALL_CONTENT_TYPES.filter((d) => d.search !== null);
+
+/** The searched types (every definition with `search`: media has none), in the definitions' order, by their search names. */
+export const SEARCH_TYPES: readonly SearchType[] = SEARCHED.map((d) => d.table);
+
+/** The type key behind a search name, or undefined for a name search does not know. */
+export function contentTypeOfSearchName(name: string): ContentType | undefined {
+  return SEARCHED.find((d) => d.table === name)?.type;
+}
+
+/** The search name of a searched type. */
+export function searchNameOf(type: ContentType): SearchType {
+  const found = SEARCHED.find((d) => d.type === type);
+  if (!found) throw new Error(`${type} is not searched`);
+  return found.table;
+}
 
 /** Results on one page (public-site.md §9 "Search total"). */
 export const SEARCH_TOTAL = 20;

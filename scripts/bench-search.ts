@@ -268,7 +268,7 @@ async function baseline(db: Database, rounds: number): Promise<number> {
   const times: number[] = [];
   for (let r = 0; r < rounds * 10; r++) {
     const t0 = performance.now();
-    await db.execute(sql`select type, item_id from search_items where type = 'articles' and item_id = ${1 + (r % 100)}`);
+    await db.execute(sql`select type, item_id from search_items where type = 'article' and item_id = ${1 + (r % 100)}`);
     times.push(performance.now() - t0);
   }
   return percentile(

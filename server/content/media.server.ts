@@ -24,7 +24,7 @@ export const mediaCardColumns = {
   imageUrl: media.imageUrl,
   authorName: media.authorName,
   isFeatured: media.isFeatured,
-  views: media.views,
+  views: media.viewCount,
   durationSeconds: media.durationSeconds,
   pageSlug: media.pageSlug,
   isDemo: media.isDemo,

@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     t = await createTestDatabase(kind);
     await seedDemoContent(t.db, { uploadsDir: fs.mkdtempSync(path.join(os.tmpdir(), "media-")) });
     // Rows that must never show: a draft (featured, so it would lead every list) and one dated tomorrow.
-    const base = { description: "hidden", mediaType: "video" as const, fileUrl: "/uploads/x.mp4", isFeatured: true, views: 99999 };
+    const base = { description: "hidden", mediaType: "video" as const, fileUrl: "/uploads/x.mp4", isFeatured: true, viewCount: 99999 };
     const rows = await t.db
       .insert(media)
       .values([

@@ -1,14 +1,17 @@
 /**
  * What the search engines and feed readers are told about: every published item that has a detail page,
- * and the latest news and articles for the RSS feed. Published-only through isPublished().
+ * and the latest items of the feed's types for the RSS feed. Both loop over the content-type definitions
+ * (domain/content-types/): a type with `detailPage` is in the sitemap, a type with a detail page and a
+ * category is in the feed. Published-only through isPublished().
  */
 import { count, desc, eq, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "#server/db/client.server.ts";
-import { articles, categories, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
-import { publicUrl, type ContentType } from "#domain/content-paths.ts";
+import { categories } from "#server/db/schema.server.ts";
+import { ALL_CONTENT_TYPES, definitionOf, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { isPublished } from "./published.server.ts";
+import { columnOf, tableOf } from "./registry.server.ts";
 
 export type SitemapEntry = { path: string; lastModified: Date };
 
@@ -18,19 +21,29 @@ export const SITEMAP_MAX_URLS = 50_000;
 /** The section pages every sitemap lists first, before the items. */
 export const SITEMAP_SECTIONS: readonly string[] = [...NAV_ITEMS.map((i) => i.to), ...MORE_SECTIONS.map((i) => i.to), ...FOOTER_LINKS.legal.map((l) => l.to)];
 
-/** The types with a page of their own, in the order the sitemap lists them, with their tables. */
-const DETAIL_TABLES = [
-  ["news", news],
-  ["article", articles],
-  ["program", programs],
-  ["podcast", podcasts],
-  ["coverage", coverages],
-] as const satisfies readonly (readonly [ContentType, unknown])[];
+/** The types with a page of their own, in the definitions' order: the order the sitemap lists them. */
+const detailTypes = (): ContentType[] => ALL_CONTENT_TYPES.filter((d) => d.detailPage).map((d) => d.type);
+
+/** The feed's types: a page of their own and a category, which each item names (articles and news). */
+const categoryField = (d: ContentTypeDefinition) => d.fields.find((f) => f.kind === "category");
+const feedTypes = (): ContentType[] => ALL_CONTENT_TYPES.filter((d) => d.detailPage && categoryField(d)).map((d) => d.type);
+
+/** One query over several types' tables: the rows `select` makes of each, as one union (drizzle needs two at least). */
+function unionOf<Q>(types: readonly ContentType[], select: (type: ContentType, rank: number) => Q): Q {
+  const [first, ...rest] = types.map(select);
+  if (!rest.length) return first;
+  return (unionAll as unknown as (...q: Q[]) => Q)(first, ...rest);
+}
 
 /** How many published items have a detail page. */
 export async function countSitemapEntries(db: Database): Promise<number> {
-  const counts = await Promise.all(DETAIL_TABLES.map(([, t]) => db.select({ n: count() }).from(t).where(isPublished(t))));
-  return counts.reduce((sum, [row]) => sum + Number(row?.n ?? 0), 0);
+  const counts = await unionOf(detailTypes(), (type) =>
+    db
+      .select({ n: count() })
+      .from(tableOf(type))
+      .where(isPublished(tableOf(type))),
+  );
+  return counts.reduce((sum, row) => sum + Number(row.n), 0);
 }
 
 /**
@@ -41,25 +54,26 @@ export async function listSitemapEntries(
   db: Database,
   { offset = 0, limit = SITEMAP_MAX_URLS }: { offset?: number; limit?: number } = {},
 ): Promise<SitemapEntry[]> {
-  const [first, second, ...rest] = DETAIL_TABLES.map(([, t], rank) =>
-    db
+  const types = detailTypes();
+  const rows = await unionOf(types, (type, rank) => {
+    const t = tableOf(type);
+    return db
       .select({ rank: sql<number>`${sql.raw(String(rank))}`.as("rank"), id: t.id, slug: t.pageSlug, updatedAt: t.updatedAt, publishDate: t.publishDate })
       .from(t)
-      .where(isPublished(t)),
-  );
-  const rows = await unionAll(first, second, ...rest)
+      .where(isPublished(t));
+  })
     .orderBy(sql`rank`, sql`publish_date desc`, sql`id desc`)
     .limit(limit)
     .offset(offset);
   // A scheduled item becomes public at its publish date, which may be after its last edit.
   return rows.map((r) => ({
-    path: publicUrl(DETAIL_TABLES[r.rank][0], r.slug),
+    path: publicUrl(types[r.rank], r.slug),
     lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate,
   }));
 }
 
 export type FeedItem = {
-  type: "news" | "articles";
+  type: ContentType;
   path: string;
   title: string;
   excerpt: string | null;
@@ -68,41 +82,38 @@ export type FeedItem = {
   publishDate: Date;
 };
 
-/** The latest published news and articles together, newest first: the RSS feed. */
+/** The latest published items of the feed's types together, newest first: the RSS feed. */
 export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[]> {
-  const [newsRows, articleRows] = await Promise.all([
-    db
+  const types = feedTypes();
+  const rows = await unionOf(types, (type, rank) => {
+    const t = tableOf(type);
+    const d = definitionOf(type);
+    const summary = d.fields.find((f) => f.name === d.summaryField)!.column;
+    return db
       .select({
-        slug: news.pageSlug,
-        title: news.title,
-        excerpt: news.excerpt,
-        author: news.authorName,
-        category: categories.name,
-        publishDate: news.publishDate,
+        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+        id: t.id,
+        slug: t.pageSlug,
+        title: t.title,
+        excerpt: sql<string | null>`${columnOf(type, summary)}`.as("excerpt"),
+        author: t.authorName,
+        category: sql<string | null>`${categories.name}`.as("category"),
+        publishDate: t.publishDate,
       })
-      .from(news)
-      .leftJoin(categories, eq(news.categoryId, categories.id))
-      .where(isPublished(news))
-      .orderBy(desc(news.publishDate), desc(news.id))
-      .limit(limit),
-    db
-      .select({
-        slug: articles.pageSlug,
-        title: articles.title,
-        excerpt: articles.excerpt,
-        author: articles.authorName,
-        category: categories.name,
-        publishDate: articles.publishDate,
-      })
-      .from(articles)
-      .leftJoin(categories, eq(articles.categoryId, categories.id))
-      .where(isPublished(articles))
-      .orderBy(desc(articles.publishDate), desc(articles.id))
-      .limit(limit),
-  ]);
-  const items: FeedItem[] = [
-    ...newsRows.map(({ slug, ...r }) => ({ ...r, type: "news" as const, path: publicUrl("news", slug) })),
-    ...articleRows.map(({ slug, ...r }) => ({ ...r, type: "articles" as const, path: publicUrl("article", slug) })),
-  ];
-  return items.sort((a, b) => b.publishDate.getTime() - a.publishDate.getTime()).slice(0, limit);
+      .from(t)
+      .leftJoin(categories, eq(columnOf(type, categoryField(d)!.column)!, categories.id))
+      .where(isPublished(t));
+  })
+    // At the same time, the type later in the definitions first (news before articles, as the feed always had them).
+    .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
+    .limit(limit);
+  return rows.map((r) => ({
+    type: types[r.rank],
+    path: publicUrl(types[r.rank], r.slug),
+    title: r.title,
+    excerpt: r.excerpt,
+    author: r.author,
+    category: r.category,
+    publishDate: r.publishDate,
+  }));
 }

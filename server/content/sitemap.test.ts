@@ -57,7 +57,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   it("gives the feed the latest 30 news items and articles together, newest first, published only", async () => {
     const items = await listFeedItems(t.db, 30);
     expect(items).toHaveLength(30);
-    expect(new Set(items.map((i) => i.type))).toEqual(new Set(["news", "articles"]));
+    expect(new Set(items.map((i) => i.type))).toEqual(new Set(["news", "article"]));
     const times = items.map((i) => i.publishDate.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const draftNews = await t.db.select({ slug: news.pageSlug }).from(news).where(eq(news.status, "draft"));

@@ -14,17 +14,21 @@
  * or, with the pieces: `void recordView(db, { contentType, contentId, readerKey: readerKeyFor(request) }).catch(log)`.
  */
 import crypto from "node:crypto";
-import { eq, lt, sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Database } from "#server/db/client.server.ts";
-import { articles, contentViews, media } from "#server/db/schema.server.ts";
+import { contentViews } from "#server/db/schema.server.ts";
+import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import { authSecret } from "#server/ops/secrets.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { currentRenderScope } from "#server/http/render-scope.server.ts";
 
-/** Content with a detail page. Articles and media also keep a running total for their listings. */
-export type ViewContentType = "article" | "news" | "media" | "program" | "podcast" | "coverage";
+/** Any type's items are counted; a type whose definition has `viewCounter` also keeps a running total for its listings. */
+export type ViewContentType = ContentType;
+
+/** The running total's column on the table of every type with `viewCounter`. */
+export const VIEW_COUNT_COLUMN = "view_count";
 
 export type ViewInput = {
   contentType: ViewContentType;
@@ -44,9 +48,9 @@ export const CLIENT_IP_HEADER = "x-sahara-client-ip";
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
- * Records one view. Inserts (content_type, content_id, reader_key, day) and, only when that row is new,
- * increments articles.view_count or media.views in the same transaction, so the total equals the number of
- * distinct reader-days. Returns true when the view counted.
+ * Records one view. Inserts (content_type, content_id, reader_key, day) and, only when that row is new and
+ * the type's definition has `viewCounter`, increments the item's view_count in the same transaction, so the
+ * total equals the number of distinct reader-days. Returns true when the view counted.
  */
 export async function recordView(db: Database, { contentType, contentId, readerKey, day = new Date() }: ViewInput): Promise<boolean> {
   if (!Number.isInteger(contentId) || contentId <= 0 || !readerKey) return false;
@@ -57,16 +61,10 @@ export async function recordView(db: Database, { contentType, contentId, readerK
       .onConflictDoNothing()
       .returning({ contentId: contentViews.contentId });
     if (inserted.length === 0) return false;
-    if (contentType === "article") {
-      await tx
-        .update(articles)
-        .set({ viewCount: sql`${articles.viewCount} + 1` })
-        .where(eq(articles.id, contentId));
-    } else if (contentType === "media") {
-      await tx
-        .update(media)
-        .set({ views: sql`${media.views} + 1` })
-        .where(eq(media.id, contentId));
+    const { viewCounter, table } = definitionOf(contentType);
+    if (viewCounter) {
+      const counter = sql.identifier(VIEW_COUNT_COLUMN);
+      await tx.execute(sql`update ${sql.identifier(table)} set ${counter} = ${counter} + 1 where id = ${contentId}`);
     }
     return true;
   });

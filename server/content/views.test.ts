@@ -6,12 +6,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { articles, contentViews, media, news } from "#server/db/schema.server.ts";
 import { checkConfig } from "#server/config.server.ts";
-import { CLIENT_IP_HEADER, countView, isCountableView, pruneViews, readerKeyFor, recordView } from "./views.server.ts";
+import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
+import { CLIENT_IP_HEADER, countView, isCountableView, pruneViews, readerKeyFor, recordView, VIEW_COUNT_COLUMN } from "./views.server.ts";
 
 const config = checkConfig({ BETTER_AUTH_SECRET: "s".repeat(40), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "views-cfg-")) }).config;
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
@@ -121,17 +122,25 @@ describe.each(testDatabaseKinds)("view counter on %s", (kind) => {
     expect(await viewCount(target.id)).toBe(target.viewCount + 1);
   });
 
-  it("counts media in media.views, and records other content without a counter", async () => {
-    const [item] = await t.db.select({ id: media.id, views: media.views }).from(media).limit(1);
+  it("counts media in media.view_count, and records other content without a counter", async () => {
+    const [item] = await t.db.select({ id: media.id, viewCount: media.viewCount }).from(media).limit(1);
     const readerKey = readerKeyFor(request("192.0.2.60"), { config });
     expect(await recordView(t.db, { contentType: "media", contentId: item.id, readerKey })).toBe(true);
     expect(await recordView(t.db, { contentType: "media", contentId: item.id, readerKey })).toBe(false);
-    const [after] = await t.db.select({ views: media.views }).from(media).where(eq(media.id, item.id));
-    expect(after.views).toBe(item.views + 1);
+    const [after] = await t.db.select({ viewCount: media.viewCount }).from(media).where(eq(media.id, item.id));
+    expect(after.viewCount).toBe(item.viewCount + 1);
     // The same id in another content type is another item.
     const [n] = await t.db.select({ id: news.id }).from(news).limit(1);
     expect(await recordView(t.db, { contentType: "news", contentId: n.id, readerKey })).toBe(true);
     expect(await recordView(t.db, { contentType: "news", contentId: n.id, readerKey })).toBe(false);
+  });
+
+  it("finds view_count on the table of every type whose definition counts views", async () => {
+    const columns = await t.db.execute<{ table_name: string }>(
+      sql`select table_name from information_schema.columns where table_schema = current_schema() and column_name = ${VIEW_COUNT_COLUMN}`,
+    );
+    const tables = columns.rows.map((r) => r.table_name);
+    for (const d of ALL_CONTENT_TYPES) expect(tables.includes(d.table), d.type).toBe(d.viewCounter);
   });
 
   it("prunes the rows of past days without touching the totals", async () => {

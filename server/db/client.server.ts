@@ -15,6 +15,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import * as schema from "./schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
+import { syncSearchTriggers } from "#server/search/search-triggers.server.ts";
 
 /** Both drivers expose the same query builder; this is the type the domain modules use. */
 export type Database = NodePgDatabase<typeof schema>;
@@ -22,6 +23,7 @@ export type Database = NodePgDatabase<typeof schema>;
 export type DatabaseHandle = {
   db: Database;
   driver: "pglite" | "postgres";
+  /** The migrations (drizzle/), then what is made from the content-type definitions: the search queue's triggers. */
   migrate: () => Promise<void>;
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
@@ -46,7 +48,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return {
       db,
       driver: "postgres",
-      migrate: () => migratePg(db, { migrationsFolder: migrationsFolder() }),
+      migrate: async () => {
+        await migratePg(db, { migrationsFolder: migrationsFolder() });
+        await syncSearchTriggers(db);
+      },
       ping: async () => {
         await pool.query("select 1");
         return true;
@@ -71,7 +76,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     driver: "pglite",
-    migrate: () => migratePglite(db as never, { migrationsFolder: migrationsFolder() }),
+    migrate: async () => {
+      await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
+      await syncSearchTriggers(db);
+    },
     ping: async () => {
       await client.query("select 1");
       return true;

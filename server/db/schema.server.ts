@@ -224,7 +224,7 @@ export const media = pgTable(
     imageUrl: text("image_url"),
     authorName: text("author_name"),
     isFeatured: boolean("is_featured").notNull().default(false),
-    views: integer("views").notNull().default(0),
+    viewCount: integer("view_count").notNull().default(0),
     durationSeconds: integer("duration_seconds"),
     categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
     region: text("region", { enum: REGIONS }),
@@ -296,8 +296,8 @@ export const newsletterSubscribers = pgTable(
 
 /**
  * One row per reader per item per day: a detail view counts once per reader per day (the reader key is a
- * salted hash, never an address). The item's own counter (articles.view_count, media.views) is bumped when
- * a row is inserted, so listings read a plain column.
+ * salted hash, never an address). The item's own counter (view_count, on the table of each type that counts
+ * views) is bumped when a row is inserted, so listings read a plain column.
  */
 export const contentViews = pgTable(
   "content_views",

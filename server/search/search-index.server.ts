@@ -1,8 +1,10 @@
 /**
- * Keeps `search_items` and `search_terms` (drizzle/0005_search_index.sql) in step with the five searched
- * tables. Triggers put every changed item on `search_queue`; `syncSearchIndex` reads the queue, runs the
- * analysis of domain/arabic.ts on each item and writes its two lexeme sets. The analysis exists once, in
- * TypeScript: the query, the stored texts and the highlighting cannot disagree (decision 0071).
+ * Keeps `search_items` and `search_terms` (drizzle/0005_search_index.sql) in step with the tables of the
+ * searched types: every content-type definition with `search` (domain/content-types/), whose columns it
+ * names. Triggers (./search-triggers.server.ts) put every changed item on `search_queue`, under its type's
+ * key; `syncSearchIndex` reads the queue, runs the analysis of domain/arabic.ts on each item and writes its
+ * two lexeme sets. The analysis exists once, in TypeScript: the query, the stored texts and the
+ * highlighting cannot disagree (decision 0071).
  *
  * Who drains the queue: the newsroom in the transaction of each save (so a saved item is found at once),
  * the demo seed, the server at start-up (what a bulk import or a migration queued), and a search that finds
@@ -10,23 +12,20 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 import { foldArabic, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
-import { SEARCH_TYPES, type SearchType } from "#domain/search.ts";
+import type { ContentType } from "#domain/content-types/index.ts";
+import { searchedTypes, type SearchedType } from "./search-triggers.server.ts";
 
-/** Per type: the title (title and French title) and every searched column, as SQL on the type's table. */
-export const SEARCH_SOURCES: Record<SearchType, { title: SQL; all: SQL }> = {
-  articles: {
-    title: sql`concat_ws(' ', title, title_fr)`,
-    all: sql`concat_ws(' ', title, title_fr, excerpt, excerpt_fr, content, content_fr)`,
-  },
-  news: {
-    title: sql`concat_ws(' ', title, title_fr)`,
-    all: sql`concat_ws(' ', title, title_fr, excerpt, excerpt_fr, content, content_fr)`,
-  },
-  programs: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, description, content)` },
-  podcasts: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, description, content)` },
-  coverages: { title: sql`concat_ws(' ', title, title_fr)`, all: sql`concat_ws(' ', title, title_fr, excerpt, content)` },
-};
+/** A type's indexed text as SQL on its table: the title (its `search.title` columns) and everything (title and body). */
+export function searchText({ search }: SearchedType): { title: SQL; all: SQL } {
+  const columns = (names: readonly string[]) =>
+    sql.join(
+      names.map((n) => sql.identifier(n)),
+      sql`, `,
+    );
+  return { title: sql`concat_ws(' ', ${columns(search.title)})`, all: sql`concat_ws(' ', ${columns([...search.title, ...search.body])})` };
+}
 
 /** Items analysed per transaction: small enough that a drain never holds many locks or much memory. */
 const BATCH = 500;
@@ -53,11 +52,10 @@ function lexemesOf(words: Iterable<string>): string[] {
 }
 
 type SourceRow = { id: number; status: string; publish_date: Date | string; title: string | null; all_text: string | null };
-type QueueRow = { type: SearchType; item_id: number; version: number };
-const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
+type QueueRow = { type: string; item_id: number; version: number };
 
 /** Which queued items a drain takes: all of them, or one item (what a save of the newsroom indexes at once). */
-export type SyncScope = { type: SearchType; id: number };
+export type SyncScope = { type: ContentType; id: number };
 
 /** One batch of the queue, analysed and written in one transaction; the number of queued items it took. */
 async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promise<number> {
@@ -71,13 +69,14 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
     // Words already in search_terms are offered again and skipped by the primary key: a cache of what is
     // stored would have to know which database and which transaction it describes.
     const newWords = new Map<string, { term: string; stop: boolean }>();
-    for (const type of SEARCH_TYPES) {
+    for (const searched of searchedTypes()) {
+      const { type, table } = searched;
       const ids = queued.filter((q) => q.type === type).map((q) => Number(q.item_id));
       if (!ids.length) continue;
-      const { title, all } = SEARCH_SOURCES[type];
+      const { title, all } = searchText(searched);
       const rows = rowsOf<SourceRow>(
         await tx.execute(
-          sql`select id, status, publish_date, ${title} as title, ${all} as all_text from ${sql.identifier(type)} where id = any(${sql.param(ids)}::int[])`,
+          sql`select id, status, publish_date, ${title} as title, ${all} as all_text from ${sql.identifier(table)} where id = any(${sql.param(ids)}::int[])`,
         ),
       );
       const found = new Set(rows.map((r) => Number(r.id)));
@@ -141,9 +140,8 @@ export async function syncSearchIndexIfPending(db: Database): Promise<void> {
 export async function reindexSearch(db: Database): Promise<number> {
   await db.execute(sql`delete from search_terms`);
   lexemeMemo.clear();
-  await db.execute(sql`insert into search_queue (type, item_id)
-    select 'articles', id from articles union all select 'news', id from news union all select 'programs', id from programs
-    union all select 'podcasts', id from podcasts union all select 'coverages', id from coverages
+  const every = searchedTypes().map(({ type, table }) => sql`select ${type}::text, id from ${sql.identifier(table)}`);
+  await db.execute(sql`insert into search_queue (type, item_id) ${sql.join(every, sql` union all `)}
     on conflict (type, item_id) do update set version = search_queue.version + 1`);
   return syncSearchIndex(db);
 }

@@ -1,9 +1,12 @@
 /**
- * Site search over published articles, news, programs, podcasts and coverages (media is not searched).
+ * Site search over the published items of the searched types: every content-type definition with `search`
+ * (articles, news, coverage, podcasts and programs; media is not searched).
  *
- * What is searched lives in `search_items` (drizzle/0005_search_index.sql): one row per item with two
- * lexeme sets made by the analysis of domain/arabic.ts, kept current by server/search/search-index.server.ts from the
- * queue that triggers on the five tables fill, so writers need to do nothing. A query is analysed by the same code into two tsqueries:
+ * What is searched lives in `search_items` (drizzle/0005_search_index.sql): one row per item, keyed by its
+ * type's key, with two lexeme sets made by the analysis of domain/arabic.ts, kept current by
+ * server/search/search-index.server.ts from the queue that triggers on the searched tables fill
+ * (server/search/search-triggers.server.ts), so writers need to do nothing. The `type` parameter and the
+ * results name a type by its search name (domain/search.ts). A query is analysed by the same code into two tsqueries:
  * - folded: every content word by any of its keys (particles, article, stem, spelling folds);
  * - exact: the words as typed (their surface forms), for ranking.
  * Results rank title-exact, title, exact, then the rest; newest first within each (decision 0071). Each rank
@@ -15,10 +18,14 @@
 import { sql, type SQL } from "drizzle-orm";
 import { alias, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Database } from "#server/db/client.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { BadRequestError, UnavailableError } from "#server/http/errors.server.ts";
 import { syncSearchIndexIfPending } from "./search-index.server.ts";
-import { publicUrl, type ContentType } from "#domain/content-paths.ts";
+import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
+import { columnOf } from "#server/content/registry.server.ts";
+import { searchedTypes } from "./search-triggers.server.ts";
 import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, normalizeArabic, type QueryAnalysis } from "#domain/arabic.ts";
 import {
   MATCH_KINDS,
@@ -28,6 +35,8 @@ import {
   SEARCH_PAGE_SIZE,
   SEARCH_TOTAL,
   SEARCH_TYPES,
+  contentTypeOfSearchName,
+  searchNameOf,
   type MatchKind,
   type SearchType,
 } from "#domain/search.ts";
@@ -82,21 +91,20 @@ export const SEARCH_ERROR_KEYS: Record<SearchErrorCode | "SEARCH_TIMEOUT" | "RAT
 };
 
 /** Bad search input: a 400 for the caller. Branch on `code`; `message` is the Arabic text for logs and APIs. */
-export class SearchInputError extends Error {
-  readonly status = 400;
-  constructor(readonly code: SearchErrorCode) {
-    super(translate("ar", SEARCH_ERROR_KEYS[code]));
-    this.name = "SearchInputError";
+export class SearchInputError extends BadRequestError {
+  declare readonly code: SearchErrorCode;
+  declare readonly status: 400;
+  constructor(code: SearchErrorCode) {
+    super(code, translate("ar", SEARCH_ERROR_KEYS[code]));
   }
 }
 
 /** The search needed more than SEARCH_TIMEOUT_MS: a 503 the reader sees as a message; the database is free again. */
-export class SearchTimeoutError extends Error {
-  readonly status = 503;
-  readonly code = "SEARCH_TIMEOUT";
+export class SearchTimeoutError extends UnavailableError {
+  declare readonly code: "SEARCH_TIMEOUT";
+  declare readonly status: 503;
   constructor(options?: { cause?: unknown }) {
-    super(translate("ar", SEARCH_ERROR_KEYS.SEARCH_TIMEOUT), options);
-    this.name = "SearchTimeoutError";
+    super("SEARCH_TIMEOUT", translate("ar", SEARCH_ERROR_KEYS.SEARCH_TIMEOUT), options);
   }
 }
 
@@ -127,13 +135,13 @@ export function parseSearchQuery(raw: string): string {
   return query;
 }
 
-/** `type` values (repeated or comma-separated) → the types to search; none means all five. */
+/** `type` values (repeated or comma-separated search names) → the types to search; none means every searched type. */
 export function parseSearchTypes(values: readonly string[] | undefined): SearchType[] {
   const wanted = (values ?? [])
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter(Boolean);
-  for (const v of wanted) if (!(SEARCH_TYPES as readonly string[]).includes(v)) throw new SearchInputError("INVALID_TYPE");
+  for (const v of wanted) if (!SEARCH_TYPES.includes(v)) throw new SearchInputError("INVALID_TYPE");
   return wanted.length === 0 ? [...SEARCH_TYPES] : SEARCH_TYPES.filter((t) => wanted.includes(t));
 }
 
@@ -175,7 +183,19 @@ export function searchTsqueries(analysis: QueryAnalysis): SearchTsqueries | null
 
 /** Which arms walk the date index (true) and which read their posting lists first (false): ranks 0 to 3. */
 type Walks = readonly [boolean, boolean, boolean, boolean];
-type Plan = { queries: SearchTsqueries; types: SearchType[]; offset: number; size: number; walks?: Walks };
+type Plan = { queries: SearchTsqueries; types: ContentType[]; offset: number; size: number; walks?: Walks };
+
+/** The keys of the types of these search names (parsed by parseSearchTypes). */
+const keysOf = (types: readonly SearchType[]) => types.map((t) => contentTypeOfSearchName(t)!);
+
+/** The rows of search_items of these types: no condition when they are all of them. */
+const typesFilter = (types: readonly ContentType[]) =>
+  types.length === SEARCH_TYPES.length
+    ? undefined
+    : sql`s.type in (${sql.join(
+        types.map((t) => sql`${t}`),
+        sql`, `,
+      )})`;
 
 /**
  * The page's hits. Each rank is one arm of a UNION ALL, "rows matching this, newest first, limit n", read one
@@ -189,7 +209,7 @@ type Plan = { queries: SearchTsqueries; types: SearchType[]; offset: number; siz
 function hitsSql({ queries, types, offset, size, walks = [false, false, false, false] }: Plan): SQL {
   const limit = offset + size + 1;
   const { folded, exact } = queries;
-  const inTypes = types.length === SEARCH_TYPES.length ? undefined : sql`s.type in (${sql.join(types, sql`, `)})`;
+  const inTypes = typesFilter(types);
   const s = alias(searchItems, "s");
   const arm = (rank: number, match: SQL) => {
     const rows = sql`select s.type, s.item_id, s.publish_date from search_items s where ${isPublished(s, match, inTypes)}`;
@@ -275,31 +295,39 @@ const SNIPPET_SCAN = 4000;
 const SNIPPET_SCAN_SQL = sql.raw(String(SNIPPET_SCAN));
 const SNIPPET_LENGTH = 200;
 
-type Hit = { rank: number; type: SearchType; item_id: number; publish_date: Date | string };
+type Hit = { rank: number; type: ContentType; item_id: number; publish_date: Date | string };
 
-/** The columns a card shows, per type (programs and podcasts have a description for an excerpt and no French text). */
-const CARD_COLUMNS: Record<SearchType, SQL> = {
-  articles: sql`title, title_fr, excerpt, excerpt_fr, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}) as content, left(content_fr, ${SNIPPET_SCAN_SQL}) as content_fr from articles`,
-  news: sql`title, title_fr, excerpt, excerpt_fr, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}) as content, left(content_fr, ${SNIPPET_SCAN_SQL}) as content_fr from news`,
-  programs: sql`title, title_fr, description, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from programs`,
-  podcasts: sql`title, title_fr, description, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from podcasts`,
-  coverages: sql`title, title_fr, excerpt, null, image_url, page_slug, left(content, ${SNIPPET_SCAN_SQL}), null from coverages`,
-};
+/**
+ * The columns a card shows, on a type's table: its title, its summary (the excerpt or the description), its
+ * image, its slug and the start of its body, each in French too where the table has the column (articles
+ * and news do).
+ */
+function cardColumns(type: ContentType): SQL {
+  const column = (key: string) => {
+    const found = columnOf(type, key);
+    return found ? sql.identifier(found.name) : sql`null`;
+  };
+  const summary = definitionOf(type).fields.find((f) => f.name === definitionOf(type).summaryField)!.column;
+  const start = (key: string) => (columnOf(type, key) ? sql`left(${column(key)}, ${SNIPPET_SCAN_SQL})` : sql`null`);
+  return sql`title, title_fr, ${column(summary)} as excerpt, ${column(`${summary}Fr`)} as excerpt_fr, image_url, page_slug,
+    ${start("content")} as content, ${start("contentFr")} as content_fr`;
+}
 
 /** What the cards of these hits show, one small query (a plan apart from the hits' own is cheaper to make). Bodies are cut: a snippet needs their start. */
 function cardsSql(hits: Hit[]): SQL {
-  const types = SEARCH_TYPES.filter((type) => hits.some((h) => h.type === type));
+  const types = searchedTypes().filter(({ type }) => hits.some((h) => h.type === type));
   return sql.join(
     types.map(
-      (type) =>
-        sql`select ${type}::text as type, id, ${CARD_COLUMNS[type]} where id = any(${sql.param(hits.filter((h) => h.type === type).map((h) => Number(h.item_id)))}::int[])`,
+      ({ type, table }) =>
+        sql`select ${type}::text as type, id, ${cardColumns(type)} from ${sql.identifier(table)}
+          where id = any(${sql.param(hits.filter((h) => h.type === type).map((h) => Number(h.item_id)))}::int[])`,
     ),
     sql` union all `,
   );
 }
 
 type CardRow = {
-  type: SearchType;
+  type: ContentType;
   id: number;
   title: string;
   title_fr: string | null;
@@ -310,9 +338,6 @@ type CardRow = {
   content: string | null;
   content_fr: string | null;
 };
-
-/** The registry's name of each searched type, for the one public path builder. */
-const CONTENT_TYPE: Record<SearchType, ContentType> = { articles: "article", news: "news", programs: "program", podcasts: "podcast", coverages: "coverage" };
 
 /** Markup and runs of spaces out: the text a reader sees. */
 const plainText = (html: string) =>
@@ -359,8 +384,6 @@ async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: R
   }
 }
 
-const rowsOf = <T>(res: unknown): T[] => (res as { rows: T[] }).rows;
-
 /**
  * One page of published items matching `query`, best first (title-exact, title, exact, text; newest first
  * within each), SEARCH_PAGE_SIZE a page. Throws SearchInputError (400) for a query, type or page that is not
@@ -382,7 +405,7 @@ export async function searchPublished(
   // What a writer outside the newsroom (an import, a script) queued is indexed before it is searched.
   await syncSearchIndexIfPending(db);
   const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
-  const plan: Plan = { queries, types, offset, size: SEARCH_PAGE_SIZE, walks };
+  const plan: Plan = { queries, types: keysOf(types), offset, size: SEARCH_PAGE_SIZE, walks };
   return withTimeout(db, options, async (tx) => {
     const hits = rowsOf<Hit>(await tx.execute(hitsSql(plan)));
     const shown = hits.slice(0, SEARCH_PAGE_SIZE);
@@ -391,7 +414,7 @@ export async function searchPublished(
       const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
       return card ? [resultOf(hit, card, analysis)] : [];
     });
-    const suggestion = results.length === 0 && page === 1 ? await suggest(tx, analysis, types) : null;
+    const suggestion = results.length === 0 && page === 1 ? await suggest(tx, analysis, keysOf(types)) : null;
     return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion };
   });
 }
@@ -400,7 +423,7 @@ function resultOf(hit: Hit, r: CardRow, analysis: QueryAnalysis): SearchResult {
   // The excerpt shows the match already: no snippet. Otherwise the body's first match, if the start of it has one.
   const excerptShows = (excerpt: string | null) => Boolean(excerpt && matchRanges(excerpt, analysis, 1).length);
   return {
-    type: hit.type,
+    type: searchNameOf(hit.type),
     id: Number(hit.item_id),
     title: r.title,
     titleFr: r.title_fr,
@@ -410,7 +433,7 @@ function resultOf(hit: Hit, r: CardRow, analysis: QueryAnalysis): SearchResult {
     snippetFr: excerptShows(r.excerpt_fr) ? null : snippetOf(r.content_fr, analysis),
     imageUrl: r.image_url,
     publishDate: new Date(hit.publish_date),
-    href: publicUrl(CONTENT_TYPE[hit.type], r.page_slug, Number(hit.item_id)),
+    href: publicUrl(hit.type, r.page_slug, Number(hit.item_id)),
     match: MATCH_KINDS[hit.rank],
   };
 }
@@ -429,7 +452,7 @@ const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABL
  * (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the new query finds
  * something published.
  */
-async function suggest(tx: Database, analysis: QueryAnalysis, types: SearchType[]): Promise<string | null> {
+async function suggest(tx: Database, analysis: QueryAnalysis, types: ContentType[]): Promise<string | null> {
   await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${SUGGESTION_SIMILARITY}`));
   let changed = false;
   const words: string[] = [];
@@ -458,7 +481,7 @@ async function suggest(tx: Database, analysis: QueryAnalysis, types: SearchType[
   const queries = searchTsqueries(analyzeQuery(suggestion));
   if (!queries) return null;
   const s = alias(searchItems, "s");
-  const inTypes = types.length === SEARCH_TYPES.length ? undefined : sql`s.type in (${sql.join(types, sql`, `)})`;
+  const inTypes = typesFilter(types);
   const found = rowsOf(
     await tx.execute(sql`select 1 from search_items s where ${isPublished(s, sql`s.all_vec @@ ${queries.folded}::tsquery`, inTypes)} limit 1`),
   );
@@ -474,7 +497,7 @@ export async function explainSearch(db: Database, query: string, options: { type
   if (!queries) return "(no word to search)";
   const offset = ((options.page ?? 1) - 1) * SEARCH_PAGE_SIZE;
   const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
-  const plan: Plan = { queries, types: parseSearchTypes(options.types), offset, size: SEARCH_PAGE_SIZE, walks };
+  const plan: Plan = { queries, types: keysOf(parseSearchTypes(options.types)), offset, size: SEARCH_PAGE_SIZE, walks };
   const rows = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
   return rows.map((r) => r["QUERY PLAN"]).join("\n");
 }

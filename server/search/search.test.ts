@@ -10,7 +10,9 @@ import { evaluateCorpus, formatCorpusReport } from "#tests/helpers/search-corpus
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { foldArabic, isStopWord, normalizeArabic, searchWords, SURFACE_FROM, FOLD_FROM, textLexemes } from "#domain/arabic.ts";
-import { reindexSearch, SEARCH_SOURCES, syncSearchIndex } from "./search-index.server.ts";
+import { reindexSearch, searchText, syncSearchIndex } from "./search-index.server.ts";
+import { searchedTypes } from "./search-triggers.server.ts";
+import type { ContentType } from "#domain/content-types/index.ts";
 import {
   searchPublished,
   SearchInputError,
@@ -24,7 +26,7 @@ import {
 import ar from "#domain/locales/ar/common.json" with { type: "json" };
 
 const MINUTE = 60_000;
-const tables = { articles, news, programs, podcasts, coverages } as const;
+const tables: Readonly<Record<SearchType, typeof articles>> = { articles, news, programs, podcasts, coverages } as never;
 
 type Insert = { type: SearchType; title: string; body?: string; slug: string; date: Date; status?: "published" | "draft" };
 
@@ -117,15 +119,16 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
 
   describe("the index the analysis writes", () => {
     const stored = async () =>
-      rowsOf<{ type: SearchType; item_id: number; title: string[]; all: string[] }>(
+      rowsOf<{ type: ContentType; item_id: number; title: string[]; all: string[] }>(
         await t.db.execute(
           sql`select type, item_id, tsvector_to_array(title_vec) as title, tsvector_to_array(all_vec) as all from search_items order by type, item_id`,
         ),
       );
-    const sourceText = async (type: SearchType, id: number) => {
-      const { title, all } = SEARCH_SOURCES[type];
+    const sourceText = async (type: ContentType, id: number) => {
+      const searched = searchedTypes().find((s) => s.type === type)!;
+      const { title, all } = searchText(searched);
       return rowsOf<{ title: string; all_text: string }>(
-        await t.db.execute(sql`select ${title} as title, ${all} as all_text from ${sql.identifier(type)} where id = ${id}`),
+        await t.db.execute(sql`select ${title} as title, ${all} as all_text from ${sql.identifier(searched.table)} where id = ${id}`),
       )[0];
     };
 
@@ -148,8 +151,8 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
       const body = [...normaliserSamples(), ...SEARCH_CORPUS.map((p) => p.text)].join("\n");
       const id = await insertRow(t, { type: "articles", title: "عينات", body, slug: "analysis-samples", date: new Date(Date.now() - MINUTE) });
       await syncSearchIndex(t.db);
-      const [row] = (await stored()).filter((r) => r.type === "articles" && Number(r.item_id) === id);
-      expect([...row.all].sort()).toEqual(textLexemes((await sourceText("articles", id)).all_text));
+      const [row] = (await stored()).filter((r) => r.type === "article" && Number(r.item_id) === id);
+      expect([...row.all].sort()).toEqual(textLexemes((await sourceText("article", id)).all_text));
       await t.db.delete(articles).where(eq(articles.id, id));
       await syncSearchIndex(t.db);
     });
@@ -158,8 +161,8 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
       const terms = new Map(
         rowsOf<{ word: string; term: string; stop: boolean }>(await t.db.execute(sql`select word, term, stop from search_terms`)).map((r) => [r.word, r]),
       );
-      const [first] = (await stored()).filter((r) => r.type === "articles");
-      const words = sampleWords([(await sourceText("articles", Number(first.item_id))).all_text]);
+      const [first] = (await stored()).filter((r) => r.type === "article");
+      const words = sampleWords([(await sourceText("article", Number(first.item_id))).all_text]);
       expect(words.length).toBeGreaterThan(10);
       for (const w of words) {
         expect(terms.get(w)?.term, w).toBe(foldArabic(w));
@@ -196,7 +199,7 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
   });
 
   describe("keeping search_items current (the queue the triggers fill)", () => {
-    const count = async (type: SearchType, id: number) =>
+    const count = async (type: ContentType, id: number) =>
       Number(rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from search_items where type = ${type} and item_id = ${id}`))[0].n);
 
     it("indexes a new item, a changed title, a status change and forgets a deleted one", async () => {
@@ -219,14 +222,14 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
     it("does not touch the search row when only the view counter changes", async () => {
       const id = await insertRow(t, { type: "articles", title: "عداد القراءات", slug: "trigger-views", date: new Date(Date.now() - MINUTE) });
       await syncSearchIndex(t.db);
-      const before = rowsOf<{ x: string }>(await t.db.execute(sql`select xmin::text as x from search_items where type = 'articles' and item_id = ${id}`))[0].x;
+      const before = rowsOf<{ x: string }>(await t.db.execute(sql`select xmin::text as x from search_items where type = 'article' and item_id = ${id}`))[0].x;
       await t.db
         .update(articles)
         .set({ viewCount: sql`${articles.viewCount} + 1` })
         .where(eq(articles.id, id));
       expect(Number(rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from search_queue`))[0].n)).toBe(0);
       await syncSearchIndex(t.db);
-      const after = rowsOf<{ x: string }>(await t.db.execute(sql`select xmin::text as x from search_items where type = 'articles' and item_id = ${id}`))[0].x;
+      const after = rowsOf<{ x: string }>(await t.db.execute(sql`select xmin::text as x from search_items where type = 'article' and item_id = ${id}`))[0].x;
       expect(after).toBe(before);
     });
 

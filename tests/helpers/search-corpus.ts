@@ -38,7 +38,7 @@ export async function evaluateCorpus(db: Database, pairs: CorpusPair[] = SEARCH_
         const queries = searchTsqueries(analyzeQuery(p.query));
         const res = queries
           ? await tx.execute<{ hit: boolean }>(
-              sql`select exists (select 1 from search_items where type = 'articles' and item_id = ${ids[i].id} and all_vec @@ ${queries.folded}::tsquery) as hit`,
+              sql`select exists (select 1 from search_items where type = 'article' and item_id = ${ids[i].id} and all_vec @@ ${queries.folded}::tsquery) as hit`,
             )
           : { rows: [{ hit: false }] };
         found.push(Boolean((res as unknown as { rows: { hit: boolean }[] }).rows[0].hit));
