@@ -35,6 +35,7 @@ export default [
   route("api/literature", "routes/api/literature.ts"),
   route("api/literature-types", "routes/api/literature-types.ts"),
   route("api/search", "routes/api/search.ts"),
+  route("api/*", "routes/api/not-found.ts"),
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
   route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),

@@ -19,3 +19,17 @@ export function authMeta(matches: readonly Match[], titleKey: string): MetaDescr
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   return [{ title: siteName ? `${title} | ${siteName}` : title }, { name: "robots", content: "noindex, nofollow" }];
 }
+
+/**
+ * The headers of the account pages, personal and with one-time tokens in the address: never cached, and the
+ * address never sent to another site. A refused sign-in keeps the Retry-After its action set.
+ */
+export function accountHeaders({ loaderHeaders, actionHeaders }: { loaderHeaders: Headers; actionHeaders: Headers }): Headers {
+  const h = new Headers(loaderHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) h.set("Retry-After", retryAfter);
+  h.set("Cache-Control", "no-store");
+  // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
+  h.set("Referrer-Policy", "same-origin");
+  return h;
+}

@@ -94,15 +94,21 @@ export async function startResumableUpload(
 
 type LibraryTarget = { guid: string; tus_endpoint: string; tus_headers: Record<string, string>; tus_metadata: Record<string, string> };
 
-/** A JSON call to the back-office API; its `message` (the spec's words) becomes the error. */
+/** The message of the APIs' one error shape, `{error: {code, message, fields?}}` (docs/api-errors.md), if the body is one. */
+function errorMessageOf(body: unknown): string | null {
+  const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof message === "string" && message ? message : null;
+}
+
+/** A JSON call to the back-office API; the error's message (the spec's words) becomes the thrown error's. */
 export async function adminJson<T>(url: string, body?: unknown, method = "POST"): Promise<T> {
   const res = await fetch(url, {
     method,
     headers: { "Content-Type": "application/json", Accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await res.json().catch(() => ({}))) as { message?: string };
-  if (!res.ok) throw new Error(answer.message ?? `HTTP ${res.status}`);
+  const answer: unknown = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(errorMessageOf(answer) ?? `HTTP ${res.status}`);
   return answer as T;
 }
 
@@ -142,11 +148,11 @@ export async function uploadFileToStorage(file: File, folder: string, steps: Upl
 
 const sameMetadata = (stored: Record<string, string>, wanted: Record<string, string>) => Object.entries(wanted).every(([k, v]) => stored[k] === v);
 
-/** The server's own words when it refused the file ({"error": "…"} in the body), else the client's message. */
+/** The server's own words when it refused the file (the error shape's message), else the client's message. */
 function serverMessage(error: Error & { originalResponse?: { getBody(): string } | null }): Error {
   try {
-    const body = JSON.parse(error.originalResponse?.getBody() ?? "") as { error?: unknown };
-    if (typeof body.error === "string") return new Error(body.error);
+    const message = errorMessageOf(JSON.parse(error.originalResponse?.getBody() ?? ""));
+    if (message) return new Error(message);
   } catch {
     // not JSON: keep the client's message
   }

@@ -33,10 +33,10 @@ describe.skipIf(!redisUp)("cache bus (Redis pub/sub between processes)", () => {
     const [a, b, c] = [processOn(channel), processOn(channel), processOn(channel)];
     buses.push(a.bus, b.bus, c.bus);
     await Promise.all([a.bus.ready, b.bus.ready, c.bus.ready]);
-    a.write("articles");
+    a.write("article");
     await vi.waitFor(() => {
-      expect(b.applied).toEqual([["articles"]]);
-      expect(c.applied).toEqual([["articles"]]);
+      expect(b.applied).toEqual([["article"]]);
+      expect(c.applied).toEqual([["article"]]);
     });
     expect(a.applied).toEqual([]);
   });

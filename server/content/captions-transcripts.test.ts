@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isWebVtt, captionsLabel } from "#domain/captions.ts";
-import { contentTypeOf, formSchemaOf, TRANSCRIPT_MAX, type ContentType } from "#domain/content-types.ts";
+import { definitionOf, TRANSCRIPT_MAX, type ContentType } from "#domain/content-types/index.ts";
+import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { fieldErrorsOf } from "#domain/schemas/shared.ts";
-import { DETAIL_VIEWS } from "#domain/detail-view.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { webVtt } from "#server/db/demo-assets.server.ts";
 import { loadPreviewPage } from "./detail-page.server.ts";
@@ -60,15 +60,15 @@ describe("the WebVTT signature", () => {
 
 describe("the captions and transcript fields of the registry", () => {
   it("belong to the types that carry a video (captions) and to the shows (transcript), and the detail view reads them", () => {
-    const names = (type: ContentType) => contentTypeOf(type).fields.map((f) => f.name);
+    const names = (type: ContentType) => definitionOf(type).fields.map((f) => f.name);
     for (const type of ["coverage", "podcast", "program"] as const) {
       expect(names(type)).toContain("captions_url");
-      expect(contentTypeOf(type).folders.captions_url).toMatch(/\/captions$/);
-      expect(DETAIL_VIEWS[type].media?.captions).toBe("captionsUrl");
+      expect(definitionOf(type).folders.captions_url).toMatch(/\/captions$/);
+      expect(definitionOf(type).detail.media?.captions).toBe("captionsUrl");
     }
     for (const type of ["podcast", "program"] as const) {
       expect(names(type)).toContain("transcript");
-      expect(DETAIL_VIEWS[type].transcript).toBe("transcript");
+      expect(definitionOf(type).detail.transcript).toBe("transcript");
     }
     for (const type of ["article", "news", "media"] as const) expect(names(type)).not.toContain("transcript");
   });
@@ -132,7 +132,7 @@ for (const kind of testDatabaseKinds) {
     it("a refused captions address is refused by the data layer too, with the field's message", async () => {
       await expect(createItem(h.db, "coverage", { title: "تغطية مباشرة للحدث", captions_url: "/uploads/c.srt" }, editor)).rejects.toMatchObject({
         code: "VALIDATION",
-        errors: expect.objectContaining({ captions_url: "newsroom.v.captionsUrl" }) as unknown,
+        fields: expect.objectContaining({ captions_url: "newsroom.v.captionsUrl" }) as unknown,
       });
     });
   });

@@ -17,6 +17,7 @@ import {
 } from "#domain/contacts.ts";
 import { ContactSchema, type ContactField } from "#domain/schemas/contact.ts";
 import { fieldErrorsOf, type FieldErrors } from "#domain/schemas/shared.ts";
+import { arabic, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 
 /**
  * Messages accepted per client address: 5 in 10 minutes is more than a person writes, and stops a script.
@@ -24,12 +25,13 @@ import { fieldErrorsOf, type FieldErrors } from "#domain/schemas/shared.ts";
  */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
-/** Input that fails the contact schema; `fieldErrors` holds one message key per field. */
-export class ContactInputError extends Error {
-  readonly code = "INVALID_CONTACT_MESSAGE";
+/** Input that fails the contact schema (400): `fieldErrors` (and `fields`) hold one message key per field. */
+export class ContactInputError extends ValidationError {
   constructor(readonly fieldErrors: FieldErrors<ContactField>) {
-    super(`Invalid contact message: ${Object.keys(fieldErrors).join(", ")}`);
-    this.name = "ContactInputError";
+    super(`Invalid contact message: ${Object.keys(fieldErrors).join(", ")}`, fieldErrors as Record<string, string>, {
+      status: 400,
+      code: "INVALID_CONTACT_MESSAGE",
+    });
   }
 }
 
@@ -81,22 +83,11 @@ export type ContactDetail = Omit<ContactSummary, "preview"> & { message: string;
 export type ContactCounts = Record<ContactFilter, number>;
 export type ContactPage = { items: ContactSummary[]; total: number; page: number; perPage: number; pages: number; counts: ContactCounts };
 
-export class ContactValidationError extends Error {
-  readonly code = "VALIDATION";
-  /** One translation key per field (contacts.* in domain/locales). */
-  constructor(readonly errors: Record<string, string>) {
-    super(`Invalid contact update: ${Object.keys(errors).join(", ")}`);
-    this.name = "ContactValidationError";
-  }
-}
+/** A change refused field by field (422 VALIDATION), one translation key per field (contacts.* in domain/locales). */
+const invalidUpdate = (fields: Record<string, string>) => new ValidationError(arabic("contacts.updateFailed"), fields);
 
-export class ContactNotFoundError extends Error {
-  readonly code = "NOT_FOUND";
-  constructor() {
-    super("No such contact message.");
-    this.name = "ContactNotFoundError";
-  }
-}
+/** No message by that id (404 NOT_FOUND). */
+export const contactNotFound = () => new NotFoundError(arabic("contacts.notFound"));
 
 const detailColumns = {
   id: contacts.id,
@@ -225,18 +216,18 @@ export async function openContact(db: Database, id: number): Promise<{ message: 
 
 /**
  * Sets a message's status (the inbox toggles between replied and read; the API may also put it back to new).
- * Throws ContactValidationError for a status that is not one of the three, ContactNotFoundError for an
- * unknown id; nothing is changed in either case.
+ * Throws a ValidationError for a status that is not one of the three, a NotFoundError (contactNotFound) for
+ * an unknown id; nothing is changed in either case.
  */
 export async function setContactStatus(db: Database, id: number, status: unknown): Promise<ContactDetail> {
-  if (!isContactStatus(status)) throw new ContactValidationError({ status: "contacts.invalidStatus" });
-  if (!contactIdOf(id)) throw new ContactNotFoundError();
+  if (!isContactStatus(status)) throw invalidUpdate({ status: "contacts.invalidStatus" });
+  if (!contactIdOf(id)) throw contactNotFound();
   const [row] = await db
     .update(contacts)
     .set({ status, updatedAt: sql`now()` })
     .where(eq(contacts.id, id))
     .returning(detailColumns);
-  if (!row) throw new ContactNotFoundError();
+  if (!row) throw contactNotFound();
   return toDetail(row);
 }
 
@@ -245,19 +236,19 @@ export const CONTACT_JSON_MAX_BYTES = 4 * 1024;
 
 /**
  * A change sent to the API: only `status` may change (a visitor's words are theirs). Any other field, or a
- * missing or unknown status, is refused field by field with ContactValidationError, and nothing is changed.
+ * missing or unknown status, is refused field by field with a ValidationError, and nothing is changed.
  */
 export function updateContact(db: Database, id: number, changes: Record<string, unknown>): Promise<ContactDetail> {
   const errors: Record<string, string> = {};
   for (const field of Object.keys(changes)) if (field !== "status") errors[field] = "contacts.readOnlyField";
   if (!isContactStatus(changes.status)) errors.status = "contacts.invalidStatus";
-  if (Object.keys(errors).length) return Promise.reject(new ContactValidationError(errors));
+  if (Object.keys(errors).length) return Promise.reject(invalidUpdate(errors));
   return setContactStatus(db, id, changes.status);
 }
 
-/** Deletes a message for good. Throws ContactNotFoundError when there is none by that id. */
+/** Deletes a message for good. Throws a NotFoundError (contactNotFound) when there is none by that id. */
 export async function deleteContact(db: Database, id: number): Promise<void> {
-  if (!contactIdOf(id)) throw new ContactNotFoundError();
+  if (!contactIdOf(id)) throw contactNotFound();
   const deleted = await db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
-  if (!deleted.length) throw new ContactNotFoundError();
+  if (!deleted.length) throw contactNotFound();
 }

@@ -9,10 +9,9 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import ar from "#domain/locales/ar/common.json" with { type: "json" };
 import { contacts } from "#server/db/schema.server.ts";
 import { CONTACTS_PAGE_SIZE, contactIdOf } from "#domain/contacts.ts";
+import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import {
   ContactInputError,
-  ContactNotFoundError,
-  ContactValidationError,
   createArticleProposal,
   createContactMessage,
   deleteContact,
@@ -229,14 +228,14 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       expect((await setContactStatus(t.db, id, "new")).status).toBe("new");
       for (const bad of ["archived", "", null, 3, "NEW"]) {
         const attempt = setContactStatus(t.db, id, bad);
-        await expect(attempt).rejects.toBeInstanceOf(ContactValidationError);
-        await attempt.catch((e: ContactValidationError) => {
+        await expect(attempt).rejects.toBeInstanceOf(ValidationError);
+        await attempt.catch((e: ValidationError) => {
           expect(e.code).toBe("VALIDATION");
-          expect(e.errors).toEqual({ status: "contacts.invalidStatus" });
+          expect(e.fields).toEqual({ status: "contacts.invalidStatus" });
         });
       }
       expect((await getContact(t.db, id))?.status).toBe("new");
-      await expect(setContactStatus(t.db, id + 1000, "read")).rejects.toBeInstanceOf(ContactNotFoundError);
+      await expect(setContactStatus(t.db, id + 1000, "read")).rejects.toBeInstanceOf(NotFoundError);
       await expect(setContactStatus(t.db, id + 1000, "read")).rejects.toMatchObject({ code: "NOT_FOUND" });
     });
 
@@ -245,7 +244,7 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       await deleteContact(t.db, gone);
       expect(await getContact(t.db, gone)).toBeNull();
       expect((await listContacts(t.db)).items.map((m) => m.id)).toEqual([keep]);
-      await expect(deleteContact(t.db, gone)).rejects.toBeInstanceOf(ContactNotFoundError);
+      await expect(deleteContact(t.db, gone)).rejects.toBeInstanceOf(NotFoundError);
       expect(Number((await t.db.select({ n: count() }).from(contacts).where(eq(contacts.id, keep)))[0].n)).toBe(1);
     });
 
@@ -253,9 +252,9 @@ describe.each(testDatabaseKinds)("contact messages on %s", (kind) => {
       const [id] = await given([{ minutesAgo: 1, status: "new" }]);
       await expect(updateContact(t.db, id, { status: "replied", message: "نص آخر", name: "x" })).rejects.toMatchObject({
         code: "VALIDATION",
-        errors: { message: "contacts.readOnlyField", name: "contacts.readOnlyField" },
+        fields: { message: "contacts.readOnlyField", name: "contacts.readOnlyField" },
       });
-      await expect(updateContact(t.db, id, {})).rejects.toMatchObject({ errors: { status: "contacts.invalidStatus" } });
+      await expect(updateContact(t.db, id, {})).rejects.toMatchObject({ fields: { status: "contacts.invalidStatus" } });
       expect((await getContact(t.db, id))?.status).toBe("new");
       expect((await updateContact(t.db, id, { status: "replied" })).status).toBe("replied");
     });

@@ -8,8 +8,8 @@
  * items degrade to an empty list. Rich-text bodies are sanitised again before they reach the page.
  */
 import { redirect } from "react-router";
-import { ALL_CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types.ts";
-import { DETAIL_VIEWS, type Body, type DetailItem, type DetailPage, type RelatedItem } from "#domain/detail-view.ts";
+import { ALL_CONTENT_TYPES, definitionOf, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
+import type { Body, DetailItem, DetailPage, RelatedItem } from "#domain/detail-view.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { cached } from "./cache.server.ts";
@@ -23,7 +23,6 @@ import {
   summaryColumnOf,
   type ItemKey,
 } from "./detail.server.ts";
-import { CACHE_TAGS } from "./registry.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
@@ -60,7 +59,7 @@ function shape(type: ContentType, row: DetailItem): Shaped {
 
 function relatedOf(db: Database, type: ContentType, item: DetailItem): Promise<DetailPage["related"]> {
   const withUrls = (rows: RelatedItem[]) => rows.map((r) => ({ ...r, url: publicUrl(type, r.pageSlug, r.id) }));
-  return orEmpty(`related ${type}`, () => cached(`related:${type}:${item.id}`, [CACHE_TAGS[type]], async () => withUrls(await listRelated(db, type, item))));
+  return orEmpty(`related ${type}`, () => cached(`related:${type}:${item.id}`, [type], async () => withUrls(await listRelated(db, type, item))));
 }
 
 type Lookup = { page: Shaped } | { movedTo: string } | null;
@@ -86,7 +85,7 @@ export function detailTypeOfPath(pathname: string): ContentType {
 export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined): Promise<DetailPage> {
   const key = parseItemKey(slugOrId);
   if (!key) notFound();
-  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [CACHE_TAGS[type], "categories"], () => lookUp(db, type, key)));
+  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [type, "categories"], () => lookUp(db, type, key)));
   if (!found) notFound();
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
@@ -101,7 +100,7 @@ export async function loadDetailPage(db: Database, type: ContentType, slugOrId: 
  * library that cannot answer: the page never fails for it.
  */
 async function plainVideoFileOf(type: ContentType, item: DetailItem): Promise<string | null> {
-  const field = DETAIL_VIEWS[type].media?.video;
+  const field = definitionOf(type).detail.media?.video;
   const source = field ? item[field] : null;
   if (!isVideoId(source)) return null;
   const playback = await getVideoLibrary()

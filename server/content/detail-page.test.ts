@@ -150,7 +150,7 @@ describe.each(testDatabaseKinds)("detail and preview loaders on %s", (kind) => {
       // A write outside the data layer does not invalidate: the cached page is still served...
       expect((await loadDetailPage(t.db, "program", row.slug)).item.id).toBe(row.id);
       // ...until the type's tag is invalidated, as every newsroom write does.
-      invalidate("programs");
+      invalidate("program");
       expect(await thrown(() => loadDetailPage(t.db, "program", row.slug))).toEqual({ status: 404, location: null });
       await t.db.update(programs).set({ status: "published" }).where(eq(programs.id, row.id));
     } finally {

@@ -16,6 +16,7 @@ import { getConfig, type Config } from "#server/config.server.ts";
 import { sendMail } from "#server/ops/mail.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { linkExpiry, translate } from "#server/http/i18n.server.ts";
+import { UnavailableError } from "#server/http/errors.server.ts";
 import type { Language } from "#domain/language.ts";
 
 export const CONFIRMATION_TTL_MS = 48 * 60 * 60 * 1000;
@@ -25,12 +26,11 @@ export const RESEND_INTERVAL_MS = 60 * 1000;
 /** Sign-ups accepted per client address: a person signs up once or twice; a script mailing strangers stops. */
 export const NEWSLETTER_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
-export class NewsletterError extends Error {
-  constructor(
-    public code: "MAIL_FAILED",
-    message: string,
-  ) {
-    super(message);
+/** The confirmation e-mail could not be sent (503 MAIL_FAILED): the reader is asked to try again later. */
+export class NewsletterError extends UnavailableError {
+  declare readonly code: "MAIL_FAILED";
+  constructor(code: "MAIL_FAILED", message: string) {
+    super(code, message);
   }
 }
 

@@ -5,7 +5,7 @@
  * repeat it. The cookie names a translation key and nothing else; it is checked when read.
  */
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
-import { CONTENT_TYPES, type ContentType } from "#domain/content-types.ts";
+import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 import { getConfig } from "#server/config.server.ts";
 
 const COOKIE = "sahara.flash";

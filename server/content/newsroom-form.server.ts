@@ -5,7 +5,7 @@
  * save fails, so a refused form leaves no file behind. A failed image upload does not stop the save
  * (back-office.md §8: the item is saved without its image, with a warning).
  */
-import type { ContentTypeDefinition } from "#domain/content-types.ts";
+import type { ContentTypeDefinition } from "#domain/content-types/index.ts";
 import {
   asText,
   checkFormValues,
@@ -19,9 +19,10 @@ import {
 import type { FieldErrors } from "#domain/schemas/shared.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { getStorage, storeImage, UploadError, type StoredFile } from "#server/media/storage/index.server.ts";
 import { removeImage } from "#server/media/storage/images.server.ts";
-import { ContentConflictError, ContentNotFoundError, ContentValidationError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
+import { ContentConflictError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
 
 export type ImageWarning = { key: string; values: Record<string, string | number> };
 
@@ -83,11 +84,11 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
     return { ok: true, item, imageFailed };
   } catch (error) {
     await forgetImages();
-    if (error instanceof ContentValidationError) return { ok: false, status: 400, values, errors: error.errors };
+    if (error instanceof ValidationError) return { ok: false, status: 400, values, errors: error.fields ?? {} };
     if (error instanceof ContentConflictError) {
       return { ok: false, status: 409, values, errors: {}, conflict: { updatedAt: error.current.updated_at, title: error.current.title } };
     }
-    if (error instanceof ContentNotFoundError) return { ok: false, status: 404, values, errors: {}, failure: "newsroom.ui.notFound" };
+    if (error instanceof NotFoundError) return { ok: false, status: 404, values, errors: {}, failure: "newsroom.ui.notFound" };
     logger.error({ err: error, type: def.type, id }, "newsroom save failed");
     return { ok: false, status: 500, values, errors: {}, failure: "newsroom.ui.saveFailedDetail" };
   }

@@ -1,6 +1,6 @@
 /**
  * The newsroom's data layer: what staff read and write, for every content type of the registry
- * (domain/content-types.ts). The public reader lives in detail.ts and the section modules, behind the one
+ * (domain/content-types/). The public reader lives in detail.ts and the section modules, behind the one
  * published-and-due rule of published.ts; this module is the staff reader and the only writer.
  *
  * Every write
@@ -12,28 +12,28 @@
  *  - invalidates the cached public reads of the type at once, and re-arms the timer that makes the next
  *    scheduled item appear at its time.
  */
-import { and, getTableName, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   CONTENT_TYPES,
   CONTENT_TYPE_DEFINITIONS,
   editorStatusOf,
-  formSchemaOf,
   parsePublishDate,
   publicUrl,
   slugify,
   type ContentType,
   type EditorStatus,
-} from "#domain/content-types.ts";
+} from "#domain/content-types/index.ts";
+import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { fieldErrorsOf } from "#domain/schemas/shared.ts";
 import { invalidate } from "./cache.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, contentRevisions, slugRedirects } from "#server/db/schema.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import { arabic, ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
-import { CACHE_TAGS, CONTENT_TABLES, columnOf, tableOf } from "./registry.server.ts";
+import { columnOf, tableOf } from "./registry.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
-import { SEARCH_TYPES, type SearchType } from "#domain/search.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -59,29 +59,18 @@ export type StaffItem = {
 
 export type Author = { id: string; email: string };
 
-// ---- Errors, each with a stable code ----
+// ---- Errors (server/http/errors.server.ts): 422 VALIDATION, 409 CONFLICT, 404 NOT_FOUND ----
 
-export class ContentValidationError extends Error {
-  readonly code = "VALIDATION";
-  constructor(readonly errors: Record<string, string>) {
-    super("The item is not valid.");
-    this.name = "ContentValidationError";
-  }
-}
+/** Fields refused, one translation key each (newsroom.v.*): the editor shows them, the API answers them in Arabic. */
+const invalidItem = (fields: Record<string, string>) => new ValidationError(arabic("newsroom.v.invalid"), fields);
 
-export class ContentConflictError extends Error {
-  readonly code = "CONFLICT";
+/** No item of that type with that id (or no such revision of it). */
+export const contentNotFound = () => new NotFoundError("Not found");
+
+/** Someone saved the item since the caller read it: `current` is what they saved. */
+export class ContentConflictError extends ConflictError {
   constructor(readonly current: StaffItem) {
-    super("The item was saved by someone else since it was opened.");
-    this.name = "ContentConflictError";
-  }
-}
-
-export class ContentNotFoundError extends Error {
-  readonly code = "NOT_FOUND";
-  constructor() {
-    super("No such item.");
-    this.name = "ContentNotFoundError";
+    super(arabic("newsroom.v.conflict"));
   }
 }
 
@@ -204,7 +193,7 @@ export function listCategoryOptions(db: Database) {
 /** The item as the editor sends it, validated: the spec's field names to checked values. */
 async function validate(db: Database, type: ContentType, input: Record<string, unknown>): Promise<Record<string, unknown>> {
   const parsed = formSchemaOf(type).safeParse(input);
-  if (!parsed.success) throw new ContentValidationError(fieldErrorsOf(parsed.error) as Record<string, string>);
+  if (!parsed.success) throw invalidItem(fieldErrorsOf(parsed.error) as Record<string, string>);
   const values = parsed.data;
   const def = CONTENT_TYPE_DEFINITIONS[type];
   for (const field of def.fields) {
@@ -219,7 +208,7 @@ async function validate(db: Database, type: ContentType, input: Record<string, u
       .from(categories)
       .where(eq(categories.id, Number(values[category.name])))
       .limit(1);
-    if (!found) throw new ContentValidationError({ [category.name]: "newsroom.v.categoryNotFound" });
+    if (!found) throw invalidItem({ [category.name]: "newsroom.v.categoryNotFound" });
   }
   return values;
 }
@@ -275,13 +264,12 @@ async function keepRevision(db: Database, type: ContentType, item: StaffItem, au
 
 /** The saved item's search row written in the save's own transaction: found (or forgotten) at once. */
 async function indexForSearch(tx: Database, type: ContentType, id: number) {
-  // The searched types are named by their tables (media is not searched).
-  const table = getTableName(CONTENT_TABLES[type]);
-  if ((SEARCH_TYPES as readonly string[]).includes(table)) await syncSearchIndex(tx, { type: table as SearchType, id });
+  // A type without search columns (media) is not searched.
+  if (CONTENT_TYPE_DEFINITIONS[type].search) await syncSearchIndex(tx, { type, id });
 }
 
 function afterWrite(db: Database, type: ContentType) {
-  invalidate(CACHE_TAGS[type]);
+  invalidate(type);
   void armScheduledPublishing(db);
 }
 
@@ -331,7 +319,7 @@ export type UpdateOptions = {
 
 export async function updateItem(db: Database, type: ContentType, id: number, input: Record<string, unknown>, author: Author, options: UpdateOptions = {}) {
   const current = await getForStaff(db, type, id);
-  if (!current) throw new ContentNotFoundError();
+  if (!current) throw contentNotFound();
   if (options.expectedUpdatedAt && Date.parse(options.expectedUpdatedAt) !== Date.parse(current.updated_at)) throw new ContentConflictError(current);
   const merged: Record<string, unknown> = options.partial ? { ...current, ...input } : { ...input };
   // A partial update that leaves the status alone keeps a scheduled item's time.
@@ -380,7 +368,7 @@ export async function deleteItem(db: Database, type: ContentType, id: number): P
     await indexForSearch(tx as unknown as Database, type, id);
     return true;
   });
-  if (!deleted) throw new ContentNotFoundError();
+  if (!deleted) throw contentNotFound();
   afterWrite(db, type);
 }
 
@@ -413,7 +401,7 @@ export async function getRevision(db: Database, type: ContentType, id: number, r
 /** Saves an earlier revision as the item's current version (itself a new revision). */
 export async function restoreRevision(db: Database, type: ContentType, id: number, revisionId: number, author: Author) {
   const revision = await getRevision(db, type, id, revisionId);
-  if (!revision) throw new ContentNotFoundError();
+  if (!revision) throw contentNotFound();
   const data = { ...revision.data };
   // A scheduled time that has passed since is simply a publication.
   if (data.status === "scheduled" && parsePublishDate(data.publish_date as string) <= new Date()) data.status = "published";
@@ -451,7 +439,7 @@ export async function armScheduledPublishing(db: Database): Promise<void> {
     const types = due.filter((d) => d.at.getTime() === first).map((d) => d.type);
     timer = setTimeout(
       () => {
-        invalidate(...types.map((type) => CACHE_TAGS[type]));
+        invalidate(...types);
         void armScheduledPublishing(db);
       },
       Math.min(Math.max(first - Date.now() + 50, 0), LONGEST_WAIT_MS),

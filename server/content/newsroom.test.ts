@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { CONTENT_TYPES, slugify, formSchemaOf, type ContentType } from "#domain/content-types.ts";
+import { CONTENT_TYPES, slugify, type ContentType } from "#domain/content-types/index.ts";
+import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories, contentRevisions, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
 import { tableOf } from "./registry.server.ts";
+import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import {
   ContentConflictError,
-  ContentNotFoundError,
-  ContentValidationError,
   createItem,
   deleteItem,
   getForStaff,
@@ -98,8 +98,8 @@ for (const kind of testDatabaseKinds) {
     it("refuses invalid items with the spec's messages, writing nothing", async () => {
       const before = (await listForStaff(h.db, "news")).counts.all;
       const error = await createItem(h.db, "news", { title: "قصير", content: "قصير", excerpt: "قصير", priority: "" }, editor).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ContentValidationError);
-      const errors = (error as ContentValidationError).errors;
+      expect(error).toBeInstanceOf(ValidationError);
+      const errors = (error as ValidationError).fields!;
       expect(ar(errors.title)).toBe("العنوان يجب أن يكون 5 أحرف على الأقل");
       expect(ar(errors.content)).toBe("المحتوى يجب أن يكون 20 حرفًا على الأقل");
       expect(ar(errors.excerpt)).toBe("المقتطف يجب أن يكون 10 أحرف على الأقل");
@@ -108,7 +108,7 @@ for (const kind of testDatabaseKinds) {
       expect((await listForStaff(h.db, "news")).counts.all).toBe(before);
 
       const missingCategory = await createItem(h.db, "news", { ...validInput("news", categoryId), category_id: 999999 }, editor).catch((e: unknown) => e);
-      expect(ar((missingCategory as ContentValidationError).errors.category_id)).toBe("لم يتم العثور على الفئة المحددة");
+      expect(ar((missingCategory as ValidationError).fields!.category_id)).toBe("لم يتم العثور على الفئة المحددة");
     });
 
     it("uses each type's messages (coverage, podcast, program, media)", () => {
@@ -214,7 +214,7 @@ for (const kind of testDatabaseKinds) {
       const past = await createItem(h.db, "news", { ...validInput("news", categoryId), status: "scheduled", publish_date: "2020-01-01T10:00" }, editor).catch(
         (e: unknown) => e,
       );
-      expect(ar((past as ContentValidationError).errors.publish_date)).toBe("اختر موعد نشر في المستقبل للجدولة");
+      expect(ar((past as ValidationError).fields!.publish_date)).toBe("اختر موعد نشر في المستقبل للجدولة");
     });
 
     it("lists for staff newest first, pages, filters by status and text", async () => {
@@ -254,7 +254,7 @@ for (const kind of testDatabaseKinds) {
           .where(and(eq(contentRevisions.contentType, "coverage"), eq(contentRevisions.itemId, item.id))),
       ).toHaveLength(0);
       expect(await h.db.select().from(slugRedirects).where(eq(slugRedirects.itemId, item.id))).toHaveLength(0);
-      await expect(deleteItem(h.db, "coverage", item.id)).rejects.toBeInstanceOf(ContentNotFoundError);
+      await expect(deleteItem(h.db, "coverage", item.id)).rejects.toBeInstanceOf(NotFoundError);
     });
   });
 }

@@ -215,11 +215,11 @@ describe("page cache", () => {
   it("shows a page edited in the back-office on the next request (the read cache's invalidation expires pages)", async () => {
     const s = await start();
     let title = "before";
-    behaviour = async () => html(page(await cached("home", ["articles"], () => Promise.resolve(title))));
+    behaviour = async () => html(page(await cached("home", ["article"], () => Promise.resolve(title))));
     expect(await (await fetch(s.base + "/")).text()).toContain("before");
     title = "after";
     expect(await (await fetch(s.base + "/")).text()).toContain("before"); // cached
-    invalidate("articles"); // what every newsroom save, delete and scheduled publish calls
+    invalidate("article"); // what every newsroom save, delete and scheduled publish calls
     const next = await fetch(s.base + "/");
     expect(await next.text()).toContain("after");
     expect(next.headers.get("x-page-cache")).toBe("MISS");
@@ -273,7 +273,7 @@ describe("page cache", () => {
     behaviour = () => {
       throw new Error("database down");
     };
-    invalidate("articles");
+    invalidate("article");
     expect((await fetch(s.base + "/")).status).toBe(200);
     const none = await fetch(s.base + "/never-rendered");
     expect(none.status).toBe(503);
@@ -291,7 +291,7 @@ describe("page cache", () => {
       if (!healthy) markDegraded(); // what home's hidden sections and the empty related list do
       return Promise.resolve(healthy ? "all sections" : "some sections");
     });
-    behaviour = async () => html(page(await cached("home", ["articles"], read)));
+    behaviour = async () => html(page(await cached("home", ["article"], read)));
     const degraded = await fetch(s.base + "/");
     expect(degraded.status).toBe(200);
     expect(degraded.headers.get("cache-control")).toBe("no-store");
@@ -310,7 +310,7 @@ describe("page cache", () => {
       markDegraded(); // what loadOrGoHome (server/http/responses.server.ts) does before its redirect
       return new Response(null, { status: 302, headers: { Location: "/?notice=load-failed" } });
     };
-    invalidate("articles");
+    invalidate("article");
     const res = await fetch(s.base + "/articles/a", { redirect: "manual" });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-page-cache")).toBe("STALE-IF-ERROR");

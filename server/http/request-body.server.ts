@@ -12,15 +12,14 @@
  * (tus) are not read here: they stream to storage with their own limits (docs/decisions/0107-bounded-input.md).
  */
 import { stripControls } from "#domain/sanitize.ts";
+import { AppError } from "./errors.server.ts";
 
-export class RequestBodyError extends Error {
-  constructor(
-    readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON" | "BODY_INCOMPLETE",
-    readonly status: 413 | 400,
-    message: string,
-  ) {
-    super(message);
-    this.name = "RequestBodyError";
+/** A body refused before anything parses it: too large (413), cut short or not a form/JSON object (400). */
+export class RequestBodyError extends AppError {
+  declare readonly code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON" | "BODY_INCOMPLETE";
+  declare readonly status: 413 | 400;
+  constructor(code: "BODY_TOO_LARGE" | "BAD_FORM" | "BAD_JSON" | "BODY_INCOMPLETE", status: 413 | 400, message: string) {
+    super(status, code, message);
   }
 }
 

@@ -22,12 +22,14 @@
  *  - a body still arriving HTTP_REQUEST_TIMEOUT_MS after its headers → 408 and the connection closed; the slow
  *    kinds (the editor's form) instead must keep to the upload rate (watchTransferRate), and get the deadline
  *    once answered
+ * An API (`/api/…`) gets each of these refusals in its one JSON error shape (docs/api-errors.md), a page in words.
  * server.js adds what only the HTTP server can do: header, idle and keep-alive time-outs, CONNECT.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { Config } from "#server/config.server.ts";
 import { stripControls } from "#domain/sanitize.ts";
+import { arabic } from "./errors.server.ts";
 import { BODY_LIMITS, bodyKindOf, SLOW_BODY_KINDS } from "./request-body.server.ts";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -36,12 +38,23 @@ const ALLOWED = new Set<string>(ALLOWED_METHODS);
 
 const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\//i;
 
+/** The stable code of each refusal here, for the APIs' one error shape (docs/api-errors.md). */
+const API_REFUSAL_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  403: "CROSS_ORIGIN",
+  405: "METHOD_NOT_ALLOWED",
+  408: "REQUEST_TIMEOUT",
+  413: "BODY_TOO_LARGE",
+};
+
+/** Whether a request target is one of the JSON APIs (`/api/…`, in any case, as React Router matches it). */
+const isApiTarget = (target: string) => /^\/api\//i.test(target);
+
+/** A refusal in words, or, for an API, in its one JSON error shape (server/http/errors.server.ts). */
 function refuse(res: Response, status: number, text: string, headers: Record<string, string> = {}) {
-  res
-    .status(status)
-    .set({ "Cache-Control": "no-store", ...headers })
-    .type("text/plain; charset=utf-8")
-    .send(text);
+  res.status(status).set({ "Cache-Control": "no-store", ...headers });
+  if (isApiTarget(res.req.originalUrl)) return void res.json({ error: { code: API_REFUSAL_CODES[status], message: text } });
+  res.type("text/plain; charset=utf-8").send(text);
 }
 
 const badRequest = (res: Response) => refuse(res, 400, "طلب غير صالح / Bad request");
@@ -243,8 +256,10 @@ export function requestBodyGuard(config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" 
   const rate: TransferRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
   return (req: Request, res: Response, next: NextFunction) => {
     if (MUTATING_METHODS.has(req.method) && !fromOurOrigin(req.headers.origin, req.headers.referer, ours)) {
-      // Scripts get the session guard's shape (server/auth/session.server.ts); a page posted from elsewhere, words.
-      if (req.path.startsWith("/api/") || req.path.endsWith(".data") || !req.accepts("html")) {
+      // An API answers in its error shape, with the guard's words; a page's data request and a script get the
+      // session guard's shape (server/auth/session.server.ts); a page posted from elsewhere, words.
+      if (isApiTarget(req.originalUrl)) return refuse(res, 403, arabic("adminShell.crossOrigin"));
+      if (req.path.endsWith(".data") || !req.accepts("html")) {
         return void res.status(403).set({ "Cache-Control": "no-store" }).json({ reason: "cross-origin" });
       }
       return refuse(res, 403, "طلب من موقع آخر مرفوض / Cross-site request refused");

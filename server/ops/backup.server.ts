@@ -24,6 +24,7 @@ import type { Database, DatabaseHandle } from "#server/db/client.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
 import { reindexSearch } from "#server/search/search-index.server.ts";
 import { ArchiveError, readArchive, writeTarGz, type EntrySource, type WrittenFile } from "./backup-archive.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 
 export { ArchiveError } from "./backup-archive.server.ts";
 
@@ -81,7 +82,6 @@ export class BackupError extends Error {
 }
 
 const q = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 type Executor = Pick<Database, "execute">;
 
 // ---- What the database holds ----

@@ -37,6 +37,7 @@ import { CACHE_TAG_NAMES } from "#server/content/cache.server.ts";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { REDIS_URL, redisAnswers } from "#tests/helpers/redis.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const redisUp = await redisAnswers();
@@ -66,8 +67,6 @@ function runScript(script: string, args: string[], env: Record<string, string>):
 }
 
 type Snapshot = { tables: Record<string, string[]>; sequences: Record<string, string>; search: string[]; terms: number; files: Record<string, string> };
-
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** Everything a restore must give back, in a form two databases can be compared by. */
 async function snapshot(db: Database, dataDir: string): Promise<Snapshot> {

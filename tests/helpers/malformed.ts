@@ -8,7 +8,7 @@
  */
 import { Parser } from "htmlparser2";
 import routes from "#app/routes.ts";
-import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types.ts";
+import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types/index.ts";
 import { rawRequest, type RawAnswer } from "./raw-http.ts";
 
 export type Probe = { group: string; name: string; payload: Buffer };

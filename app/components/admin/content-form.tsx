@@ -12,10 +12,13 @@ import {
   UPDATED_AT_INPUT,
   type FormValues,
 } from "#domain/content-form.ts";
-import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "#domain/content-types.ts";
+import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "#domain/content-types/index.ts";
 import type { FieldErrors } from "#domain/schemas/shared.ts";
 import type { Language } from "#domain/language.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
+import { Field, fieldIds, FILE_INPUT_CLASS, type ControlProps } from "#app/components/forms/field.tsx";
+import { useFormCheck } from "#app/components/forms/form-check.ts";
+import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
 import { MediaRefField } from "./media-ref-field.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
@@ -37,65 +40,41 @@ export type ContentFormProps = {
   canUploadVideo: boolean;
 };
 
-const inputClass = (invalid: boolean) =>
-  `block w-full rounded-md border bg-white px-3 text-base outline-none focus:ring-2 focus:ring-desert-500 ${invalid ? "border-red-600" : "border-sand-300"}`;
+/** Every control of the editor is `field-{name}` (its label `field-{name}-label`, its message `error-{name}`). */
+const ids = (name: string) => fieldIds(`field-${name}`);
 
-const ids = (name: string) => ({ input: `field-${name}`, label: `field-${name}-label`, error: `field-${name}-error`, hint: `field-${name}-hint` });
-
-/** A label, the control, its hint and its message, tied together for screen readers. */
-function FieldShell({
+/** A field of the editor: the forms toolkit's Field, in the back-office's look. */
+function EditorField({
   name,
   label,
   required,
   hint,
   error,
+  group,
   children,
-  asGroup,
 }: {
   name: string;
   label: string;
   required?: boolean;
   hint?: ReactNode;
   error?: string;
-  children: ReactNode;
-  asGroup?: boolean;
+  group?: boolean;
+  children: Parameters<typeof Field>[0]["children"];
 }) {
-  const { t } = useTranslation();
-  const id = ids(name);
-  const labelText = (
-    <>
-      {label}
-      {required && (
-        <span aria-hidden="true" className="text-red-700">
-          {" "}
-          *
-        </span>
-      )}
-    </>
-  );
   return (
-    <div className="space-y-1.5" data-field={name}>
-      {asGroup ? (
-        <p id={id.label} className="text-sm font-bold text-ink">
-          {labelText}
-        </p>
-      ) : (
-        <label id={id.label} htmlFor={id.input} className="block text-sm font-bold text-ink">
-          {labelText}
-        </label>
-      )}
+    <Field
+      id={ids(name).control}
+      label={label}
+      requiredMark={required}
+      hint={hint}
+      error={error}
+      errorValues={{ max: IMAGE_LIMIT_MB }}
+      errorTestId={`error-${name}`}
+      dataField={name}
+      group={group}
+    >
       {children}
-      {hint && !error && (
-        <p id={id.hint} className="text-xs text-ink-soft">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={id.error} className="text-sm text-red-700" data-testid={`error-${name}`}>
-          {t(error, { max: IMAGE_LIMIT_MB })}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
 
@@ -118,7 +97,7 @@ function ImageField({ field, value, invalid, describedBy }: { field: FieldDefini
         />
       )}
       <input
-        id={ids(field.name).input}
+        id={ids(field.name).control}
         name={imageFileInput(field.name)}
         type="file"
         accept="image/*"
@@ -129,7 +108,7 @@ function ImageField({ field, value, invalid, describedBy }: { field: FieldDefini
           const file = e.currentTarget.files?.[0];
           setChosen(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
         }}
-        className="block w-full text-sm file:me-3 file:rounded-md file:border-0 file:bg-sand-100 file:px-3 file:py-2 file:font-bold hover:file:bg-sand-200"
+        className={FILE_INPUT_CLASS}
       />
       {value && (
         <label className="flex items-center gap-2 text-sm">
@@ -167,103 +146,99 @@ function FieldControl({
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const id = ids(field.name);
-  const invalid = Boolean(error);
-  const describedBy = error ? id.error : field.hint || field.kind === "image" ? id.hint : undefined;
-  const common = {
-    id: id.input,
-    name: field.name,
-    "aria-invalid": invalid || undefined,
-    "aria-required": field.required || undefined,
-    "aria-describedby": describedBy,
-    "data-testid": `input-${field.name}`,
-  };
-  const latin = field.name.endsWith("_fr");
-  let control: ReactNode;
-  switch (field.kind) {
-    case "text":
-      control = (
+  if (field.kind === "boolean") {
+    return (
+      <div className="flex items-center gap-2" data-field={field.name}>
         <input
-          {...common}
-          type="text"
-          defaultValue={value}
-          dir={latin ? "ltr" : "auto"}
-          lang={latin ? "fr" : undefined}
-          className={`${inputClass(invalid)} h-11`}
-        />
-      );
-      break;
-    case "textarea":
-      control = <textarea {...common} defaultValue={value} rows={field.rows ?? 3} dir="auto" className={`${inputClass(invalid)} py-2`} />;
-      break;
-    case "richtext":
-      control = (
-        <RichTextField
+          id={id.control}
           name={field.name}
-          id={id.input}
-          labelId={id.label}
-          defaultValue={value}
-          invalid={invalid}
-          describedBy={describedBy}
-          onEdited={(html) => onRichEdited(field.name, html)}
+          aria-invalid={error ? true : undefined}
+          aria-required={field.required || undefined}
+          data-testid={`input-${field.name}`}
+          type="checkbox"
+          value="on"
+          defaultChecked={value === "on"}
+          className="h-5 w-5"
         />
-      );
-      break;
-    case "select":
-      control = (
-        <select {...common} defaultValue={value} className={`${inputClass(invalid)} h-11`}>
-          {!field.defaultValue && <option value="">{t("newsroom.ui.choose")}</option>}
-          {field.options?.map((o) => (
-            <option key={o} value={o}>
-              {t(`${field.optionLabels}.${o}`)}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case "category":
-      control = (
-        <select {...common} defaultValue={value} className={`${inputClass(invalid)} h-11`}>
-          <option value="">{t("newsroom.ui.choose")}</option>
-          {categories.map((c) => (
-            <option key={c.id} value={String(c.id)}>
-              {lang === "ar" ? c.name : (c.nameFr ?? c.name)}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case "integer":
-      control = (
-        <input {...common} type="text" inputMode="numeric" pattern="[0-9]*" defaultValue={value} dir="ltr" className={`${inputClass(invalid)} h-11 max-w-40`} />
-      );
-      break;
-    case "date":
-      control = <input {...common} type="date" defaultValue={value} className={`${inputClass(invalid)} h-11 max-w-56`} />;
-      break;
-    case "boolean":
-      return (
-        <div className="flex items-center gap-2" data-field={field.name}>
-          <input {...common} type="checkbox" value="on" defaultChecked={value === "on"} className="h-5 w-5" />
-          <label htmlFor={id.input} id={id.label} className="text-sm font-bold">
-            {t(field.label)}
-          </label>
-        </div>
-      );
-    case "image":
-      control = <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
-      break;
-    case "audio":
-    case "video":
-    case "file":
-    case "captions":
-      control = <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} canUploadVideo={canUploadVideo} />;
-      break;
+        <label htmlFor={id.control} id={id.label} className="text-sm font-bold">
+          {t(field.label)}
+        </label>
+      </div>
+    );
   }
+  const latin = field.name.endsWith("_fr");
+  const control = (props: ControlProps) => {
+    const invalid = Boolean(props["aria-invalid"]);
+    const describedBy = props["aria-describedby"];
+    const common = { ...props, name: field.name, "aria-required": field.required || undefined, "data-testid": `input-${field.name}` };
+    switch (field.kind) {
+      case "text":
+        return (
+          <input
+            {...common}
+            type="text"
+            defaultValue={value}
+            dir={latin ? "ltr" : "auto"}
+            lang={latin ? "fr" : undefined}
+            className={`${props.className} h-11`}
+          />
+        );
+      case "textarea":
+        return <textarea {...common} defaultValue={value} rows={field.rows ?? 3} dir="auto" className={`${props.className} py-2`} />;
+      case "richtext":
+        return (
+          <RichTextField
+            name={field.name}
+            id={id.control}
+            labelId={id.label}
+            defaultValue={value}
+            invalid={invalid}
+            describedBy={describedBy}
+            onEdited={(html) => onRichEdited(field.name, html)}
+          />
+        );
+      case "select":
+        return (
+          <select {...common} defaultValue={value} className={`${props.className} h-11`}>
+            {!field.defaultValue && <option value="">{t("newsroom.ui.choose")}</option>}
+            {field.options?.map((o) => (
+              <option key={o} value={o}>
+                {t(`${field.optionLabels}.${o}`)}
+              </option>
+            ))}
+          </select>
+        );
+      case "category":
+        return (
+          <select {...common} defaultValue={value} className={`${props.className} h-11`}>
+            <option value="">{t("newsroom.ui.choose")}</option>
+            {categories.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {lang === "ar" ? c.name : (c.nameFr ?? c.name)}
+              </option>
+            ))}
+          </select>
+        );
+      case "integer":
+        return (
+          <input {...common} type="text" inputMode="numeric" pattern="[0-9]*" defaultValue={value} dir="ltr" className={`${props.className} h-11 max-w-40`} />
+        );
+      case "date":
+        return <input {...common} type="date" defaultValue={value} className={`${props.className} h-11 max-w-56`} />;
+      case "image":
+        return <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
+      case "audio":
+      case "video":
+      case "file":
+      case "captions":
+        return <MediaRefField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} canUploadVideo={canUploadVideo} />;
+    }
+  };
   const hint = field.hint ? t(field.hint) : field.kind === "image" ? t("newsroom.ui.imageHint", { max: IMAGE_LIMIT_MB }) : undefined;
   return (
-    <FieldShell name={field.name} label={t(field.label)} required={field.required} hint={hint} error={error}>
+    <EditorField name={field.name} label={t(field.label)} required={field.required} hint={hint} error={error}>
       {control}
-    </FieldShell>
+    </EditorField>
   );
 }
 
@@ -288,34 +263,36 @@ function PublishingSection({
   return (
     <fieldset className="space-y-4 rounded-lg border border-sand-200 bg-white p-4 shadow-sm" data-testid="publishing">
       <legend className="px-1 text-base font-bold">{t("newsroom.ui.publishing")}</legend>
-      <FieldShell name="status" label={t("newsroom.ui.status")} error={errors.status} asGroup>
-        <div role="radiogroup" aria-labelledby={ids("status").label} className="flex flex-wrap gap-2">
-          {EDITOR_STATUSES.map((s) => (
-            <label
-              key={s}
-              className="flex cursor-pointer items-center gap-2 rounded-md border border-sand-300 px-3 py-2 text-sm has-[:checked]:border-desert-600 has-[:checked]:bg-sand-50"
-            >
-              <input type="radio" name="status" value={s} defaultChecked={values.status === s} data-testid={`status-${s}`} />
-              {t(`newsroom.status.${s}`)}
-            </label>
-          ))}
-        </div>
-      </FieldShell>
-      <FieldShell name="publish_date" label={t("newsroom.ui.publishDate")} hint={t("newsroom.ui.publishDateHint")} error={errors.publish_date}>
-        <input
-          id={ids("publish_date").input}
-          name="publish_date"
-          type="datetime-local"
-          step={60}
-          defaultValue={values.publish_date}
-          aria-invalid={errors.publish_date ? true : undefined}
-          aria-describedby={errors.publish_date ? ids("publish_date").error : ids("publish_date").hint}
-          data-testid="input-publish_date"
-          className={`${inputClass(Boolean(errors.publish_date))} h-11`}
-          dir="ltr"
-        />
-      </FieldShell>
-      <FieldShell
+      <EditorField name="status" label={t("newsroom.ui.status")} error={errors.status} group>
+        {(control) => (
+          <div role="radiogroup" aria-labelledby={ids("status").label} aria-describedby={control["aria-describedby"]} className="flex flex-wrap gap-2">
+            {EDITOR_STATUSES.map((s) => (
+              <label
+                key={s}
+                className="flex cursor-pointer items-center gap-2 rounded-md border border-sand-300 px-3 py-2 text-sm has-[:checked]:border-desert-600 has-[:checked]:bg-sand-50"
+              >
+                <input type="radio" name="status" value={s} defaultChecked={values.status === s} data-testid={`status-${s}`} />
+                {t(`newsroom.status.${s}`)}
+              </label>
+            ))}
+          </div>
+        )}
+      </EditorField>
+      <EditorField name="publish_date" label={t("newsroom.ui.publishDate")} hint={t("newsroom.ui.publishDateHint")} error={errors.publish_date}>
+        {(control) => (
+          <input
+            {...control}
+            name="publish_date"
+            type="datetime-local"
+            step={60}
+            defaultValue={values.publish_date}
+            data-testid="input-publish_date"
+            className={`${control.className} h-11`}
+            dir="ltr"
+          />
+        )}
+      </EditorField>
+      <EditorField
         name="page_slug"
         label={t("newsroom.f.slug")}
         error={errors.page_slug}
@@ -334,19 +311,19 @@ function PublishingSection({
           </>
         }
       >
-        <input
-          id={ids("page_slug").input}
-          name="page_slug"
-          type="text"
-          dir="auto"
-          defaultValue={values.page_slug}
-          maxLength={120}
-          aria-invalid={errors.page_slug ? true : undefined}
-          aria-describedby={errors.page_slug ? ids("page_slug").error : ids("page_slug").hint}
-          data-testid="input-page_slug"
-          className={`${inputClass(Boolean(errors.page_slug))} h-11`}
-        />
-      </FieldShell>
+        {(control) => (
+          <input
+            {...control}
+            name="page_slug"
+            type="text"
+            dir="auto"
+            defaultValue={values.page_slug}
+            maxLength={120}
+            data-testid="input-page_slug"
+            className={`${control.className} h-11`}
+          />
+        )}
+      </EditorField>
     </fieldset>
   );
 }
@@ -374,12 +351,6 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
   const toast = useToast();
   const navigation = useNavigation();
   const saving = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
-  const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
-  const [shownServerErrors, setShownServerErrors] = useState(serverErrors);
-  if (shownServerErrors !== serverErrors) {
-    setShownServerErrors(serverErrors);
-    setErrors(serverErrors ?? {});
-  }
   const [slugInputs, setSlugInputs] = useState({ title: values.title ?? "", slug: values.page_slug ?? "" });
   const slugShown = slugify(slugInputs.slug) || slugify(slugInputs.title);
 
@@ -391,18 +362,11 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
     }
     return { ...checkFormValues(def, current), ...imageErrors(def, form) };
   };
-
-  /** Once a message shows, the fields it concerns are checked again on each change. */
-  const recheck = (form: HTMLFormElement, changed: string, override?: FormValues) => {
-    if (!Object.keys(errors).length) return;
-    const found = check(form, override);
-    setErrors((prev) => {
-      const next: FieldErrors = {};
-      const watched = new Set([...Object.keys(prev), changed, ...(changed === "status" ? ["publish_date"] : [])]);
-      for (const name of watched) if (found[name]) next[name] = found[name];
-      return next;
-    });
-  };
+  // The publish date's rules depend on the status.
+  const { errors, recheck, ...checks } = useFormCheck<string>(check, serverErrors, {
+    controlId: (name) => ids(name).control,
+    linked: { status: ["publish_date"] },
+  });
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     // A file still on its way would be saved as an empty field.
@@ -411,13 +375,7 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       toast({ title: t("newsroom.ui.fileUpload.waitTitle"), description: t("newsroom.ui.fileUpload.wait"), variant: "destructive" });
       return;
     }
-    const found = check(e.currentTarget);
-    const first = Object.keys(found)[0];
-    if (first) {
-      e.preventDefault();
-      setErrors(found);
-      document.getElementById(ids(first).input)?.focus();
-    } else setErrors({});
+    checks.onSubmit(e);
   };
 
   const onInput = (e: FormEvent<HTMLFormElement>) => {
@@ -463,9 +421,9 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
     >
       {item && <input type="hidden" name={UPDATED_AT_INPUT} value={item.updatedAt} />}
       {errorCount > 0 && (
-        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="form-errors">
+        <Notice tone="error" testId="form-errors">
           {t("newsroom.ui.checkFields")}
-        </p>
+        </Notice>
       )}
       {conflict && (
         <div
@@ -507,14 +465,9 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
           <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
           {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map(control)}</div>}
           <div className="flex flex-wrap gap-2">
-            <button
-              type="submit"
-              disabled={saving}
-              className="flex-1 rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700 disabled:cursor-wait disabled:opacity-70"
-              data-testid="save"
-            >
-              {saving ? t("admin.saving") : t("admin.save")}
-            </button>
+            <SubmitButton pending={saving} pendingLabel={t("admin.saving")} testId="save" className="flex-1 px-5 py-3">
+              {t("admin.save")}
+            </SubmitButton>
             <Link
               to={`/admin/${def.segment}`}
               aria-disabled={saving || undefined}

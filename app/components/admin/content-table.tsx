@@ -1,7 +1,7 @@
 import type { MouseEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { ColumnDefinition, ContentTypeDefinition, EditorStatus } from "#domain/content-types.ts";
+import type { ColumnDefinition, ContentTypeDefinition, EditorStatus } from "#domain/content-types/index.ts";
 import { asText } from "#domain/content-form.ts";
 import { excerpt, formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";

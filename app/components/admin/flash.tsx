@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
-import { contentTypeOf, type ContentType } from "#domain/content-types.ts";
+import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
 
 /** What a save, delete or restore left for the next page (server/content/newsroom-flash.server.ts). */
 export type Flash = {
@@ -13,7 +13,7 @@ export type Flash = {
 
 /** The success toast of back-office.md §8 for a flash. */
 function successOf(flash: Flash, t: TFunction): ToastInput {
-  const def = contentTypeOf(flash.type);
+  const def = definitionOf(flash.type);
   switch (flash.kind) {
     case "deleted":
       return { title: t("newsroom.ui.deletedTitle"), description: t("newsroom.ui.deleted"), variant: "success" };

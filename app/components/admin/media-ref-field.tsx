@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { FieldDefinition } from "#domain/content-types.ts";
+import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { CAPTIONS_MIME } from "#domain/captions.ts";
 import { useToast } from "#app/components/ui/toast.tsx";

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { asText } from "#domain/content-form.ts";
 import { adminJson, uploadToVideoLibrary, VIDEO_STEPS } from "#app/lib/resumable-upload.ts";
+import { Field, FILE_INPUT_CLASS, InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import { UploadProgress } from "./upload-progress.tsx";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 
@@ -63,47 +64,35 @@ export function VideoUploadForm({ onUploaded }: { onUploaded: () => void }) {
     >
       <h2 className="text-lg font-bold">{t("newsroom.ui.videos.uploadHeading")}</h2>
       <div className="grid gap-4 md:grid-cols-2">
-        <label className="block text-sm font-bold">
-          {t("newsroom.ui.videos.fieldTitle")} <span aria-hidden="true">*</span>
-          <input
-            name="title"
-            required
-            maxLength={200}
-            dir="auto"
-            disabled={busy}
-            className="mt-1 block h-11 w-full rounded-md border border-sand-300 px-3 font-normal"
-            data-testid="video-title"
-          />
-        </label>
-        <label className="block text-sm font-bold">
-          {t("newsroom.ui.videos.fieldFile")} <span aria-hidden="true">*</span>
-          <input
-            name="file"
-            type="file"
-            accept="video/*"
-            required
-            disabled={busy}
-            aria-describedby="video-file-hint"
-            className="mt-1 block w-full text-sm font-normal"
-            data-testid="video-file"
-          />
-          <span id="video-file-hint" className="mt-1 block text-xs font-normal text-ink-soft" dir="auto">
-            {t("newsroom.ui.videos.fileHint")}
-          </span>
-        </label>
-      </div>
-      <label className="block text-sm font-bold">
-        {t("newsroom.ui.videos.fieldDescription")}
-        <textarea
-          name="description"
-          rows={2}
-          maxLength={5000}
+        <InputField
+          id="video-title"
+          name="title"
+          label={t("newsroom.ui.videos.fieldTitle")}
+          requiredMark
+          required
+          maxLength={200}
           dir="auto"
           disabled={busy}
-          className="mt-1 block w-full rounded-md border border-sand-300 px-3 py-2 font-normal"
-          data-testid="video-description"
+          controlClassName="h-11"
+          data-testid="video-title"
         />
-      </label>
+        <Field id="video-file" label={t("newsroom.ui.videos.fieldFile")} requiredMark hint={<span dir="auto">{t("newsroom.ui.videos.fileHint")}</span>}>
+          {(control) => (
+            <input {...control} name="file" type="file" accept="video/*" required disabled={busy} className={FILE_INPUT_CLASS} data-testid="video-file" />
+          )}
+        </Field>
+      </div>
+      <TextAreaField
+        id="video-description"
+        name="description"
+        label={t("newsroom.ui.videos.fieldDescription")}
+        rows={2}
+        maxLength={5000}
+        dir="auto"
+        disabled={busy}
+        controlClassName="py-2"
+        data-testid="video-description"
+      />
       {busy && <UploadProgress {...upload} label={t("newsroom.ui.videos.progress")} testId="video-upload-progress" />}
       <div className="flex justify-end gap-2">
         <button

@@ -1,125 +1,82 @@
-import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from "react";
+/**
+ * The account pages' pieces (sign-in and sign-up, forgotten and new password, first-run set-up, the e-mail
+ * check), on the forms toolkit (app/components/forms/): the card they sit in, their fields, and their answers
+ * (domain/form-answer.ts, an AuthErrorCode as the form's error) read the same way on every page.
+ */
+import type { ComponentProps, ReactNode } from "react";
+import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useNavigation } from "react-router";
 import type { z } from "zod/mini";
-import { useToast } from "#app/components/ui/toast.tsx";
-import { validate } from "#domain/schemas/auth.ts";
-import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { InputField } from "#app/components/forms/field.tsx";
+import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";
+import { Notice, useAnswerToast } from "#app/components/forms/notice.tsx";
+import { fieldsOf, formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
+import { authErrorText, formValues, PASSWORD_MAX, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { EMAIL_MAX } from "#domain/schemas/shared.ts";
 
-/** A labelled input with its message underneath, tied together for screen readers. */
-export function Field({
-  name,
-  label,
-  error,
-  hint,
-  ...input
-}: { name: string; label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+type AuthFieldProps = { name: string } & Omit<ComponentProps<typeof InputField>, "id" | "name">;
+
+/**
+ * A field of the account pages (the toolkit's InputField): the control `field-{name}`, found by tests as
+ * `input-{name}` and its message as `error-{name}`.
+ */
+export function AuthField({ name, ...field }: AuthFieldProps) {
+  return (
+    <InputField id={`field-${name}`} name={name} data-testid={`input-${name}`} errorTestId={`error-${name}`} look="card" controlClassName="h-11" {...field} />
+  );
+}
+
+/** The e-mail address of an account. */
+export function EmailField(field: Omit<AuthFieldProps, "name" | "label">) {
   const { t } = useTranslation();
-  const id = `field-${name}`;
-  const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-bold text-ink">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        data-testid={`input-${name}`}
-        className={`block h-11 w-full rounded-md border px-3 text-base outline-none focus:ring-2 focus:ring-desert-500 ${error ? "border-red-600" : "border-sand-300"}`}
-        {...input}
-      />
-      {hint && !error && (
-        <p id={`${id}-hint`} className="text-xs text-ink-soft">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-red-700" data-testid={`error-${name}`}>
-          {t(error)}
-        </p>
-      )}
-    </div>
-  );
+  return <AuthField name="email" label={t("auth.email")} type="email" autoComplete="email" dir="ltr" required maxLength={EMAIL_MAX} {...field} />;
 }
 
-/** A message box the server rendered (so it shows without JavaScript too). */
-export function Notice({ tone = "info", children, testId }: { tone?: "info" | "success" | "error"; children: ReactNode; testId?: string }) {
-  const tones = {
-    info: "border-sand-300 bg-sand-50 text-ink",
-    success: "border-palm-600 bg-emerald-50 text-emerald-950",
-    error: "border-red-600 bg-red-50 text-red-900",
-  } as const;
+/** A password (the current one, or a new one: `autoComplete` says which). */
+export function PasswordField({ name = "password", ...field }: Omit<AuthFieldProps, "name"> & { name?: string }) {
+  return <AuthField name={name} type="password" dir="ltr" required maxLength={PASSWORD_MAX} {...field} />;
+}
+
+type Check = ReturnType<typeof useFormCheck>;
+
+/** An account form: posted to the page's action, checked by the browser first when JavaScript runs. */
+export function AccountForm({ check, children, ...form }: { check: Check; children: ReactNode } & Omit<ComponentProps<typeof Form>, "method" | "children">) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} data-testid={testId} className={`rounded-md border border-s-4 px-4 py-3 text-sm ${tones[tone]}`}>
+    <Form method="post" noValidate onSubmit={check.onSubmit} onChange={check.onChange} className="space-y-4" {...form}>
       {children}
-    </div>
-  );
-}
-
-export function SubmitButton({ children, pendingLabel, testId }: { children: ReactNode; pendingLabel: string; testId?: string }) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting";
-  return (
-    <button
-      type="submit"
-      disabled={pending}
-      data-testid={testId}
-      className="w-full rounded-md bg-desert-600 px-4 py-3 font-bold text-white hover:bg-desert-700 disabled:cursor-wait disabled:opacity-70"
-    >
-      {pending ? pendingLabel : children}
-    </button>
+    </Form>
   );
 }
 
 /**
- * Client-side validation with the form's own schema: on submit, and again on each change once a field has
- * shown a message. The server validates the same way and has the last word.
+ * An account page's answer read once: the browser's checks with the form's schema (the server's messages
+ * replacing them), and the failure's title and text (a toast once per answer; the page shows it too).
  */
-export function useFormCheck<S extends z.ZodMiniType>(schema: S, read: (form: HTMLFormElement) => unknown, serverErrors: FieldErrors | undefined) {
-  const [errors, setErrors] = useState<FieldErrors>(serverErrors ?? {});
-  // A new answer from the server replaces what the browser found (React's "adjust state on prop change").
-  const [shownServerErrors, setShownServerErrors] = useState(serverErrors);
-  if (shownServerErrors !== serverErrors) {
-    setShownServerErrors(serverErrors);
-    setErrors(serverErrors ?? {});
-  }
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    const result = validate(schema, read(e.currentTarget));
-    if (!result.ok) {
-      e.preventDefault();
-      setErrors(result.errors);
-      const first = Object.keys(result.errors)[0];
-      if (first) e.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
-    } else setErrors({});
-  };
-  const onChange = (e: FormEvent<HTMLFormElement>) => {
-    if (!Object.keys(errors).length) return;
-    const result = validate(schema, read(e.currentTarget));
-    const field = (e.target as HTMLInputElement).name;
-    setErrors((prev) => {
-      const next = { ...prev };
-      const message = result.ok ? undefined : result.errors[field];
-      if (message) next[field] = message;
-      else delete next[field];
-      return next;
-    });
-  };
-  return { errors, onSubmit, onChange };
+export function useAccountAnswer<F extends string>(
+  schema: z.ZodMiniType,
+  fields: readonly F[],
+  answer: FormAnswer<F, AuthErrorCode> | undefined,
+  form: "signIn" | "signUp" | "other",
+) {
+  const check = useFormCheck<F>(
+    schemaCheck(schema, (d) => formValues(d, fields)),
+    fieldsOf(answer),
+  );
+  const code = formErrorOf(answer);
+  const failure = code ? authErrorText(code, form) : null;
+  useAnswerToast(failure, answer);
+  return { check, code, failure };
 }
 
-/** Shows a server answer as a toast once per answer (the inline notice covers the no-JavaScript case). */
-export function useAnswerToast(answer: { title: string; message: string; variant?: "destructive" | "success" } | null | undefined, key: unknown) {
-  const toast = useToast();
+/** The failure's text, in the page (it shows without JavaScript too). */
+export function FailureNotice({ failure }: { failure: { message: string } | null }) {
   const { t } = useTranslation();
-  const shown = useRef<unknown>(null);
-  useEffect(() => {
-    if (!answer || shown.current === key) return;
-    shown.current = key;
-    toast({ title: t(answer.title), description: t(answer.message), variant: answer.variant ?? "destructive" });
-  }, [answer, key, t, toast]);
+  if (!failure) return null;
+  return (
+    <Notice tone="error" testId="auth-error">
+      {t(failure.message)}
+    </Notice>
+  );
 }
 
 /** The card every account page sits in. */

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ResponsiveImage } from "./responsive-image.tsx";
+import { CARD_IMAGE_SIZES, ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 import { textProps } from "#domain/localized.ts";
 
-export type ContentCardProps = {
+/** What a card or a featured story shows of an item. */
+export type StoryFields = {
   href: string;
   title: string;
   excerpt?: string;
@@ -13,9 +14,12 @@ export type ContentCardProps = {
   date?: Date | string | null;
   category?: string | null;
   author?: string | null;
+  testId?: string;
+};
+
+export type ContentCardProps = StoryFields & {
   /** Above-the-fold cards load their image at once; the rest lazily. */
   eager?: boolean;
-  testId?: string;
   layout?: "vertical" | "horizontal";
   /** Rich title and excerpt (search results with <mark>ed words); `title` and `excerpt` stay the plain text. */
   titleNode?: ReactNode;
@@ -28,7 +32,7 @@ export type ContentCardProps = {
 
 // The usual grids: one column on a phone (page padding 1rem each side), two from `sm`, three from `lg`, in
 // a page at most 1280px wide. The horizontal card's image is w-32, sm:w-40.
-const VERTICAL_SIZES = "(min-width: 1280px) 410px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, calc(100vw - 2rem)";
+const VERTICAL_SIZES = CARD_IMAGE_SIZES;
 const HORIZONTAL_SIZES = "(min-width: 640px) 160px, 128px";
 
 /** Cards do not prefetch on hover: a hover is not a read (the view counter) and prefetching spends readers' data. */

@@ -6,7 +6,8 @@ import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Transcript } from "./transcript.tsx";
 import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
-import { DETAIL_VIEWS, localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage, type DetailView } from "#domain/detail-view.ts";
+import { localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage } from "#domain/detail-view.ts";
+import { definitionOf, type DetailView } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import { useCount } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
@@ -88,7 +89,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
   const count = useCount();
   const lang = i18n.language as Language;
   const { item, type } = page;
-  const view = DETAIL_VIEWS[type];
+  const view = definitionOf(type).detail;
   const title = localizedField(lang, item, "title") ?? item.title;
   const { media, imageUrl } = mediaOf(view, page, title, t, lang);
   const transcript = view.transcript ? textOf(item, view.transcript) : null;

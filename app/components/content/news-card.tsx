@@ -1,5 +1,5 @@
 import { ContentCard } from "./content-card.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import { useLanguage } from "#app/lib/i18n.ts";

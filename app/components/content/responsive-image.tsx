@@ -1,3 +1,4 @@
+import { useEffect, useRef, type SyntheticEvent } from "react";
 import { imageSources } from "#domain/image-sources.ts";
 
 type ResponsiveImageProps = {
@@ -44,4 +45,32 @@ export function ResponsiveImage({ url, sizes, width, height, priority, lazy, cla
       {img}
     </picture>
   );
+}
+
+/** A card's slot in the section grids: the full width on a phone, a half, then a third of the page. */
+export const CARD_IMAGE_SIZES = "(min-width: 1280px) 410px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, calc(100vw - 2rem)";
+
+/**
+ * The 16:9 image at the top of a card in a section's grid (emirates, media, literature): lazy unless the card
+ * is above the fold, hidden when it fails to load.
+ */
+export function CardImage({ url, eager, className = "aspect-video w-full object-cover" }: { url: string; eager?: boolean; className?: string }) {
+  return <ResponsiveImage url={url} sizes={CARD_IMAGE_SIZES} width={640} height={360} lazy={!eager} className={className} />;
+}
+
+/**
+ * Calls `onFail` when an <img> cannot be loaded: on its error event, and also when it failed before the page
+ * hydrated, which no error handler hears. Spread the result on the image.
+ */
+export function useImageFailure(onFail: (img: HTMLImageElement) => void) {
+  const ref = useRef<HTMLImageElement>(null);
+  const latest = useRef(onFail);
+  useEffect(() => {
+    latest.current = onFail;
+  });
+  useEffect(() => {
+    const img = ref.current;
+    if (img?.complete && img.naturalWidth === 0) latest.current(img);
+  }, []);
+  return { ref, onError: (e: SyntheticEvent<HTMLImageElement>) => onFail(e.currentTarget) };
 }

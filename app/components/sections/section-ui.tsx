@@ -7,9 +7,13 @@ import type { ReactNode } from "react";
 import { Link, type MetaDescriptor } from "react-router";
 import { absoluteUrl, rootData } from "#app/lib/seo.ts";
 import { useTranslation } from "react-i18next";
-import { Byline } from "#app/components/content/content-card.tsx";
+import { Byline, type StoryFields } from "#app/components/content/content-card.tsx";
 import { useLanguage } from "#app/lib/i18n.ts";
-import { textProps } from "#domain/localized.ts";
+import { localized, textProps } from "#domain/localized.ts";
+import { excerpt as cut } from "#domain/format.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
+import type { Language } from "#domain/language.ts";
+import type { SectionCard } from "#server/content/sections.server.ts";
 
 /**
  * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters
@@ -156,6 +160,63 @@ export function PageLinks(props: {
   );
 }
 
+/** A section's article as a card or featured story shows it, in the page's language, its excerpt cut at `excerptMax`. */
+export function storyOf(a: SectionCard, lang: Language, excerptMax: number): StoryFields {
+  return {
+    href: publicUrl("article", a.pageSlug, a.id),
+    title: localized(lang, a.title, a.titleFr),
+    excerpt: cut(localized(lang, a.excerpt, a.excerptFr), excerptMax),
+    imageUrl: a.imageUrl,
+    date: a.publishDate,
+    category: localized(lang, a.categoryName, a.categoryNameFr),
+    author: localized(lang, a.authorName, a.authorNameFr),
+  };
+}
+
+/** A box of a section page's side column (most read, trending, by region), named by its heading. */
+export function SideBox({ id, title, testId, children }: { id: string; title: string; testId: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-sand-200 bg-white p-5" data-testid={testId}>
+      <h2 id={id} className="mb-4 text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** An entry of a ranked list in a side box: its rank, the link to the article, and a line under it. */
+export function RankedItem({
+  rank,
+  href,
+  title,
+  testId,
+  views,
+  children,
+}: {
+  rank: number;
+  href: string;
+  title: string;
+  testId: string;
+  views?: number;
+  children: ReactNode;
+}) {
+  const lang = useLanguage();
+  return (
+    <li className="flex gap-3" data-testid={testId} data-views={views}>
+      <span className="text-2xl font-bold text-desert-600" aria-hidden="true">
+        {rank}
+      </span>
+      <div className="min-w-0">
+        <Link to={href} className="font-bold leading-snug hover:text-desert-700" {...textProps(lang, title)}>
+          {title}
+        </Link>
+        {children}
+      </div>
+    </li>
+  );
+}
+
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
     <p className="rounded-xl border border-dashed border-sand-300 bg-white p-8 text-center text-ink-soft" data-testid="empty-state">
@@ -164,15 +225,7 @@ export function EmptyState({ children }: { children: ReactNode }) {
   );
 }
 
-export type FeaturedStoryProps = {
-  href: string;
-  title: string;
-  excerpt?: string;
-  imageUrl?: string | null;
-  date?: Date | string | null;
-  category?: string | null;
-  author?: string | null;
-  testId?: string;
+export type FeaturedStoryProps = StoryFields & {
   /** A control over the picture (the politics play button). */
   overlay?: ReactNode;
   children?: ReactNode;

@@ -1,7 +1,7 @@
-import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { FacebookIcon } from "#app/components/ui/icons.tsx";
+import { useImageFailure } from "#app/components/content/responsive-image.tsx";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 import { SOCIAL_COVER_IMAGE, SOCIAL_EXCERPT_LENGTH } from "#domain/social.ts";
@@ -21,22 +21,16 @@ function showCover(img: HTMLImageElement) {
 }
 
 function PostImage({ src, eager }: { src: string; eager?: boolean }) {
-  const ref = useRef<HTMLImageElement>(null);
-  // An image that failed before React was listening (server-rendered) has no error event left to catch.
-  useEffect(() => {
-    const img = ref.current;
-    if (img?.complete && img.naturalWidth === 0) showCover(img);
-  }, []);
+  const failure = useImageFailure(showCover);
   return (
     <img
-      ref={ref}
+      {...failure}
       src={src}
       alt=""
       width={640}
       height={360}
       loading={eager ? "eager" : "lazy"}
       decoding="async"
-      onError={(e) => showCover(e.currentTarget)}
       className="aspect-video w-full bg-sand-100 object-cover"
       data-testid="social-post-image"
       data-own-fallback=""

@@ -3,23 +3,15 @@ import { data, Form, Link, redirect, useFetcher, useLocation, useNavigation } fr
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/contacts";
 import { AdminError } from "#app/components/admin/guard.tsx";
-import { Notice, useAnswerToast } from "#app/components/auth/form.tsx";
+import { Notice, useAnswerToast } from "#app/components/forms/notice.tsx";
 import { MailIcon } from "#app/components/ui/icons.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import {
-  ContactNotFoundError,
-  ContactValidationError,
-  deleteContact,
-  listContacts,
-  openContact,
-  setContactStatus,
-  type ContactDetail,
-  type ContactPage,
-} from "#server/content/contacts.server.ts";
+import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
+import { deleteContact, listContacts, openContact, setContactStatus, type ContactDetail, type ContactPage } from "#server/content/contacts.server.ts";
 import { CONTACT_FILTERS, CONTACTS_PAGE_SIZE, contactIdOf, isContactFilter, type ContactFilter } from "#domain/contacts.ts";
 import { readForm, requirePermission } from "#server/auth/session.server.ts";
 import { formatNumber } from "#domain/plural.ts";
@@ -100,8 +92,8 @@ export async function action({ request }: Route.ActionArgs) {
       await setContactStatus(db, id, form.get("status"));
       return answer(intent, 200, "contacts.updatedTitle", "contacts.updated");
     } catch (error) {
-      if (error instanceof ContactValidationError) return answer(intent, 422, "contacts.errorTitle", "contacts.updateFailed");
-      if (error instanceof ContactNotFoundError) return answer(intent, 404, "contacts.errorTitle", "contacts.updateFailed");
+      if (error instanceof ValidationError) return answer(intent, 422, "contacts.errorTitle", "contacts.updateFailed");
+      if (error instanceof NotFoundError) return answer(intent, 404, "contacts.errorTitle", "contacts.updateFailed");
       logger.error({ err: error }, "contact status update failed");
       return answer(intent, 500, "contacts.errorTitle", "contacts.updateFailed");
     }
@@ -111,7 +103,7 @@ export async function action({ request }: Route.ActionArgs) {
       await deleteContact(db, id);
       return answer(intent, 200, "contacts.deletedTitle", "contacts.deleted");
     } catch (error) {
-      if (error instanceof ContactNotFoundError) return answer(intent, 404, "contacts.errorTitle", "contacts.deleteFailed");
+      if (error instanceof NotFoundError) return answer(intent, 404, "contacts.errorTitle", "contacts.deleteFailed");
       logger.error({ err: error }, "contact deletion failed");
       return answer(intent, 500, "contacts.errorTitle", "contacts.deleteFailed");
     }

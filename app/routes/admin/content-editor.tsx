@@ -9,11 +9,11 @@ import { useToast } from "#app/components/ui/toast.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { contentTypeOfUrl, initialValues, type FormValues } from "#domain/content-form.ts";
-import { contentTypeBySegment, type ContentTypeDefinition } from "#domain/content-types.ts";
-import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { contentTypeBySegment, type ContentTypeDefinition } from "#domain/content-types/index.ts";
+import { fieldsOf, formErrorOf, type FormFailure } from "#domain/form-answer.ts";
 import { getConfig } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { formAction } from "#server/http/form-action.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { can } from "#server/auth/permissions.server.ts";
 import { getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES } from "#server/content/newsroom.server.ts";
@@ -70,34 +70,39 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
-type Refusal = {
-  values: FormValues;
-  errors: FieldErrors;
-  conflict: { updatedAt: string; title: string } | null;
-  /** Why the save failed, when it is not the input (a translation key). */
-  failure: string | null;
-  at: number;
+/**
+ * A refused save (domain/form-answer.ts): the messages under the fields, what was typed (none when the body
+ * could not be read), and for a conflict the version saved since.
+ */
+type Refusal = FormFailure<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "CONFLICT" | "FAILED"> & {
+  conflict?: { updatedAt: string; title: string };
 };
 
-const refuse = (status: number, refusal: Omit<Refusal, "at">) => data<Refusal>({ ...refusal, at: Date.now() }, { status });
+/** saveFromForm's refusals by status. */
+const SAVE_CODES = { 400: "INVALID", 404: "NOT_FOUND", 409: "CONFLICT", 500: "FAILED" } as const;
+
+/** Why the save failed when it is not the input (a translation key): the toast's text and the notice. */
+const SAVE_FAILURES: Record<string, string> = {
+  BODY_TOO_LARGE: "newsroom.ui.tooLarge",
+  BAD_REQUEST: "newsroom.ui.badRequest",
+  NOT_FOUND: "newsroom.ui.notFound",
+  FAILED: "newsroom.ui.saveFailedDetail",
+};
 
 export async function action({ request, params }: Route.ActionArgs) {
   const def = typeOf(request);
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
-  let form: FormData;
-  try {
-    form = await readFormData(request, MAX_CONTENT_FORM_BYTES);
-  } catch (error) {
-    if (!(error instanceof RequestBodyError)) throw error;
-    const failure = error.code === "BODY_TOO_LARGE" ? "newsroom.ui.tooLarge" : "newsroom.ui.badRequest";
-    return refuse(error.status, { values: {}, errors: {}, conflict: null, failure });
-  }
-  const outcome = await saveFromForm(await getDb(), def, form, { id: user.id, email: user.email }, id);
-  if (!outcome.ok)
-    return refuse(outcome.status, { values: outcome.values, errors: outcome.errors, conflict: outcome.conflict ?? null, failure: outcome.failure ?? null });
-  return redirect(`/admin/${def.segment}`, {
-    headers: { "Set-Cookie": flashCookie({ kind: id === null ? "created" : "updated", type: def.type, imageFailed: outcome.imageFailed ?? undefined }) },
+  return formAction<Refusal>(request, { limit: MAX_CONTENT_FORM_BYTES }, async (form) => {
+    const outcome = await saveFromForm(await getDb(), def, form, { id: user.id, email: user.email }, id);
+    if (!outcome.ok) {
+      const refusal: Refusal = { ok: false, formError: SAVE_CODES[outcome.status], fields: outcome.errors, values: outcome.values };
+      if (outcome.conflict) refusal.conflict = outcome.conflict;
+      return data(refusal, { status: outcome.status });
+    }
+    return redirect(`/admin/${def.segment}`, {
+      headers: { "Set-Cookie": flashCookie({ kind: id === null ? "created" : "updated", type: def.type, imageFailed: outcome.imageFailed ?? undefined }) },
+    });
   });
 }
 
@@ -110,7 +115,8 @@ function useRefusalToast(def: ContentTypeDefinition, editing: boolean, refusal: 
   useEffect(() => {
     if (!refusal) return;
     const title = t(editing ? def.labels.updateFailed : def.labels.createFailed);
-    const description = refusal.conflict ? t("newsroom.ui.conflictTitle") : t(refusal.failure ?? "newsroom.ui.checkFields");
+    const failure = refusal.formError && SAVE_FAILURES[refusal.formError];
+    const description = refusal.conflict ? t("newsroom.ui.conflictTitle") : t(failure || "newsroom.ui.checkFields");
     toast({ title, description, variant: "destructive" });
   }, [refusal, def, editing, t, toast]);
 }
@@ -122,7 +128,9 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
   useRefusalToast(def, item !== null, actionData);
   useNewsroomFlash(loaderData.flash);
   // A body the server could not read comes back without values: the form keeps the item's.
-  const values = actionData && Object.keys(actionData.values).length ? actionData.values : loaderData.values;
+  const values = actionData?.values && Object.keys(actionData.values).length ? (actionData.values as FormValues) : loaderData.values;
+  const code = formErrorOf(actionData);
+  const failure = code && SAVE_FAILURES[code];
 
   return (
     <section data-testid="content-editor" data-type={def.type} data-mode={item ? "edit" : "create"} className="space-y-5">
@@ -160,14 +168,14 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
       </div>
       <ActionNotices
         flash={loaderData.flash}
-        failure={actionData?.failure ? { title: t(item ? def.labels.updateFailed : def.labels.createFailed), message: t(actionData.failure) } : null}
+        failure={failure ? { title: t(item ? def.labels.updateFailed : def.labels.createFailed), message: t(failure) } : null}
         testId="save-failure"
       />
       <ContentForm
         def={def}
         item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
         values={values}
-        serverErrors={actionData?.errors}
+        serverErrors={fieldsOf(actionData)}
         categories={loaderData.categories}
         origin={loaderData.origin}
         conflict={actionData?.conflict ?? null}

@@ -7,16 +7,19 @@ import { ContentCards, ContentTable, type ContentRow } from "#app/components/adm
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
+import { useOnAnswer } from "#app/components/forms/notice.tsx";
+import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
 import { PlusIcon } from "#app/components/admin/icons.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
-import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types.ts";
+import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
-import { ContentNotFoundError, deleteItem, getForStaff, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
+import { deleteItem, getForStaff, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
+import { BadRequestError } from "#server/http/errors.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { formatNumber } from "#domain/plural.ts";
@@ -120,34 +123,39 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
+/** The list's answer to a refused delete (domain/form-answer.ts); a delete that went through goes back to the list. */
+type ListAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "NOT_FOUND" | "FAILED">;
+
+/** What the failure toast and notice say for each code (translation keys). */
+const DELETE_FAILURES: Record<string, string> = {
+  BODY_TOO_LARGE: "newsroom.ui.badRequest",
+  BAD_REQUEST: "newsroom.ui.badRequest",
+  NOT_FOUND: "newsroom.ui.notFound",
+  FAILED: "newsroom.ui.deleteFailedDetail",
+};
+
 /** The list's one action: delete an item (its own permission), then back to the same view of the list. */
 export async function action({ request }: Route.ActionArgs) {
   const def = typeOf(request);
   await requirePermission(request, def.permissions.delete);
-  let form: FormData;
-  try {
-    form = await readFormData(request, 16 * 1024);
-  } catch (error) {
-    if (error instanceof RequestBodyError) return data({ failure: "newsroom.ui.badRequest", at: Date.now() }, { status: error.status });
-    throw error;
-  }
-  const id = Number(form.get("id"));
-  if (form.get("intent") !== "delete" || !Number.isSafeInteger(id) || id < 1)
-    return data({ failure: "newsroom.ui.badRequest", at: Date.now() }, { status: 400 });
-  const back = asText(form.get("back"));
-  const list = `/admin/${def.segment}`;
-  try {
-    await deleteItem(await getDb(), def.type, id);
-  } catch (error) {
-    if (error instanceof ContentNotFoundError) return data({ failure: "newsroom.ui.notFound", at: Date.now() }, { status: 404 });
-    logger.error({ err: error, type: def.type, id }, "delete failed");
-    return data({ failure: "newsroom.ui.deleteFailedDetail", at: Date.now() }, { status: 500 });
-  }
-  // Back to the view the editor came from, never elsewhere (and never to the confirmation step again).
-  const params = new URLSearchParams(back.startsWith("?") ? back.slice(1) : "");
-  params.delete("delete");
-  const search = params.toString();
-  return redirect(search ? `${list}?${search}` : list, { headers: { "Set-Cookie": flashCookie({ kind: "deleted", type: def.type }) } });
+  // A delete is a few hidden fields: the account forms' limit is plenty.
+  return formAction<ListAnswer>(request, { limit: "account" }, async (form) => {
+    const id = Number(form.get("id"));
+    if (form.get("intent") !== "delete" || !Number.isSafeInteger(id) || id < 1) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
+    const back = asText(form.get("back"));
+    const list = `/admin/${def.segment}`;
+    try {
+      await deleteItem(await getDb(), def.type, id);
+    } catch (error) {
+      // An item already gone is a NotFoundError (404 NOT_FOUND), answered as it is.
+      throw failedWhile("delete failed", error, { type: def.type, id });
+    }
+    // Back to the view the editor came from, never elsewhere (and never to the confirmation step again).
+    const params = new URLSearchParams(back.startsWith("?") ? back.slice(1) : "");
+    params.delete("delete");
+    const search = params.toString();
+    return redirect(search ? `${list}?${search}` : list, { headers: { "Set-Cookie": flashCookie({ kind: "deleted", type: def.type }) } });
+  });
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
@@ -183,7 +191,9 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
   const back = linkWith(search, {});
 
   useNewsroomFlash(loaderData.flash);
-  useListFailures(loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null, actionData);
+  const code = formErrorOf(actionData);
+  const deleteFailure = code ? (DELETE_FAILURES[code] ?? DELETE_FAILURES.FAILED) : null;
+  useListFailures(loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null, actionData, deleteFailure);
 
   const actions = {
     editHref: (row: ContentRow) => `/admin/${def.segment}/${row.id}`,
@@ -210,7 +220,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
 
       <ActionNotices
         flash={loaderData.flash}
-        failure={actionData?.failure ? { title: t("newsroom.ui.deleteFailed"), message: t(actionData.failure) } : null}
+        failure={deleteFailure ? { title: t("newsroom.ui.deleteFailed"), message: t(deleteFailure) } : null}
         testId="list-failure"
       />
       {loaderData.confirmDelete && <DeleteStep target={loaderData.confirmDelete} back={back} />}
@@ -311,7 +321,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
 }
 
 /** The list's failure toasts (§8): a list that did not load, a delete that failed. */
-function useListFailures(loadFailed: { title: string; key: unknown } | null, actionData: { failure: string; at: number } | undefined) {
+function useListFailures(loadFailed: { title: string; key: unknown } | null, answer: ListAnswer | undefined, deleteFailure: string | null) {
   const { t } = useTranslation();
   const toast = useToast();
   const loadKey = loadFailed?.key;
@@ -319,9 +329,9 @@ function useListFailures(loadFailed: { title: string; key: unknown } | null, act
   useEffect(() => {
     if (loadKey && loadTitle) toast({ title: loadTitle, description: t("newsroom.ui.loadFailedDetail"), variant: "destructive" });
   }, [loadKey, loadTitle, t, toast]);
-  useEffect(() => {
-    if (actionData?.failure) toast({ title: t("newsroom.ui.deleteFailed"), description: t(actionData.failure), variant: "destructive" });
-  }, [actionData, t, toast]);
+  useOnAnswer(answer, () => {
+    if (deleteFailure) toast({ title: t("newsroom.ui.deleteFailed"), description: t(deleteFailure), variant: "destructive" });
+  });
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -5,7 +5,7 @@ import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentDetail } from "#app/components/content/content-detail.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { contentTypeOfUrl } from "#domain/content-form.ts";
-import { contentTypeBySegment } from "#domain/content-types.ts";
+import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { loadPreviewPage } from "#server/content/detail-page.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";

@@ -6,15 +6,17 @@ import { StatusBadge } from "#app/components/admin/content-table.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
-import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types.ts";
+import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { logger } from "#server/ops/logger.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
 import { richTextToPlainText } from "#server/content/rich-text.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { ContentNotFoundError, ContentValidationError, getForStaff, getRevision, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { getForStaff, getRevision, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
+import { failedWhile, formAction } from "#server/http/form-action.server.ts";
+import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
+import { Notice } from "#app/components/forms/notice.tsx";
 import { flashCookie } from "#server/content/newsroom-flash.server.ts";
 
 /**
@@ -70,29 +72,35 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
 }
 
+/** The answer to a refused restore (domain/form-answer.ts); a restore that went through goes to the editor. */
+type RestoreAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "NOT_FOUND" | "INVALID" | "FAILED">;
+
+/** What the page says for each code (translation keys). */
+const RESTORE_FAILURES: Record<string, string> = {
+  BODY_TOO_LARGE: "newsroom.ui.badRequest",
+  BAD_REQUEST: "newsroom.ui.badRequest",
+  NOT_FOUND: "newsroom.ui.notFound",
+  INVALID: "newsroom.ui.restoreInvalid",
+  FAILED: "newsroom.ui.saveFailedDetail",
+};
+
 export async function action({ request, params }: Route.ActionArgs) {
   const def = typeOf(request);
   const user = await requirePermission(request, def.permissions.write);
-  let form: FormData;
-  try {
-    form = await readFormData(request, 16 * 1024);
-  } catch (error) {
-    if (error instanceof RequestBodyError) return data({ failure: "newsroom.ui.badRequest" }, { status: error.status });
-    throw error;
-  }
-  const id = positive(params.id);
-  const revId = positive(form.get("rev"));
-  if (form.get("intent") !== "restore" || id === null || revId === null) return data({ failure: "newsroom.ui.badRequest" }, { status: 400 });
-  try {
-    await restoreRevision(await getDb(), def.type, id, revId, { id: user.id, email: user.email });
-  } catch (error) {
-    if (error instanceof ContentNotFoundError) return data({ failure: "newsroom.ui.notFound" }, { status: 404 });
-    // An old version may not pass today's rules (a category since removed, a stricter field).
-    if (error instanceof ContentValidationError) return data({ failure: "newsroom.ui.restoreInvalid" }, { status: 400 });
-    logger.error({ err: error, type: def.type, id, revId }, "restore failed");
-    return data({ failure: "newsroom.ui.saveFailedDetail" }, { status: 500 });
-  }
-  return redirect(`/admin/${def.segment}/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "restored", type: def.type }) } });
+  // A restore is a few hidden fields: the account forms' limit is plenty.
+  return formAction<RestoreAnswer>(request, { limit: "account" }, async (form) => {
+    const id = positive(params.id);
+    const revId = positive(form.get("rev"));
+    if (form.get("intent") !== "restore" || id === null || revId === null) throw new BadRequestError("BAD_REQUEST", "Not a restore of a revision.");
+    try {
+      await restoreRevision(await getDb(), def.type, id, revId, { id: user.id, email: user.email });
+    } catch (error) {
+      // An old version may not pass today's rules (a category since removed, a stricter field): 400 here.
+      if (error instanceof ValidationError) throw new BadRequestError("INVALID", error.message, { cause: error });
+      throw failedWhile("restore failed", error, { type: def.type, id, revId });
+    }
+    return redirect(`/admin/${def.segment}/${id}`, { headers: { "Set-Cookie": flashCookie({ kind: "restored", type: def.type }) } });
+  });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "newsroom.ui.revisions");
@@ -105,6 +113,8 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const restoring = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const editHref = `/admin/${def.segment}/${item.id}`;
+  const code = formErrorOf(actionData);
+  const restoreFailure = code ? (RESTORE_FAILURES[code] ?? RESTORE_FAILURES.FAILED) : null;
 
   return (
     <section className="space-y-5" data-testid="content-revisions">
@@ -122,10 +132,10 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
         />
         <h1 className="text-2xl font-bold">{t("newsroom.ui.revisionsTitle", { title: item.title })}</h1>
       </div>
-      {actionData?.failure && (
-        <p role="alert" className="rounded-md border border-s-4 border-red-600 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="restore-failure">
-          {t(actionData.failure)}
-        </p>
+      {restoreFailure && (
+        <Notice tone="error" testId="restore-failure">
+          {t(restoreFailure)}
+        </Notice>
       )}
       <div className="grid gap-5 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <ol className="space-y-2" data-testid="revision-list">

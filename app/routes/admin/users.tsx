@@ -3,9 +3,10 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/users";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { Avatar } from "#app/components/admin/avatar.tsx";
-import { useAnswerToast } from "#app/components/auth/form.tsx";
-import { AccessSchema, formValues, InviteSchema, UserIdSchema, validate } from "#domain/schemas/auth.ts";
-import type { FieldErrors } from "#domain/schemas/shared.ts";
+import { useAnswerToast } from "#app/components/forms/notice.tsx";
+import { Field, InputField } from "#app/components/forms/field.tsx";
+import { AccessSchema, formValues, InviteSchema, NAME_MAX, UserIdSchema, validate } from "#domain/schemas/auth.ts";
+import { EMAIL_MAX, type FieldErrors } from "#domain/schemas/shared.ts";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { formatDate } from "#domain/format.ts";
 import { type Language } from "#domain/language.ts";
@@ -193,18 +194,17 @@ function PermissionBoxes({
 function RoleSelect({ roles, value, id }: { roles: readonly string[]; value?: string; id: string }) {
   const { t } = useTranslation();
   return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-bold">
-        {t("staff.role")}
-      </label>
-      <select id={id} name="role" defaultValue={value} className="h-11 w-full rounded-md border border-sand-300 bg-white px-3">
-        {roles.map((r) => (
-          <option key={r} value={r}>
-            {t(`staff.roles.${r}`)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={id} label={t("staff.role")}>
+      {(control) => (
+        <select {...control} name="role" defaultValue={value} className={`${control.className} h-11`}>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {t(`staff.roles.${r}`)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -243,28 +243,18 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
         <h2 className="text-lg font-bold">{t("staff.inviteTitle")}</h2>
         <input type="hidden" name="intent" value="invite" />
         <div className="grid gap-4 sm:grid-cols-3">
-          <div className="space-y-1">
-            <label htmlFor="invite-email" className="block text-sm font-bold">
-              {t("auth.email")}
-            </label>
-            <input
-              id="invite-email"
-              name="email"
-              type="email"
-              required
-              maxLength={254}
-              dir="ltr"
-              className="h-11 w-full rounded-md border border-sand-300 px-3"
-              aria-invalid={inviteErrors?.email ? true : undefined}
-            />
-            {inviteErrors?.email && <p className="text-sm text-red-700">{t(inviteErrors.email)}</p>}
-          </div>
-          <div className="space-y-1">
-            <label htmlFor="invite-name" className="block text-sm font-bold">
-              {t("auth.fullName")}
-            </label>
-            <input id="invite-name" name="fullName" maxLength={100} className="h-11 w-full rounded-md border border-sand-300 px-3" />
-          </div>
+          <InputField
+            id="invite-email"
+            name="email"
+            label={t("auth.email")}
+            error={inviteErrors?.email}
+            type="email"
+            required
+            maxLength={EMAIL_MAX}
+            dir="ltr"
+            controlClassName="h-11"
+          />
+          <InputField id="invite-name" name="fullName" label={t("auth.fullName")} error={inviteErrors?.fullName} maxLength={NAME_MAX} controlClassName="h-11" />
           <RoleSelect roles={loaderData.inviteRoles} value="editor" id="invite-role" />
         </div>
         <PermissionBoxes permissions={loaderData.permissions} checked={["content.write"]} idPrefix="invite-permission" />

@@ -11,7 +11,10 @@ import { logger } from "#server/ops/logger.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { toAdminVideo, type AdminVideo } from "#server/media/video/admin.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { BadRequestError, UpstreamError } from "#server/http/errors.server.ts";
+import { formAction, formSuccess } from "#server/http/form-action.server.ts";
+import { type FormAnswer } from "#domain/form-answer.ts";
+import { Notice } from "#app/components/forms/notice.tsx";
 import { isVideoId } from "#domain/video-source.ts";
 import { asText } from "#domain/content-form.ts";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
@@ -43,25 +46,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
+/** The answer to a delete (domain/form-answer.ts): the page says "deleted" or "not deleted" whatever the code. */
+type DeleteAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "FAILED">;
+
 /** Delete after the confirmation (the dialog with JavaScript, the `?delete=` step without). */
 export async function action({ request }: Route.ActionArgs) {
   await requirePermission(request, "videos.manage");
-  let form: FormData;
-  try {
-    form = await readFormData(request, 16 * 1024);
-  } catch (error) {
-    if (error instanceof RequestBodyError) return data({ deleted: false, at: Date.now() }, { status: error.status });
-    throw error;
-  }
-  const guid = asText(form.get("id"));
-  if (form.get("intent") !== "delete" || !isVideoId(guid)) return data({ deleted: false, at: Date.now() }, { status: 400 });
-  try {
-    await getVideoLibrary().delete(guid);
-  } catch (error) {
-    logger.error({ err: error, guid }, "video delete failed");
-    return data({ deleted: false, at: Date.now() }, { status: 502 });
-  }
-  return data({ deleted: true, at: Date.now() });
+  // A delete is a few hidden fields: the account forms' limit is plenty.
+  return formAction<DeleteAnswer>(request, { limit: "account" }, async (form) => {
+    const guid = asText(form.get("id"));
+    if (form.get("intent") !== "delete" || !isVideoId(guid)) throw new BadRequestError("BAD_REQUEST", "Not a delete of a video.");
+    try {
+      await getVideoLibrary().delete(guid);
+    } catch (error) {
+      logger.error({ err: error, guid }, "video delete failed");
+      throw new UpstreamError("FAILED", "The video library did not delete the video.", { cause: error });
+    }
+    return formSuccess<DeleteAnswer>();
+  });
 }
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "newsroom.ui.videos.title");
@@ -98,7 +100,7 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
   useEffect(() => {
     if (!actionData) return;
     toast(
-      actionData.deleted
+      actionData.ok
         ? { title: t("newsroom.ui.videos.deletedTitle"), description: t("newsroom.ui.videos.deleted"), variant: "success" }
         : { title: t("newsroom.ui.videos.deleteFailedTitle"), description: t("newsroom.ui.videos.deleteFailed"), variant: "destructive" },
     );
@@ -118,9 +120,7 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
       {loaderData.deleting && <DeleteStep target={loaderData.deleting} back="/admin/videos" />}
       {actionData && (
         <noscript>
-          <p role="status" className="rounded-md border border-s-4 border-palm-600 bg-emerald-50 px-4 py-3 text-sm">
-            {t(actionData.deleted ? "newsroom.ui.videos.deleted" : "newsroom.ui.videos.deleteFailed")}
-          </p>
+          <Notice tone={actionData.ok ? "success" : "error"}>{t(actionData.ok ? "newsroom.ui.videos.deleted" : "newsroom.ui.videos.deleteFailed")}</Notice>
         </noscript>
       )}
       <VideoUploadForm onUploaded={() => void revalidator.revalidate()} />

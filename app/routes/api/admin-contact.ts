@@ -1,9 +1,10 @@
 import type { Route } from "./+types/admin-contact";
 import { getDb } from "#server/db/client.server.ts";
-import { CONTACT_JSON_MAX_BYTES, ContactNotFoundError, deleteContact, getContact, updateContact } from "#server/content/contacts.server.ts";
+import { CONTACT_JSON_MAX_BYTES, contactNotFound, deleteContact, getContact, updateContact } from "#server/content/contacts.server.ts";
 import { contactIdOf } from "#domain/contacts.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
+import { MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
 
 /**
@@ -12,25 +13,26 @@ import { readJsonObject } from "#server/http/request-body.server.ts";
  * Every method needs `contacts.manage`; PATCH and DELETE also our own Origin, as the inbox's forms do.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requirePermission(request, "contacts.manage", { mode: "api" });
-  const id = contactIdOf(params.id);
-  return answerJson(async () => {
+  return handleApi("api/admin/contact", async () => {
+    await requirePermission(request, "contacts.manage", { mode: "api" });
+    parseQuery(request, NO_QUERY);
+    const id = contactIdOf(params.id);
     const message = id ? await getContact(await getDb(), id) : null;
-    if (!message) throw new ContactNotFoundError();
-    return json(message);
+    if (!message) throw contactNotFound();
+    return privateJson(message);
   });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  if (request.method !== "PATCH" && request.method !== "DELETE") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET, PATCH or DELETE");
-  await requirePermission(request, "contacts.manage", { mode: "api" });
-  const id = contactIdOf(params.id) ?? 0;
-  return answerJson(async () => {
+  return handleApi("api/admin/contact", async () => {
+    if (request.method !== "PATCH" && request.method !== "DELETE") throw new MethodNotAllowedError(["GET", "PATCH", "DELETE"]);
+    await requirePermission(request, "contacts.manage", { mode: "api" });
+    const id = contactIdOf(params.id) ?? 0;
     if (request.method === "DELETE") {
       await deleteContact(await getDb(), id);
-      return json({ id, deleted: true });
+      return privateJson({ id, deleted: true });
     }
     const changes = await readJsonObject(request, CONTACT_JSON_MAX_BYTES);
-    return json(await updateContact(await getDb(), id, changes));
+    return privateJson(await updateContact(await getDb(), id, changes));
   });
 }

@@ -1,9 +1,13 @@
 import type { Route } from "./+types/admin-contacts";
+import { z } from "zod/mini";
 import { getDb } from "#server/db/client.server.ts";
 import { listContacts } from "#server/content/contacts.server.ts";
-import { CONTACT_FILTERS, isContactFilter } from "#domain/contacts.ts";
+import { CONTACT_FILTERS } from "#domain/contacts.ts";
+import { oneOf, wholeNumberOr } from "#domain/query.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { handleApi, methodNotAllowed, parseQuery, privateJson } from "#server/http/api.server.ts";
+
+const Query = z.strictObject({ status: oneOf(CONTACT_FILTERS as [string, ...string[]]), page: wholeNumberOr(1, 1, 999_999) });
 
 /**
  * GET /api/admin/contacts?status=new&page=2 — one page of the contact inbox (50 messages, newest first, each
@@ -11,17 +15,13 @@ import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
  * (the default), new, read or replied; `page` starts at 1, and a page past the end is empty.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "contacts.manage", { mode: "api" });
-  const query = new URL(request.url).searchParams;
-  const errors: Record<string, string> = {};
-  for (const name of query.keys()) if (name !== "status" && name !== "page") errors[name] = "Unknown parameter: use status and page.";
-  const status = query.get("status") ?? "all";
-  if (!isContactFilter(status)) errors.status = `One of: ${CONTACT_FILTERS.join(", ")}.`;
-  const page = query.get("page") ?? "1";
-  if (!/^\d{1,6}$/.test(page) || Number(page) < 1) errors.page = "A whole number from 1.";
-  if (Object.keys(errors).length) return jsonError(400, "BAD_QUERY", "Invalid query parameters", { errors });
-  return answerJson(async () => {
-    const { items, ...rest } = await listContacts(await getDb(), { status: status as (typeof CONTACT_FILTERS)[number], page: Number(page) });
-    return json({ contacts: items, ...rest });
+  return handleApi("api/admin/contacts", async () => {
+    await requirePermission(request, "contacts.manage", { mode: "api" });
+    const { status = "all", page } = parseQuery(request, Query);
+    const { items, ...rest } = await listContacts(await getDb(), { status: status as (typeof CONTACT_FILTERS)[number], page });
+    return privateJson({ contacts: items, ...rest });
   });
 }
+
+/** Any other method: 405, past the same guard. */
+export const action = methodNotAllowed(["GET"], (request) => requirePermission(request, "contacts.manage", { mode: "api" }));

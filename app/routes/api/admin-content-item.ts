@@ -1,9 +1,10 @@
 import type { Route } from "./+types/admin-content-item";
-import { contentTypeBySegment } from "#domain/content-types.ts";
+import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { ContentNotFoundError, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom.server.ts";
+import { contentNotFound, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
+import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
+import { MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
 
 /**
@@ -15,34 +16,33 @@ function itemId(value: string | undefined): number | null {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const def = contentTypeBySegment(params.type);
-  const id = itemId(params.id);
-  // Access is checked before the type and id are: a wrong URL tells nobody without access anything.
-  await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
-  if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
-  return answerJson(async () => {
+  return handleApi("api/admin/content-item", async () => {
+    const def = contentTypeBySegment(params.type);
+    const id = itemId(params.id);
+    // Access is checked before the type and id are: a wrong URL tells nobody without access anything.
+    await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
+    if (!def || id === null) throw contentNotFound();
+    parseQuery(request, NO_QUERY);
     const item = await getForStaff(await getDb(), def.type, id);
-    if (!item) throw new ContentNotFoundError();
-    return json(item);
+    if (!item) throw contentNotFound();
+    return privateJson(item);
   });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const def = contentTypeBySegment(params.type);
-  const id = itemId(params.id);
-  const permissions = def?.permissions ?? { write: "content.write", delete: "content.delete" };
-  const user = await requirePermission(request, request.method === "DELETE" ? permissions.delete : permissions.write, { mode: "api" });
-  if (!def || id === null) return jsonError(404, "NOT_FOUND", "Not found");
-  if (request.method === "DELETE") {
-    return answerJson(async () => {
+  return handleApi("api/admin/content-item", async () => {
+    const def = contentTypeBySegment(params.type);
+    const id = itemId(params.id);
+    const permissions = def?.permissions ?? { write: "content.write", delete: "content.delete" };
+    const user = await requirePermission(request, request.method === "DELETE" ? permissions.delete : permissions.write, { mode: "api" });
+    if (!def || id === null) throw contentNotFound();
+    if (request.method === "DELETE") {
       await deleteItem(await getDb(), def.type, id);
-      return json({ id, deleted: true });
-    });
-  }
-  if (request.method !== "PATCH") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET, PATCH or DELETE");
-  return answerJson(async () => {
+      return privateJson({ id, deleted: true });
+    }
+    if (request.method !== "PATCH") throw new MethodNotAllowedError(["GET", "PATCH", "DELETE"]);
     const { updated_at: expectedUpdatedAt, ...changes } = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
     const expected = typeof expectedUpdatedAt === "string" ? expectedUpdatedAt : null;
-    return json(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true }));
+    return privateJson(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true }));
   });
 }

@@ -1,29 +1,32 @@
 import type { Route } from "./+types/admin-video";
 import { isVideoId } from "#domain/video-source.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { answerJson, json, jsonError } from "#server/http/json-api.server.ts";
-import { getVideoLibrary } from "#server/media/video/index.server.ts";
+import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
+import { MethodNotAllowedError } from "#server/http/errors.server.ts";
+import { getVideoLibrary, videoNotFound } from "#server/media/video/index.server.ts";
 import { toAdminVideo } from "#server/media/video/admin.server.ts";
 
 /** GET /api/admin/videos/{guid} — one video with its status, length and thumbnail. DELETE — removes it and its files. */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requirePermission(request, "videos.manage", { mode: "api" });
-  if (!isVideoId(params.guid)) return jsonError(404, "NOT_FOUND", "Video not found");
-  return answerJson(async () => {
+  return handleApi("api/admin/video", async () => {
+    await requirePermission(request, "videos.manage", { mode: "api" });
+    if (!isVideoId(params.guid)) throw videoNotFound();
+    parseQuery(request, NO_QUERY);
     const library = getVideoLibrary();
     const item = await library.get(params.guid);
-    return item ? json(toAdminVideo(library, item)) : jsonError(404, "NOT_FOUND", "Video not found");
+    if (!item) throw videoNotFound();
+    return privateJson(toAdminVideo(library, item));
   });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  await requirePermission(request, "videos.manage", { mode: "api" });
-  if (request.method !== "DELETE") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET or DELETE");
-  if (!isVideoId(params.guid)) return jsonError(404, "NOT_FOUND", "Video not found");
-  return answerJson(async () => {
+  return handleApi("api/admin/video", async () => {
+    await requirePermission(request, "videos.manage", { mode: "api" });
+    if (request.method !== "DELETE") throw new MethodNotAllowedError(["GET", "DELETE"]);
+    if (!isVideoId(params.guid)) throw videoNotFound();
     const library = getVideoLibrary();
-    if (!(await library.get(params.guid))) return jsonError(404, "NOT_FOUND", "Video not found");
+    if (!(await library.get(params.guid))) throw videoNotFound();
     await library.delete(params.guid);
-    return json({ deleted: params.guid });
+    return privateJson({ deleted: params.guid });
   });
 }

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/admin-videos";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { answerJson, arabic, arabicErrors, json, jsonError } from "#server/http/json-api.server.ts";
-import { readJsonObject } from "#server/http/request-body.server.ts";
+import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
+import { MethodNotAllowedError, ValidationError } from "#server/http/errors.server.ts";
+import { BODY_LIMITS, readJsonObject } from "#server/http/request-body.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { createVideoForUpload, NewVideoInput, toAdminVideo } from "#server/media/video/admin.server.ts";
 
@@ -11,23 +12,25 @@ import { createVideoForUpload, NewVideoInput, toAdminVideo } from "#server/media
  * file then goes by tus to `tus_endpoint` with `guid`, `filename` and `filetype` in Upload-Metadata.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "videos.manage", { mode: "api" });
-  return answerJson(async () => {
+  return handleApi("api/admin/videos", async () => {
+    await requirePermission(request, "videos.manage", { mode: "api" });
+    parseQuery(request, NO_QUERY);
     const library = getVideoLibrary();
     const items = await library.list();
-    return json({ videos: items.map((item) => toAdminVideo(library, item)) });
+    return privateJson({ videos: items.map((item) => toAdminVideo(library, item)) });
   });
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requirePermission(request, "videos.manage", { mode: "api" });
-  if (request.method !== "POST") return jsonError(405, "METHOD_NOT_ALLOWED", "Use GET or POST");
-  return answerJson(async () => {
-    const parsed = NewVideoInput.safeParse(await readJsonObject(request, 16 * 1024));
+  return handleApi("api/admin/videos", async () => {
+    await requirePermission(request, "videos.manage", { mode: "api" });
+    if (request.method !== "POST") throw new MethodNotAllowedError(["GET", "POST"]);
+    // A title and a description: the account forms' small limit is plenty.
+    const parsed = NewVideoInput.safeParse(await readJsonObject(request, BODY_LIMITS.account));
     if (!parsed.success) {
-      const errors = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
-      return jsonError(422, "VALIDATION_FAILED", arabic("newsroom.ui.videos.missingFields"), { errors: arabicErrors(errors) });
+      const fields = Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+      throw new ValidationError("newsroom.ui.videos.missingFields", fields);
     }
-    return json(await createVideoForUpload(getVideoLibrary(), parsed.data), 201);
+    return privateJson(await createVideoForUpload(getVideoLibrary(), parsed.data), 201);
   });
 }

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/articles";
-import { publicUrl } from "#domain/content-types.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
 import { oneOf, wholeNumberOr } from "#domain/query.ts";
-import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { listPublishedArticles } from "#server/content/articles.server.ts";
 import { listSectionArticles, SECTIONS } from "#server/content/sections.server.ts";
 
@@ -26,6 +26,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     return apiJson({ articles: rows.map(articleJson) });
   });
 }
+
+/** Any other method: 405 in the APIs' error shape. */
+export const action = methodNotAllowed(["GET"]);
 
 function articleJson(a: Omit<ArticleRow, "updatedAt">) {
   return {

@@ -2,7 +2,7 @@ import type { Route } from "./+types/categories";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
 import { oneOf } from "#domain/query.ts";
-import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { listCategories } from "#server/content/categories.server.ts";
 import { CATEGORY_TYPES } from "#server/db/schema.server.ts";
 
@@ -16,3 +16,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     return apiJson({ categories });
   });
 }
+
+/** Any other method: 405 in the APIs' error shape. */
+export const action = methodNotAllowed(["GET"]);

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/literature-types";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
-import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { LITERATURE_TYPES, listSectionChips } from "#server/content/sections.server.ts";
 
 const Query = z.strictObject({});
@@ -15,3 +15,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     return apiJson({ types });
   });
 }
+
+/** Any other method: 405 in the APIs' error shape. */
+export const action = methodNotAllowed(["GET"]);

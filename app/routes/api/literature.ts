@@ -1,9 +1,9 @@
 import type { Route } from "./+types/literature";
-import { publicUrl } from "#domain/content-types.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
 import { oneOf, wholeNumberOr } from "#domain/query.ts";
-import { apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { listPublishedArticlesInCategories } from "#server/content/articles.server.ts";
 import { LITERATURE_TYPES } from "#server/content/sections.server.ts";
 
@@ -22,6 +22,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     return apiJson({ items: rows.map(literatureItem) });
   });
 }
+
+/** Any other method: 405 in the APIs' error shape. */
+export const action = methodNotAllowed(["GET"]);
 
 function literatureItem(a: Row) {
   return {

@@ -5,7 +5,8 @@ import { QUERY_MAX_LENGTH, SEARCH_MAX_PAGE } from "#domain/search.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { clientAddress } from "#server/content/views.server.ts";
-import { ApiError, apiErrorResponse, apiJson, handleApi, parseQuery } from "#server/http/api.server.ts";
+import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
+import { BadRequestError, RateLimitedError, UnavailableError } from "#server/http/errors.server.ts";
 import {
   parseSearchQuery,
   parseSearchTypes,
@@ -21,15 +22,16 @@ const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page
 
 /**
  * GET /api/search?q=…[&type=articles,news][&page=N]: the site search as JSON, ranked and paged as /search.
- * 400 with a stable code for bad input (QUERY_TOO_SHORT, QUERY_TOO_LONG, QUERY_MALFORMED, INVALID_TYPE,
- * INVALID_PAGE, …), 429 RATE_LIMITED (shared with /search, per address), 503 SEARCH_TIMEOUT.
+ * 400 with a stable code for bad input (INVALID_QUERY for the query string itself; QUERY_TOO_SHORT,
+ * QUERY_TOO_LONG, QUERY_MALFORMED, INVALID_TYPE for what it asks), 429 RATE_LIMITED (shared with /search, per
+ * address), 503 SEARCH_TIMEOUT, each with Retry-After.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/search", async () => {
     // A query may be 200 characters: the query-string check allows a little more, and the search says the rest.
     const params = parseQuery(request, Query, { maxLength: QUERY_MAX_LENGTH * 2 });
     const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
-    if (!limit.allowed) return withRetryAfter(apiErrorResponse(429, "RATE_LIMITED", message("RATE_LIMITED")), Math.ceil(limit.retryAfterMs / 1000));
+    if (!limit.allowed) throw new RateLimitedError(message("RATE_LIMITED"), { retryAfterSeconds: limit.retryAfterMs / 1000 });
     try {
       const page = await searchPublished(await getDb(), parseSearchQuery(params.q), {
         types: parseSearchTypes(params.type ? [params.type] : []),
@@ -37,19 +39,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       });
       return apiJson({ query: page.query, page: page.page, hasMore: page.hasMore, suggestion: page.suggestion, results: page.results.map(resultJson) });
     } catch (error) {
-      if (error instanceof SearchInputError) throw new ApiError(400, error.code, message(error.code));
-      if (error instanceof SearchTimeoutError) return withRetryAfter(apiErrorResponse(503, error.code, message(error.code)), 5);
+      // The search's own words are Arabic (the page's); this endpoint has always answered in English.
+      if (error instanceof SearchInputError) throw new BadRequestError(error.code, message(error.code));
+      if (error instanceof SearchTimeoutError) throw new UnavailableError(error.code, message(error.code), { headers: { "Retry-After": "5" } });
       throw error;
     }
   });
 }
 
-const message = (code: keyof typeof SEARCH_ERROR_KEYS) => translate("en", SEARCH_ERROR_KEYS[code]);
+/** Any other method: 405 in the APIs' error shape. */
+export const action = methodNotAllowed(["GET"]);
 
-function withRetryAfter(response: Response, seconds: number): Response {
-  response.headers.set("Retry-After", String(seconds));
-  return response;
-}
+const message = (code: keyof typeof SEARCH_ERROR_KEYS) => translate("en", SEARCH_ERROR_KEYS[code]);
 
 function resultJson(r: SearchResult) {
   return {

@@ -1,11 +1,12 @@
-import { data, Form, isRouteErrorResponse, Link, redirect } from "react-router";
+import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/auth";
-import { AuthCard, Field, Notice, SubmitButton, useAnswerToast, useFormCheck } from "#app/components/auth/form.tsx";
-import { AUTH_ERRORS, authErrorText, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AccountForm, AuthCard, AuthField, EmailField, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
+import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
+import { AUTH_ERRORS, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import type { FormAnswer } from "#domain/form-answer.ts";
 import { safeRedirectPath } from "#domain/navigation.ts";
-import type { FieldErrors } from "#domain/schemas/shared.ts";
-import { authMeta } from "#app/lib/auth-meta.ts";
+import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { signIn, signUp } from "#server/auth/flows.server.ts";
 import { assertSameOrigin, getSessionUser, readForm } from "#server/auth/session.server.ts";
 
@@ -33,28 +34,31 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-type ActionData = { mode: Mode; errors?: FieldErrors; error?: AuthErrorCode; email?: string; at: number };
+/** The one form answer (domain/form-answer.ts), in the mode it was posted in; `values` keeps the e-mail typed. */
+type ActionData = FormAnswer<"fullName" | "email" | "password", AuthErrorCode> & { mode: Mode };
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
   const form = await readForm(request);
   const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
   const redirectTo = targetOf(form.get("redirectTo"));
-  const at = Date.now();
   const typedEmail = form.get("email");
   const echo = typeof typedEmail === "string" ? typedEmail.slice(0, 254) : "";
 
   if (mode === "signIn") {
     const parsed = validate(SignInSchema, formValues(form, ["email", "password"]));
-    if (!parsed.ok) return data<ActionData>({ mode, errors: parsed.errors, email: echo, at }, { status: 400 });
+    if (!parsed.ok) return data<ActionData>({ ok: false, mode, fields: parsed.errors, values: { email: echo } }, { status: 400 });
     const result = await signIn(request, parsed.data);
     if (result.ok) throw redirect(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
     const retryAfter = "retryAfterSeconds" in result && result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
-    return data<ActionData>({ mode, error: result.code, email: parsed.data.email, at }, { status: AUTH_ERRORS[result.code].status, headers: retryAfter });
+    return data<ActionData>(
+      { ok: false, mode, formError: result.code, values: { email: parsed.data.email } },
+      { status: AUTH_ERRORS[result.code].status, headers: retryAfter },
+    );
   }
 
   const parsed = validate(SignUpSchema, formValues(form, ["fullName", "email", "password"]));
-  if (!parsed.ok) return data<ActionData>({ mode, errors: parsed.errors, email: echo, at }, { status: 400 });
+  if (!parsed.ok) return data<ActionData>({ ok: false, mode, fields: parsed.errors, values: { email: echo } }, { status: 400 });
   const { fullName, email, password } = parsed.data;
   // An empty name stays empty: the display name then falls back to the e-mail (back-office.md §6).
   const result = await signUp(request, { email, password, name: fullName });
@@ -64,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (redirectTo !== "/admin") next.set("redirectTo", redirectTo);
     throw redirect(`/auth?${next}`);
   }
-  return data<ActionData>({ mode, error: result.code, email, at }, { status: AUTH_ERRORS[result.code].status });
+  return data<ActionData>({ ok: false, mode, formError: result.code, values: { email } }, { status: AUTH_ERRORS[result.code].status });
 }
 
 /**
@@ -82,27 +86,18 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
     if (error instanceof Response || (isRouteErrorResponse(error) && error.status < 500)) throw error;
     const email = form.get("email");
     const answer: ActionData = {
+      ok: false,
       mode: form.get("mode") === "signUp" ? "signUp" : "signIn",
-      error: "SERVICE_UNAVAILABLE",
-      email: typeof email === "string" ? email.slice(0, 254) : "",
-      at: Date.now(),
+      formError: "SERVICE_UNAVAILABLE",
+      values: { email: typeof email === "string" ? email.slice(0, 254) : "" },
     };
     // A 5xx status: React Router then skips revalidating the loaders, which would fail the same way.
     return data(answer, { status: 503 });
   }
 }
 
-/** Personal pages with one-time tokens in the address: never cached, and the address never sent to another site. */
-export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
-  const h = new Headers(loaderHeaders);
-  // A refused sign-in says when to come back.
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) h.set("Retry-After", retryAfter);
-  h.set("Cache-Control", "no-store");
-  // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
-  h.set("Referrer-Policy", "same-origin");
-  return h;
-};
+/** Personal pages with one-time tokens in the address (accountHeaders); a refused sign-in says when to come back. */
+export const headers: Route.HeadersFunction = accountHeaders;
 
 export const meta: Route.MetaFunction = ({ matches, data: d }) => authMeta(matches, d?.mode === "signUp" ? "auth.signUp" : "auth.signIn");
 
@@ -125,10 +120,8 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
   const { t } = useTranslation();
   const signingUp = mode === "signUp";
   const schema = signingUp ? SignUpSchema : SignInSchema;
-  const fields = signingUp ? ["fullName", "email", "password"] : ["email", "password"];
-  const check = useFormCheck(schema, (f) => formValues(new FormData(f), fields), answer?.errors);
-  const failure = answer?.error ? authErrorText(answer.error, mode) : null;
-  useAnswerToast(failure, answer?.at);
+  const fields = signingUp ? (["fullName", "email", "password"] as const) : (["email", "password"] as const);
+  const { check, code, failure } = useAccountAnswer(schema, fields, answer, mode);
 
   const toggle = new URLSearchParams();
   if (!signingUp) toggle.set("mode", "signup");
@@ -155,33 +148,18 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
         <Notice tone="error" testId="auth-error">
           <p className="font-bold">{t(failure.title)}</p>
           <p>{t(failure.message)}</p>
-          {answer?.error === "EMAIL_NOT_CONFIRMED" && <p className="mt-1">{t("auth.verificationResent")}</p>}
+          {code === "EMAIL_NOT_CONFIRMED" && <p className="mt-1">{t("auth.verificationResent")}</p>}
         </Notice>
       )}
-      <Form method="post" replace noValidate onSubmit={check.onSubmit} onChange={check.onChange} className="space-y-4" data-testid="auth-form">
+      <AccountForm check={check} replace data-testid="auth-form">
         <input type="hidden" name="mode" value={mode} />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         {signingUp && (
-          <Field name="fullName" label={t("auth.fullName")} autoComplete="name" maxLength={100} error={check.errors.fullName} hint={t("auth.optional")} />
+          <AuthField name="fullName" label={t("auth.fullName")} autoComplete="name" maxLength={100} error={check.errors.fullName} hint={t("auth.optional")} />
         )}
-        <Field
-          name="email"
-          label={t("auth.email")}
-          type="email"
-          autoComplete="email"
-          dir="ltr"
-          required
-          maxLength={254}
-          defaultValue={answer?.email ?? ""}
-          error={check.errors.email}
-        />
-        <Field
-          name="password"
+        <EmailField defaultValue={(answer && !answer.ok && answer.values?.email) || ""} error={check.errors.email} />
+        <PasswordField
           label={t("auth.password")}
-          type="password"
-          dir="ltr"
-          required
-          maxLength={128}
           autoComplete={signingUp ? "new-password" : "current-password"}
           error={check.errors.password}
           hint={signingUp ? t("auth.passwordRules") : undefined}
@@ -189,7 +167,7 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
         <SubmitButton pendingLabel={t("auth.submitting")} testId="auth-submit">
           {t(signingUp ? "auth.signUp" : "auth.signIn")}
         </SubmitButton>
-      </Form>
+      </AccountForm>
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
         <Link to={toggleHref} className="font-bold text-desert-700 hover:underline" data-testid="auth-toggle">
           {t(signingUp ? "auth.haveAccount" : "auth.noAccount")}

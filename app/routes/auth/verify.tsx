@@ -1,8 +1,9 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/verify";
-import { AuthCard, Notice } from "#app/components/auth/form.tsx";
-import { authMeta } from "#app/lib/auth-meta.ts";
+import { AuthCard } from "#app/components/auth/form.tsx";
+import { Notice } from "#app/components/forms/notice.tsx";
+import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { verifyEmail } from "#server/auth/flows.server.ts";
 
 /** The link of the verification e-mail: confirms the address, then invites to sign in. */
@@ -20,14 +21,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ outcome }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
-/** Personal pages with one-time tokens in the address: never cached, and the address never sent to another site. */
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
-  const h = new Headers(loaderHeaders);
-  h.set("Cache-Control", "no-store");
-  // same-origin, not no-referrer: with no-referrer a form post carries "Origin: null" and fails the origin check.
-  h.set("Referrer-Policy", "same-origin");
-  return h;
-};
+/** Personal pages with one-time tokens in the address (accountHeaders). */
+export const headers: Route.HeadersFunction = accountHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth.verifyTitle");
 

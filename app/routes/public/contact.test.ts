@@ -10,7 +10,7 @@ import { contacts } from "#server/db/schema.server.ts";
 import { CONTACT_RATE_LIMIT } from "#server/content/contacts.server.ts";
 import { contactRateLimiter } from "#server/http/rate-limiters.server.ts";
 import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
-import { action, type ContactResult } from "./contact.tsx";
+import { action, type ContactAnswer } from "./contact.tsx";
 
 const valid = { name: "أحمد ولد محمد", email: "ahmed@example.mr", subject: "اقتراح برنامج", message: "السلام عليكم،\nأقترح حلقة عن المحاظر." };
 
@@ -22,7 +22,7 @@ async function post(body: BodyInit, { ip = "203.0.113.10", headers = {} } = {}) 
     headers: { [CLIENT_IP_HEADER]: ip, ...(typeof body === "string" ? { "Content-Type": "application/x-www-form-urlencoded" } : {}), ...headers },
     ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
   });
-  const answer = (await action({ request, params: {}, context: { nonce: "" } } as never)) as unknown as { data: ContactResult; init: ResponseInit | null };
+  const answer = (await action({ request, params: {}, context: { nonce: "" } } as never)) as unknown as { data: ContactAnswer; init: ResponseInit | null };
   return { status: answer.init?.status ?? 200, result: answer.data, headers: new Headers(answer.init?.headers) };
 }
 
@@ -45,7 +45,7 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const before = await stored();
     const { status, result } = await post(new URLSearchParams(valid).toString());
     expect(status).toBe(200);
-    expect(result).toEqual({ status: "sent" });
+    expect(result).toEqual({ ok: true });
     expect(await stored()).toBe(before + 1);
     expect(await latest()).toMatchObject({ ...valid, status: "new" });
   });
@@ -61,7 +61,7 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const before = await stored();
     const { status, result } = await post(new URLSearchParams({ ...valid, subject: "  " }).toString());
     expect(status).toBe(400);
-    expect(result).toMatchObject({ status: "invalid", missing: true, fieldErrors: { subject: "contact.requiredText" } });
+    expect(result).toMatchObject({ ok: false, formError: "REQUIRED", fields: { subject: "contact.requiredText" } });
     expect(await stored()).toBe(before);
   });
 
@@ -70,9 +70,9 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const { status, result } = await post(new URLSearchParams({ ...valid, email: "ahmed at example" }).toString());
     expect(status).toBe(400);
     expect(result).toMatchObject({
-      status: "invalid",
-      missing: false,
-      fieldErrors: { email: "contact.invalidEmail" },
+      ok: false,
+      formError: "INVALID",
+      fields: { email: "contact.invalidEmail" },
       values: { email: "ahmed at example", message: valid.message },
     });
     expect(await stored()).toBe(before);
@@ -83,7 +83,7 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const huge = new URLSearchParams({ ...valid, message: "م".repeat(1024 * 1024) }).toString();
     const declared = await post(huge, { headers: { "Content-Length": String(Buffer.byteLength(huge)) } });
     expect(declared.status).toBe(413);
-    expect(declared.result).toEqual({ status: "too-large" });
+    expect(declared.result).toEqual({ ok: false, formError: "BODY_TOO_LARGE" });
     // A chunked upload declares nothing: the limit is enforced while reading.
     const bytes = new TextEncoder().encode(huge);
     const stream = new ReadableStream<Uint8Array>({
@@ -101,7 +101,7 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const before = await stored();
     const { status, result } = await post(new URLSearchParams({ ...valid, website: "http://spam.example" }).toString());
     expect(status).toBe(200);
-    expect(result).toEqual({ status: "sent" });
+    expect(result).toEqual({ ok: true });
     expect(await stored()).toBe(before);
   });
 
@@ -111,7 +111,8 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     const before = await stored();
     const refused = await post(body, { ip: "198.51.100.7" });
     expect(refused.status).toBe(429);
-    expect(refused.result).toMatchObject({ status: "rate-limited", values: { message: valid.message } });
+    expect(refused.result).toMatchObject({ ok: false, formError: "RATE_LIMITED", values: { message: valid.message } });
+    expect(refused.result).toHaveProperty("retryAfterSeconds", Number(refused.headers.get("Retry-After")));
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await stored()).toBe(before);
     expect((await post(body, { ip: "198.51.100.8" })).status).toBe(200);
@@ -130,7 +131,7 @@ describe.each(testDatabaseKinds)("the /contact action on %s", (kind) => {
     try {
       const { status, result } = await post(new URLSearchParams(valid).toString());
       expect(status).toBe(500);
-      expect(result).toMatchObject({ status: "failed", values: { name: valid.name } });
+      expect(result).toMatchObject({ ok: false, formError: "FAILED", values: { name: valid.name } });
     } finally {
       setDatabaseHandle(t);
       await broken.close();

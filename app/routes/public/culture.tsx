@@ -2,7 +2,7 @@ import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/culture";
 import { ContentCard } from "#app/components/content/content-card.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const category = url.searchParams.get("category") || undefined;
   // A chip that does not exist is a listing that does not exist (and never becomes a cache key).
   if (category && !chips.some((c) => c.slug === category)) throw data(null, { status: 404 });
-  const { featured, grid } = await cached(`culture:${category ?? ""}:${page}`, ["articles", "categories"], async () => {
+  const { featured, grid } = await cached(`culture:${category ?? ""}:${page}`, ["article", "categories"], async () => {
     const featured = await listSectionArticles(db, "culture", { category, featured: true }, { limit: FEATURED });
     const grid = await pageOfSectionArticles(db, "culture", { category, excludeIds: featured.map((a) => a.id) }, { page, pageSize: PAGE_SIZE });
     return { featured, grid };

@@ -5,10 +5,11 @@ import type { Route } from "./+types/emirates";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "#app/components/sections/section-ui.tsx";
 import { VideoPlayer } from "#app/components/media/video-player.tsx";
 import { plainVideoUrl } from "#app/components/media/plain-video.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import { Byline } from "#app/components/content/content-card.tsx";
+import { CardImage } from "#app/components/content/responsive-image.tsx";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { EMIRATES_EXCERPT_MAX, foundingNote } from "#domain/emirates.ts";
@@ -161,16 +162,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
         {playing && videoSource ? (
           <VideoPlayer source={videoSource} title={title} poster={imageUrl} autoPlay onEnded={() => setPlaying(false)} className="rounded-none" />
         ) : imageUrl ? (
-          <img
-            src={imageUrl}
-            alt=""
-            width={640}
-            height={360}
-            loading={eager ? "eager" : "lazy"}
-            decoding="async"
-            onError={(e) => (e.currentTarget.style.display = "none")}
-            className="h-full w-full object-cover"
-          />
+          <CardImage url={imageUrl} eager={eager} className="h-full w-full object-cover" />
         ) : null}
       </div>
       <div className="flex flex-1 flex-col p-4">

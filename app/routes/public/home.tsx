@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/home";
 import { ContentCard } from "#app/components/content/content-card.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
@@ -42,7 +42,7 @@ export async function loader(_: Route.LoaderArgs) {
   const db = await getDb();
   // The social posts have their own store (server/social/feed.server.ts): it answers from memory, or hides the block.
   const [sections, social] = await Promise.all([
-    cached("home", ["articles", "programs", "podcasts", "categories"], () => homeSections(db)),
+    cached("home", ["article", "program", "podcast", "categories"], () => homeSections(db)),
     socialBlockPosts(SOCIAL_LIMITS.home),
   ]);
   return { ...sections, social };

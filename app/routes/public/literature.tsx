@@ -3,9 +3,10 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { excerpt } from "#domain/format.ts";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import { Byline } from "#app/components/content/content-card.tsx";
+import { CardImage } from "#app/components/content/responsive-image.tsx";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
@@ -30,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Even an unreachable database leaves the page with its built-in lists (spec §2, fallback lists); only
   // real reads are cached.
   const result = await loadLiteraturePage(getDb(), { type, page, pageSize: PAGE_SIZE }, (db, options) =>
-    cached(`literature:${type ?? ""}:${page}`, ["articles", "categories"], () => readLiteraturePage(db, options)),
+    cached(`literature:${type ?? ""}:${page}`, ["article", "categories"], () => readLiteraturePage(db, options)),
   );
   return {
     title: translate(lang, "literaturePage.title"),
@@ -60,18 +61,7 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
       data-testid={featured ? "literature-featured-item" : "literature-item"}
       data-type={item.categorySlug ?? ""}
     >
-      {item.imageUrl && !item.isPoetry ? (
-        <img
-          src={item.imageUrl}
-          alt=""
-          width={640}
-          height={360}
-          loading={eager ? "eager" : "lazy"}
-          decoding="async"
-          onError={(e) => (e.currentTarget.style.display = "none")}
-          className="aspect-video w-full object-cover"
-        />
-      ) : null}
+      {item.imageUrl && !item.isPoetry ? <CardImage url={item.imageUrl} eager={eager} /> : null}
       <div className="flex flex-1 flex-col p-5">
         <p className="mb-1 flex flex-wrap items-center gap-2 text-sm font-bold text-desert-700">
           <span {...textProps(lang, localized(lang, item.categoryName, item.categoryNameFr))}>

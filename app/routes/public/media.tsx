@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
+import { CardImage } from "#app/components/content/responsive-image.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "#domain/format.ts";
 import { type Language } from "#domain/language.ts";
@@ -177,18 +178,7 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
       data-featured={item.isFeatured ? "true" : "false"}
     >
       <div className="relative aspect-video bg-sand-200">
-        {picture && (
-          <img
-            src={picture}
-            alt=""
-            width={640}
-            height={360}
-            loading={eager ? "eager" : "lazy"}
-            decoding="async"
-            onError={(e) => (e.currentTarget.style.display = "none")}
-            className="h-full w-full object-cover"
-          />
-        )}
+        {picture && <CardImage url={picture} eager={eager} className="h-full w-full object-cover" />}
         {isVideo && file && <PlayBadge />}
         <span className="absolute start-2 top-2 rounded bg-white/90 px-2 py-0.5 text-xs font-bold text-desert-700" data-testid="media-type">
           {t(TYPE_LABEL[item.mediaType])}

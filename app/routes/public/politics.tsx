@@ -3,10 +3,22 @@ import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/politics";
 import { ContentCard } from "#app/components/content/content-card.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
-import { sectionMeta, BlockHeading, EmptyState, FeaturedStory, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
+import { publicUrl } from "#domain/content-types/index.ts";
+import {
+  sectionMeta,
+  BlockHeading,
+  EmptyState,
+  FeaturedStory,
+  FilterChips,
+  hrefWith,
+  PageIntro,
+  Pager,
+  RankedItem,
+  SideBox,
+  storyOf,
+} from "#app/components/sections/section-ui.tsx";
 import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
-import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -50,23 +62,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filters = { contentType, region };
 
   const db = await getDb();
-  const [section, trending, regions] = await cached(`politics:side:${typeParam ?? ""}`, ["articles", "categories"], () =>
+  const [section, trending, regions] = await cached(`politics:side:${typeParam ?? ""}`, ["article", "categories"], () =>
     Promise.all([findSection(db, "politics"), listTrending(db, "politics", TRENDING), countByRegion(db, "politics", { contentType })]),
   );
-  const { featured, list, timeline } = await cached(
-    `politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`,
-    ["articles", "categories"],
-    async () => {
-      if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
-      // The item flagged featured; failing that the newest, so every filter opens on a lead story.
-      const featured: SectionCard | null =
-        (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
-        (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
-        null;
-      const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
-      return { featured, list, timeline: null };
-    },
-  );
+  const { featured, list, timeline } = await cached(`politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`, ["article", "categories"], async () => {
+    if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
+    // The item flagged featured; failing that the newest, so every filter opens on a lead story.
+    const featured: SectionCard | null =
+      (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
+      (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
+      null;
+    const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
+    return { featured, list, timeline: null };
+  });
   return {
     title: translate(lang, "politicsPage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "politicsPage.intro"),
@@ -112,17 +120,15 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
       </a>
     ) : null;
 
+  // The card's label is the kind (a video) and the region rather than the category.
+  const story = (a: SectionCard) => ({
+    ...storyOf(a, lang, EXCERPT),
+    category: [a.contentType === "video" ? t("sectionPages.video") : null, regionLabel(a.region)].filter(Boolean).join(" · ") || null,
+  });
+
   const card = (a: SectionCard) => (
     <div key={a.id} className="relative" data-testid="politics-item" data-type={a.contentType} data-region={a.region ?? ""}>
-      <ContentCard
-        href={publicUrl("article", a.pageSlug, a.id)}
-        title={title(a)}
-        excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), EXCERPT)}
-        imageUrl={a.imageUrl}
-        date={a.publishDate}
-        category={[a.contentType === "video" ? t("sectionPages.video") : null, regionLabel(a.region)].filter(Boolean).join(" · ") || null}
-        author={localized(lang, a.authorName, a.authorNameFr)}
-      />
+      <ContentCard {...story(a)} />
       {a.imageUrl && <div className="absolute inset-x-0 top-0 aspect-video overflow-hidden rounded-t-xl">{playOverlay(a)}</div>}
     </div>
   );
@@ -231,18 +237,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                 <section aria-labelledby="politics-featured-title" className="mb-10" data-testid="politics-featured">
                   <BlockHeading id="politics-featured-title">{t("politicsPage.featured")}</BlockHeading>
                   <div className="relative" data-testid="politics-item" data-type={featured.contentType} data-region={featured.region ?? ""}>
-                    <FeaturedStory
-                      href={publicUrl("article", featured.pageSlug, featured.id)}
-                      title={title(featured)}
-                      excerpt={excerpt(localized(lang, featured.excerpt, featured.excerptFr), EXCERPT)}
-                      imageUrl={featured.imageUrl}
-                      date={featured.publishDate}
-                      category={
-                        [featured.contentType === "video" ? t("sectionPages.video") : null, regionLabel(featured.region)].filter(Boolean).join(" · ") || null
-                      }
-                      author={localized(lang, featured.authorName, featured.authorNameFr)}
-                      overlay={playOverlay(featured)}
-                    />
+                    <FeaturedStory {...story(featured)} overlay={playOverlay(featured)} />
                   </div>
                 </section>
               )}
@@ -260,38 +255,24 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
         </div>
 
         <aside className="min-w-0 space-y-8">
-          <section aria-labelledby="politics-trending-title" className="rounded-xl border border-sand-200 bg-white p-5" data-testid="politics-trending">
-            <h2 id="politics-trending-title" className="mb-4 text-xl font-bold">
-              {t("politicsPage.trending")}
-            </h2>
+          <SideBox id="politics-trending-title" title={t("politicsPage.trending")} testId="politics-trending">
             {trending.length === 0 ? (
               <p className="text-ink-soft">{t("sectionPages.empty")}</p>
             ) : (
               <ol className="space-y-4">
                 {trending.map((a, i) => (
-                  <li key={a.id} className="flex gap-3" data-testid="trending-item">
-                    <span className="text-2xl font-bold text-desert-600" aria-hidden="true">
-                      {i + 1}
-                    </span>
-                    <div className="min-w-0">
-                      <Link to={publicUrl("article", a.pageSlug, a.id)} className="font-bold leading-snug hover:text-desert-700">
-                        {title(a)}
-                      </Link>
-                      <p className="text-sm text-ink-soft">
-                        <time dateTime={isoDate(a.publishDate)}>{formatDate(a.publishDate, lang)}</time>
-                        {a.region && <> · {regionLabel(a.region)}</>}
-                      </p>
-                    </div>
-                  </li>
+                  <RankedItem key={a.id} rank={i + 1} href={publicUrl("article", a.pageSlug, a.id)} title={title(a)} testId="trending-item">
+                    <p className="text-sm text-ink-soft">
+                      <time dateTime={isoDate(a.publishDate)}>{formatDate(a.publishDate, lang)}</time>
+                      {a.region && <> · {regionLabel(a.region)}</>}
+                    </p>
+                  </RankedItem>
                 ))}
               </ol>
             )}
-          </section>
+          </SideBox>
 
-          <section aria-labelledby="politics-regions-title" className="rounded-xl border border-sand-200 bg-white p-5" data-testid="politics-regions">
-            <h2 id="politics-regions-title" className="mb-4 text-xl font-bold">
-              {t("politicsPage.byRegion")}
-            </h2>
+          <SideBox id="politics-regions-title" title={t("politicsPage.byRegion")} testId="politics-regions">
             <ul className="space-y-1">
               {regions.map((r) => (
                 <li key={r.region}>
@@ -310,7 +291,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-          </section>
+          </SideBox>
         </aside>
       </div>
 

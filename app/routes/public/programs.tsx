@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/programs";
 import { ContentCard } from "#app/components/content/content-card.tsx";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import { type Language } from "#domain/language.ts";
@@ -29,11 +29,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [programs, podcasts] = await Promise.all([
     settle(
       "programs",
-      cached("programs:list", ["programs"], () => listPublishedPrograms(db)),
+      cached("programs:list", ["program"], () => listPublishedPrograms(db)),
     ),
     settle(
       "podcasts",
-      cached("podcasts:list", ["podcasts"], () => listPublishedPodcasts(db)),
+      cached("podcasts:list", ["podcast"], () => listPublishedPodcasts(db)),
     ),
   ]);
   const lang = languageOfRequest(request);

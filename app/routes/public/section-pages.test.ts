@@ -226,11 +226,11 @@ describe("section pages (loaders and action)", () => {
     });
 
     it("newsletter: refuses a bad address with 400 and writes nothing", async () => {
-      const bad = unwrap<{ ok: boolean; errors: { email: string } }>(await post({ intent: "newsletter", email: "not an email" }));
+      const bad = unwrap<{ ok: boolean; fields: { email: string } }>(await post({ intent: "newsletter", email: "not an email" }));
       expect(bad.status).toBe(400);
-      expect(bad.body.errors.email).toBe("newsletter.errors.email");
-      const empty = unwrap<{ errors: { email: string } }>(await post({ intent: "newsletter" }));
-      expect(empty.body.errors.email).toBe("newsletter.errors.emailRequired");
+      expect(bad.body.fields.email).toBe("newsletter.errors.email");
+      const empty = unwrap<{ fields: { email: string } }>(await post({ intent: "newsletter" }));
+      expect(empty.body.fields.email).toBe("newsletter.errors.emailRequired");
       expect(await t.db.select().from(newsletterSubscribers)).toHaveLength(0);
     });
 
@@ -287,15 +287,15 @@ describe("section pages (loaders and action)", () => {
 
     it("write-article box: missing or too-short fields give 400 with field messages and store nothing", async () => {
       const before = (await t.db.select().from(contacts)).length;
-      const res = unwrap<{ ok: boolean; errors: Record<string, string> }>(
+      const res = unwrap<{ ok: boolean; fields: Record<string, string> }>(
         await post({ intent: "proposal", name: "", email: "x@", title: "عنوان", summary: "قصير" }),
       );
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual({ name: "proposal.errors.required", email: "proposal.errors.email", summary: "proposal.errors.summaryTooShort" });
-      const long = unwrap<{ errors: Record<string, string> }>(
+      expect(res.body.fields).toEqual({ name: "proposal.errors.required", email: "proposal.errors.email", summary: "proposal.errors.summaryTooShort" });
+      const long = unwrap<{ fields: Record<string, string> }>(
         await post({ intent: "proposal", name: "n", email: "a@b.co", title: "t".repeat(201), summary: "s".repeat(40) }),
       );
-      expect(long.body.errors).toEqual({ title: "proposal.errors.titleTooLong" });
+      expect(long.body.fields).toEqual({ title: "proposal.errors.titleTooLong" });
       expect((await t.db.select().from(contacts)).length).toBe(before);
       expect(
         await t.db
@@ -322,7 +322,12 @@ describe("section pages (loaders and action)", () => {
         init: { status: number; headers: Record<string, string> };
       };
       expect(limited.init.status).toBe(429);
-      expect(limited.data).toEqual({ intent: "newsletter", ok: false, formError: "RATE_LIMITED" });
+      expect(limited.data).toEqual({
+        intent: "newsletter",
+        ok: false,
+        formError: "RATE_LIMITED",
+        retryAfterSeconds: Number(limited.init.headers["Retry-After"]),
+      });
       expect(Number(limited.init.headers["Retry-After"])).toBeGreaterThan(0);
       // Another address is not held back.
       expect(unwrap(await post({ intent: "newsletter", email: "reader@sahara.test" }, { [CLIENT_IP_HEADER]: "203.0.113.100" })).status).toBe(200);

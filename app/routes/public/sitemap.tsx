@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
-import { publicUrl } from "#domain/content-paths.ts";
+import { publicUrl } from "#domain/content-types/index.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
 import { PageIntro, EmptyState } from "#app/components/sections/section-ui.tsx";
+import { useImageFailure } from "#app/components/content/responsive-image.tsx";
 import { VideoModal, rememberPlayback, PlayBadge } from "#app/components/media/video-player.tsx";
 import { textProps } from "#domain/localized.ts";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
@@ -266,23 +267,9 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
  */
 function Thumbnail({ src, eager }: { src?: string; eager: boolean }) {
   const [failed, setFailed] = useState(false);
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    const img = ref.current;
-    if (img?.complete && img.naturalWidth === 0) setFailed(true);
-  }, []);
+  const failure = useImageFailure(() => setFailed(true));
   if (!src || failed) return null;
   return (
-    <img
-      ref={ref}
-      src={src}
-      alt=""
-      width={640}
-      height={360}
-      loading={eager ? "eager" : "lazy"}
-      decoding="async"
-      onError={() => setFailed(true)}
-      className="h-full w-full object-cover"
-    />
+    <img {...failure} src={src} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover" />
   );
 }

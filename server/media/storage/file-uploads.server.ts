@@ -8,8 +8,8 @@
 import { createReadStream } from "node:fs";
 import path from "node:path";
 import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "#domain/captions.ts";
-import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types.ts";
-import { arabic } from "#server/http/json-api.server.ts";
+import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types/index.ts";
+import { arabic } from "#server/http/errors.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { safeFileName, UPLOAD_LIMITS_MB, type Storage } from "./index.server.ts";
 import { sniffMedia } from "./file-types.server.ts";

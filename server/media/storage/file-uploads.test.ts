@@ -93,7 +93,7 @@ describe("resumable uploads of the content forms' files", () => {
 
   it("refuses before any byte what it cannot take, with the spec's words", async () => {
     const tus = tusClient(base, FILE_TUS_PATH);
-    const refusal = async (res: Response) => ({ status: res.status, error: ((await res.json()) as { error: string }).error });
+    const refusal = async (res: Response) => ({ status: res.status, error: ((await res.json()) as { error: { message: string } }).error.message });
     expect(await refusal(await tus.create(1000, { folder: "podcasts/audio", filename: "x.mp3", filetype: "video/mp4" }))).toEqual({
       status: 415,
       error: "نوع الملف غير مدعوم...",
@@ -126,14 +126,14 @@ describe("resumable uploads of the content forms' files", () => {
     const created = await tus.create(fake.length, { folder: "podcasts/audio", filename: "episode.mp3", filetype: "audio/mpeg" });
     const res = await tus.patch(tus.uploadUrl(created), 0, fake);
     expect(res.status).toBe(415);
-    expect(((await res.json()) as { error: string }).error).toBe("نوع الملف غير مدعوم...");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("نوع الملف غير مدعوم...");
     expect(storedFiles().length).toBe(before);
     expect(fs.readdirSync(path.join(dataDir, "tus-files"))).toEqual([]);
   });
 
   describe("WebVTT captions", () => {
     const vtt = new TextEncoder().encode("\uFEFFWEBVTT\n\n00:00.000 --> 00:02.000\nمرحباً بكم في البرنامج\n");
-    const errorOf = async (res: Response) => ((await res.json()) as { error: string }).error;
+    const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message;
 
     it("stores a WebVTT file in a captions folder and answers its .vtt address", async () => {
       const tus = tusClient(base, FILE_TUS_PATH);

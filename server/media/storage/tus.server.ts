@@ -14,7 +14,8 @@ import { Server, EVENTS } from "@tus/server";
 import { FileStore } from "@tus/file-store";
 import { logger } from "#server/ops/logger.server.ts";
 import { closeAfterRefusal, watchTransferRate, type TransferRate } from "#server/http/request-guard.server.ts";
-import { arabic } from "#server/http/json-api.server.ts";
+import { guardRefusalOf } from "#server/http/api.server.ts";
+import { arabic } from "#server/http/errors.server.ts";
 import { BLOCKED_EXTENSIONS } from "./index.server.ts";
 import { SNIFF_BYTES } from "./file-types.server.ts";
 
@@ -24,8 +25,27 @@ const MB = 1024 * 1024;
 const UNFINISHED_UPLOAD_TTL_MS = 24 * 3600_000;
 
 type Refusal = { status_code: number; body: string };
-/** What a hook throws to refuse an upload: the status and the message the browser shows (`{"error": …}`). */
-export const refuse = (status: number, message: string): Refusal => ({ status_code: status, body: JSON.stringify({ error: message }) + "\n" });
+
+/** The stable code of a refusal of each status, unless the hook names its own. */
+const REFUSAL_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHENTICATED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "FILE_TOO_LARGE",
+  415: "UNSUPPORTED_FILE",
+  502: "STORAGE_FAILED",
+};
+
+/**
+ * What a hook throws to refuse an upload: the status, and the API's one error shape (docs/api-errors.md)
+ * whose message the browser shows.
+ */
+export const refuse = (status: number, message: string, code = REFUSAL_CODES[status] ?? "UPLOAD_REFUSED"): Refusal => ({
+  status_code: status,
+  body: JSON.stringify({ error: { code, message } }) + "\n",
+});
 
 /** The extension of a declared file name when it is one the spec refuses whatever the content. */
 export function refuseBlockedName(filename: string) {
@@ -96,7 +116,7 @@ export function guardUploadBody(req: IncomingMessage, res: ServerResponse, rate:
   } as typeof answer;
   if (req.method === "POST" && !(req.headers["content-type"] ?? "").toLowerCase().startsWith(OFFSET_STREAM)) {
     res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "Tus-Resumable": "1.0.0" });
-    res.end(JSON.stringify({ error: "A creation request carries no body but the upload's bytes (application/offset+octet-stream)" }) + "\n");
+    res.end(refuse(400, "A creation request carries no body but the upload's bytes (application/offset+octet-stream)").body);
     return true;
   }
   watchTransferRate(req, res, rate, () => {
@@ -127,7 +147,7 @@ export function createTusEndpoint(options: TusEndpointOptions) {
         await options.authorize(req as unknown as Request);
       } catch (error) {
         const status = statusOfThrown(error);
-        if (status) throw refuse(status, status === 401 ? options.refusals.unauthenticated : options.refusals.forbidden);
+        if (status) throw refuse(status, status === 401 ? options.refusals.unauthenticated : options.refusals.forbidden, guardRefusalOf(error)?.code);
         throw error;
       }
     },

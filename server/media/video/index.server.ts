@@ -9,7 +9,7 @@ import { createLocalVideoLibrary } from "./local.server.ts";
 import type { VideoLibrary } from "./types.server.ts";
 
 export type { VideoItem, VideoLibrary, VideoPlayback } from "./types.server.ts";
-export { VIDEO_STATUS, VideoLibraryError } from "./types.server.ts";
+export { VIDEO_STATUS, VideoLibraryError, videoNotFound } from "./types.server.ts";
 
 let current: { config: Config; library: VideoLibrary } | undefined;
 

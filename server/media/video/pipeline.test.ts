@@ -107,7 +107,7 @@ describe.each(testDatabaseKinds)("the embedded video pipeline on %s", (kind) => 
 
   it("refuses what is not a video, before and after the bytes, with the spec's words", async () => {
     const video = await library.create({ title: "ملف مرفوض" });
-    const refusal = async (res: Response) => ({ status: res.status, error: ((await res.json()) as { error: string }).error });
+    const refusal = async (res: Response) => ({ status: res.status, error: ((await res.json()) as { error: { message: string } }).error.message });
     expect(await refusal(await create(100, { guid: video.guid, filename: "setup.exe", filetype: "video/mp4" }))).toEqual({
       status: 415,
       error: "نوع الملف غير آمن",

@@ -8,7 +8,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { videos } from "#server/db/schema.server.ts";
-import { arabic } from "#server/http/json-api.server.ts";
+import { arabic } from "#server/http/errors.server.ts";
 import { UPLOAD_LIMITS_MB } from "#server/media/storage/index.server.ts";
 import { sniffMedia } from "#server/media/storage/file-types.server.ts";
 import { createTusEndpoint, refuse, type UploadRate } from "#server/media/storage/tus.server.ts";
@@ -46,7 +46,7 @@ export function createLocalTusServer(options: LocalTusOptions) {
       const db = await options.db();
       const [video] = await db.select({ status: videos.status }).from(videos).where(eq(videos.guid, guid)).limit(1);
       if (!video) throw refuse(404, "Video not found");
-      if (video.status !== VIDEO_STATUS.waiting) throw refuse(409, "This video already has its file");
+      if (video.status !== VIDEO_STATUS.waiting) throw refuse(409, "This video already has its file", "ALREADY_UPLOADED");
       return { ...metadata, guid };
     },
     async onComplete({ file, head, metadata }) {

@@ -55,6 +55,14 @@ type SignedIn = Exclude<PersonaName, "anonymous" | "expired">;
 
 type Expected = { kind: "redirect"; location: string } | { kind: "denied"; status: 401 | 403; reason: string } | { kind: "allowed" };
 
+/**
+ * How a refusal names its reason: a page or form action as the guard's `reason`, an API as the code of its one
+ * error shape (docs/api-errors.md: unauthenticated → UNAUTHENTICATED).
+ */
+const named = (reason: string, api: boolean) => (api ? reason.toUpperCase().replace(/-/g, "_") : reason);
+const GUARD_ANSWER =
+  /"reason"[,:]"(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"|"code":"(UNAUTHENTICATED|ACCESS_DENIED|PERMISSION_NEEDED|CONFIRM_EMAIL|CROSS_ORIGIN)"/;
+
 function expected(persona: PersonaName, access: Access, url: string, mode: "page" | "action"): Expected {
   const origin = encodeURIComponent(url);
   if (persona === "anonymous")
@@ -118,16 +126,16 @@ describe("the authorisation matrix of the back-office", () => {
     const access = () => declarationOf(route.path).access;
     it.each(PERSONAS.map((p) => [p]))("as %s", async (persona) => {
       const res = await get(server.url, route.url, { cookie: cookies[persona] });
-      // A JSON API answers a GET as it answers an action: a status and the reason, never a redirect.
+      // A JSON API answers a GET as it answers an action: a status and the reason (its error's code), never a redirect.
       const want = expected(persona, access(), route.url, route.api ? "action" : "page");
       if (route.api) {
         const text = await res.text();
         if (want.kind === "allowed") {
           expect(route.path.includes(":") ? [200, 404] : [200]).toContain(res.status);
-          expect(text).not.toMatch(/"reason":"(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"/);
+          expect(text).not.toMatch(GUARD_ANSWER);
         } else {
           expect(res.status).toBe(want.kind === "denied" ? want.status : 401);
-          expect(text).toContain(`"${want.kind === "denied" ? want.reason : "unauthenticated"}"`);
+          expect(text).toContain(`"${named(want.kind === "denied" ? want.reason : "unauthenticated", true)}"`);
         }
         return;
       }
@@ -164,11 +172,11 @@ describe("the authorisation matrix of the back-office", () => {
       if (want.kind === "allowed") {
         // Past the guard: the action ran and judged the (empty) input.
         expect(res.status).toBeLessThan(500);
-        expect(text).not.toMatch(/"reason"[,:]"(unauthenticated|access-denied|permission-needed|confirm-email|cross-origin)"/);
+        expect(text).not.toMatch(GUARD_ANSWER);
       } else {
         const status = want.kind === "redirect" ? 401 : want.status;
         expect(res.status).toBe(status);
-        expect(text).toContain(`"${want.kind === "denied" ? want.reason : "unauthenticated"}"`);
+        expect(text).toContain(`"${named(want.kind === "denied" ? want.reason : "unauthenticated", route.api)}"`);
       }
     });
 
@@ -183,7 +191,7 @@ describe("the authorisation matrix of the back-office", () => {
       expect([400, 403]).toContain(foreign.status);
       const none = await fetch(server.url + dataUrl(), { method, headers: base, body: "", redirect: "manual" });
       expect(none.status).toBe(403);
-      expect(await none.text()).toContain('"cross-origin"');
+      expect(await none.text()).toContain(`"${named("cross-origin", route.api)}"`);
     });
   });
 });

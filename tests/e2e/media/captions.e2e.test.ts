@@ -164,7 +164,7 @@ describe("captions and transcripts in the newsroom", () => {
 
     const refused = await api("PATCH", `/api/admin/programs/${id}`, { captions_url: "/uploads/programs/captions/a.srt" });
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { errors: Record<string, string> }).errors.captions_url).toBe(ar.newsroom.v.captionsUrl);
+    expect(((await refused.json()) as { error: { fields: Record<string, string> } }).error.fields.captions_url).toBe(ar.newsroom.v.captionsUrl);
   });
 
   it.skipIf(!hasChromium)(

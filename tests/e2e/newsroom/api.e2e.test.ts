@@ -78,8 +78,9 @@ describe("the newsroom JSON API", () => {
   it("answers bad input with 422 and the spec's messages, and bad bodies with 400 and 413", async () => {
     const res = await call("POST", "/api/admin/news", { cookie: as("admin"), body: { title: "قصير", content: "", excerpt: "" } });
     expect(res.status).toBe(422);
-    const body = (await res.json()) as { errors: Record<string, string> };
-    expect(body.errors).toMatchObject({
+    const body = (await res.json()) as { error: { code: string; fields: Record<string, string> } };
+    expect(body.error.code).toBe("VALIDATION");
+    expect(body.error.fields).toMatchObject({
       title: "العنوان يجب أن يكون 5 أحرف على الأقل",
       content: "المحتوى يجب أن يكون 20 حرفًا على الأقل",
       excerpt: "المقتطف يجب أن يكون 10 أحرف على الأقل",

@@ -153,9 +153,9 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
       for (const query of ["?status=archived", "?page=0", "?page=x", "?sort=name"]) {
         const res = await api(`/api/admin/contacts${query}`, { as: "admin" });
         expect(res.status, query).toBe(400);
-        const body = (await res.json()) as { code: string; errors: Record<string, string> };
-        expect(body.code).toBe("BAD_QUERY");
-        expect(Object.keys(body.errors)).toEqual([query.slice(1).split("=")[0]]);
+        const body = (await res.json()) as { error: { code: string; fields: Record<string, string> } };
+        expect(body.error.code).toBe("INVALID_QUERY");
+        expect(Object.keys(body.error.fields)).toEqual([query.slice(1).split("=")[0]]);
       }
     });
 
@@ -179,16 +179,16 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
         { path: `/api/admin/contacts/${id}`, method: "DELETE" },
       ];
       const expected: [Name | undefined, number, string][] = [
-        [undefined, 401, "unauthenticated"],
-        ["reader", 403, "access-denied"],
-        ["writer", 403, "permission-needed"],
-        ["unconfirmed", 403, "confirm-email"],
+        [undefined, 401, "UNAUTHENTICATED"],
+        ["reader", 403, "ACCESS_DENIED"],
+        ["writer", 403, "PERMISSION_NEEDED"],
+        ["unconfirmed", 403, "CONFIRM_EMAIL"],
       ];
       for (const call of calls) {
-        for (const [as, status, reason] of expected) {
+        for (const [as, status, code] of expected) {
           const res = await api(call.path, { method: call.method, body: call.body, as });
           expect(res.status, `${call.method} ${call.path} as ${as ?? "anonymous"}`).toBe(status);
-          expect(await res.json()).toMatchObject({ reason });
+          expect(await res.json()).toMatchObject({ error: { code } });
         }
       }
       // A session cookie that is not (or no longer) valid.
@@ -203,7 +203,7 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
         for (const init of [{ method: "PATCH", body: JSON.stringify({ status: "replied" }) }, { method: "DELETE" }]) {
           const res = await api(`/api/admin/contacts/${id}`, { ...init, as: "admin", origin });
           expect(res.status).toBe(403);
-          expect(await res.json()).toMatchObject({ reason: "cross-origin" });
+          expect(await res.json()).toMatchObject({ error: { code: "CROSS_ORIGIN" } });
         }
       }
       expect(await statusOf(id)).toBe("new");
@@ -216,20 +216,22 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
       let res = await patch(JSON.stringify({ status: "archived" }));
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({
-        code: "VALIDATION",
-        message: "فشل في تحديث حالة الرسالة",
-        errors: { status: "الحالة غير صحيحة: new أو read أو replied" },
+        error: {
+          code: "VALIDATION",
+          message: "فشل في تحديث حالة الرسالة",
+          fields: { status: "الحالة غير صحيحة: new أو read أو replied" },
+        },
       });
       res = await patch(JSON.stringify({}));
       expect(res.status).toBe(422);
-      expect(((await res.json()) as { errors: object }).errors).toHaveProperty("status");
+      expect(((await res.json()) as { error: { fields: object } }).error.fields).toHaveProperty("status");
       // Only the status may change: a visitor's words are theirs.
       res = await patch(JSON.stringify({ status: "replied", message: "نص آخر" }));
       expect(res.status).toBe(422);
-      expect(((await res.json()) as { errors: object }).errors).toEqual({ message: "لا يمكن تعديل هذا الحقل: الحالة وحدها تتغير" });
+      expect(((await res.json()) as { error: { fields: object } }).error.fields).toEqual({ message: "لا يمكن تعديل هذا الحقل: الحالة وحدها تتغير" });
       res = await patch("{not json");
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: "BAD_JSON" });
+      expect(await res.json()).toMatchObject({ error: { code: "BAD_JSON" } });
       res = await api(`/api/admin/contacts/${id}`, { method: "PATCH", body: new URLSearchParams({ status: "replied" }), as: "manager" });
       expect(res.status).toBe(400);
       res = await patch(JSON.stringify({ status: "read", pad: "x".repeat(8 * 1024) }));
@@ -238,7 +240,7 @@ describe("the contact inbox", { timeout: FLOW_TIMEOUT_MS }, () => {
 
       res = await patch(JSON.stringify({ status: "replied" }), 999_999);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ code: "NOT_FOUND", message: "هذه الرسالة غير موجودة، ربما حُذفت." });
+      expect(await res.json()).toEqual({ error: { code: "NOT_FOUND", message: "هذه الرسالة غير موجودة، ربما حُذفت." } });
       expect((await api("/api/admin/contacts/999999", { method: "DELETE", as: "manager" })).status).toBe(404);
       expect((await api(`/api/admin/contacts/${id}`, { method: "PUT", body: "{}", as: "manager" })).status).toBe(405);
     });
@@ -478,7 +480,7 @@ describe("the contact inbox when the database fails", { timeout: FLOW_TIMEOUT_MS
   it("answers the API with a logged 500 that reveals nothing", async () => {
     const res = await get(server.url, "/api/admin/contacts", { cookie: server.personas.admin.cookie });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ code: "INTERNAL", message: "Something went wrong" });
+    expect(await res.json()).toEqual({ error: { code: "INTERNAL_ERROR", message: "The request could not be completed. Please try again later." } });
   });
 
   it.skipIf(!hasChromium)("shows the spec's load failure on the screen, and as a toast", async () => {

@@ -63,7 +63,7 @@ describe.skipIf(!hasFfmpeg)("the video library's uploads", () => {
     expect((await call("POST", "/api/admin/videos", { cookie: server.personas.reader.cookie, body: { title: "x" } })).status).toBe(403);
     const missing = await call("POST", "/api/admin/videos", { body: { title: "  " } });
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as { message: string }).message).toBe("يرجى ملء جميع الحقول المطلوبة");
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe("يرجى ملء جميع الحقول المطلوبة");
 
     const res = await call("POST", "/api/admin/videos", { body: { title: "أمسية الشعر الحساني", description: "تسجيل من نواكشوط" } });
     expect(res.status).toBe(201);

@@ -84,7 +84,9 @@ describe("reading pages over HTTP", () => {
     expect((await html(`/news?page=${"9".repeat(50)}`)).status).toBe(400);
     const api = await fetch(base + "/api/news?page=-1");
     expect(api.status).toBe(400);
-    expect(((await api.json()) as { error: { code: string } }).error.code).toBe("INVALID_PAGE");
+    const { error } = (await api.json()) as { error: { code: string; fields: Record<string, string> } };
+    expect(error.code).toBe("INVALID_QUERY");
+    expect(Object.keys(error.fields)).toEqual(["page"]);
   });
 
   it("programs and podcasts are listed 12 at most each, with cards to their pages", async () => {

@@ -399,10 +399,10 @@ describe("field lengths", () => {
       });
     const email = await signUp({ email: longEmail, password: "Passw0rdLong", name: "x" });
     expect(email.status).toBe(400);
-    expect(await email.json()).toMatchObject({ code: "INVALID_EMAIL" });
+    expect(await email.json()).toMatchObject({ error: { code: "INVALID_EMAIL" } });
     const name = await signUp({ email: "long-name@example.org", password: "Passw0rdLong", name: "n".repeat(101) });
     expect(name.status).toBe(400);
-    expect(await name.json()).toMatchObject({ code: "NAME_TOO_LONG" });
+    expect(await name.json()).toMatchObject({ error: { code: "NAME_TOO_LONG" } });
     const form = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { Origin: origin() },

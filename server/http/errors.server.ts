@@ -1,0 +1,168 @@
+/**
+ * The error model (docs/api-errors.md): every error a client sees is an AppError, carrying the HTTP status,
+ * a stable code to branch on, the message a person reads (the spec's words: Arabic where the endpoint
+ * answers in Arabic) and, for a refused input, one message per field. Every API answers such an error with
+ * the one JSON shape `{ error: { code, message, fields? } }` (errorAnswer, errorResponse); the HTML form
+ * actions turn the same errors into their form's answer (server/http/form-action.server.ts). Anything else
+ * thrown is a fault of ours: a logged 500 INTERNAL_ERROR whose message reveals nothing.
+ *
+ * A field's message may be given as a translation key (domain/locales, `newsroom.v.title5`): a form shows
+ * it in the reader's language, an API answers it in Arabic (the back-office's language, back-office.md §1).
+ */
+import { logger } from "#server/ops/logger.server.ts";
+import { translate } from "./i18n.server.ts";
+
+/** Field name → the message shown beside that field (or its translation key). */
+export type ErrorFields = Record<string, string>;
+
+/** The one JSON error shape of every API. */
+export type ErrorBody = { error: { code: string; message: string; fields?: ErrorFields } };
+
+export type AppErrorOptions = { fields?: ErrorFields; cause?: unknown; headers?: Record<string, string> };
+
+/** An error a client sees: its status, stable code, message and, for refused input, the fields' messages. */
+export class AppError extends Error {
+  readonly fields?: ErrorFields;
+  /** Headers the answer carries besides Cache-Control (Retry-After of a 429). */
+  readonly headers?: Record<string, string>;
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    { fields, cause, headers }: AppErrorOptions = {},
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = new.target.name;
+    if (fields && Object.keys(fields).length) this.fields = fields;
+    if (headers) this.headers = headers;
+  }
+}
+
+/** A request the endpoint cannot read (a bad query string, a body that is not JSON): 400. */
+export class BadRequestError extends AppError {
+  constructor(code: string, message: string, options?: AppErrorOptions) {
+    super(400, code, message, options);
+  }
+}
+
+/** Input that was read but refused, one message per field: 422 by default, 400 where an endpoint answers so. */
+export class ValidationError extends AppError {
+  constructor(
+    message: string,
+    fields: ErrorFields = {},
+    { status = 422, code = "VALIDATION", cause }: { status?: 400 | 422; code?: string; cause?: unknown } = {},
+  ) {
+    super(status, code, message, { fields, cause });
+  }
+}
+
+/** No signed-in account where one is needed: 401. */
+export class UnauthorizedError extends AppError {
+  constructor(message: string, code = "UNAUTHORIZED") {
+    super(401, code, message);
+  }
+}
+
+/** A signed-in account without the permission: 403. */
+export class ForbiddenError extends AppError {
+  constructor(message: string, code = "FORBIDDEN") {
+    super(403, code, message);
+  }
+}
+
+/** Nothing at that id or path: 404. */
+export class NotFoundError extends AppError {
+  constructor(message: string, code = "NOT_FOUND") {
+    super(404, code, message);
+  }
+}
+
+/** The write lost a race (someone else saved first) or clashes with what exists: 409. */
+export class ConflictError extends AppError {
+  constructor(message: string, code = "CONFLICT", options?: AppErrorOptions) {
+    super(409, code, message, options);
+  }
+}
+
+/** A body over its route's limit: 413. */
+export class TooLargeError extends AppError {
+  constructor(message: string, code = "BODY_TOO_LARGE") {
+    super(413, code, message);
+  }
+}
+
+/** Too many requests from one client: 429, with Retry-After in seconds when known. */
+export class RateLimitedError extends AppError {
+  constructor(message: string, { code = "RATE_LIMITED", retryAfterSeconds }: { code?: string; retryAfterSeconds?: number } = {}) {
+    super(429, code, message, retryAfterSeconds === undefined ? {} : { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  }
+}
+
+/** A service we depend on (the video library) failed or answered badly: 502. */
+export class UpstreamError extends AppError {
+  constructor(code: string, message: string, options?: AppErrorOptions) {
+    super(502, code, message, options);
+  }
+}
+
+/** We cannot answer now (a search that took too long, a database being restored): 503. */
+export class UnavailableError extends AppError {
+  constructor(code: string, message: string, options?: AppErrorOptions) {
+    super(503, code, message, options);
+  }
+}
+
+/** A method the endpoint does not answer: 405, with Allow. */
+export class MethodNotAllowedError extends AppError {
+  constructor(allowed: readonly string[]) {
+    super(405, "METHOD_NOT_ALLOWED", `Use ${allowed.length > 1 ? `${allowed.slice(0, -1).join(", ")} or ${allowed.at(-1)}` : allowed[0]}`, {
+      headers: { Allow: allowed.join(", ") },
+    });
+  }
+}
+
+/**
+ * A translation key as Arabic text, with `{{name}}` placeholders filled in; any other text as it is (a key
+ * that names no string is returned unchanged).
+ */
+export function arabic(key: string, values: Record<string, string | number> = {}): string {
+  return translate("ar", key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""));
+}
+
+/** Each field's message (or translation key) in Arabic. */
+export function arabicFields(fields: ErrorFields): ErrorFields {
+  return Object.fromEntries(Object.entries(fields).map(([field, message]) => [field, arabic(message)]));
+}
+
+export const INTERNAL_ERROR_MESSAGE = "The request could not be completed. Please try again later.";
+
+export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string> };
+
+/**
+ * Any thrown value as the API's answer: an AppError as its status and the one shape (a translation key in
+ * its message or fields answered in Arabic); anything else a 500 INTERNAL_ERROR, logged (with `what` the
+ * request was doing), its message revealing nothing. Errors of 5xx status are logged too (a warning), since
+ * they are ours or a dependency's.
+ */
+export function errorAnswer(error: unknown, what = "API request"): ErrorAnswer {
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (error instanceof AppError) {
+    if (error.status >= 500) logger.warn({ err: error, what }, `${what} failed`);
+    const body: ErrorBody = { error: { code: error.code, message: arabic(error.message) } };
+    if (error.fields) body.error.fields = arabicFields(error.fields);
+    return { status: error.status, body, headers: { ...headers, ...error.headers } };
+  }
+  logger.error({ err: error, what }, `${what} failed`);
+  return { status: 500, body: { error: { code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE } }, headers };
+}
+
+/** errorAnswer as a Response (no-store). */
+export function errorResponse(error: unknown, what?: string): Response {
+  const { status, body, headers } = errorAnswer(error, what);
+  return Response.json(body, { status, headers });
+}
+
+/** Whether a thrown value is a Response (or React Router's `data()`), which a handler passes through. */
+export function isThrownResponse(error: unknown): boolean {
+  return error instanceof Response || (!!error && typeof error === "object" && "type" in error && error.type === "DataWithResponseInit");
+}
