@@ -158,11 +158,11 @@ describe.each(stores)("per-account sign-in limit (%s, counters in %s)", (kind, s
       body: new URLSearchParams({ mode: "signIn", email, password: PASSWORD }),
     });
     const answer = (await authAction({ request: form, params: {}, context: { nonce: "" } } as never)) as unknown as {
-      data: { error?: string };
+      data: { ok: boolean; formError?: string };
       init: ResponseInit | null;
     };
     expect(answer.init?.status).toBe(429);
     expect(Number(new Headers(answer.init?.headers).get("retry-after"))).toBeGreaterThan(0);
-    expect(answer.data.error).toBe("TOO_MANY_REQUESTS");
+    expect(answer.data).toMatchObject({ ok: false, formError: "TOO_MANY_REQUESTS" });
   });
 });
