@@ -1,20 +1,30 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { META, SERVED_VERSIONS, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
 import { checkConfig } from "#server/config.server.ts";
 import { createGraphClient } from "./graph.server.ts";
 import { runDebugChecks, socialDebugReport } from "./debug.server.ts";
 
 const TOKEN = "EAADebugTestToken" + "z".repeat(189);
+const VERSION = checkConfig({}).config.FACEBOOK_GRAPH_VERSION;
 
 let fake: FakeGraph;
-const client = (opts: { token?: string; pageId?: string; timeoutMs?: number } = {}) =>
-  createGraphClient({ baseUrl: fake.url, pageId: opts.pageId ?? fake.pageId, token: opts.token ?? TOKEN, timeoutMs: opts.timeoutMs ?? 2000 });
+const client = (opts: { token?: string; pageId?: string; timeoutMs?: number; version?: string } = {}) =>
+  createGraphClient({
+    baseUrl: fake.url,
+    version: opts.version ?? VERSION,
+    pageId: opts.pageId ?? fake.pageId,
+    token: opts.token ?? TOKEN,
+    timeoutMs: opts.timeoutMs ?? 2000,
+  });
+const configured = (env: Record<string, string> = {}) =>
+  checkConfig({ FACEBOOK_PAGE_ID: fake.pageId, FACEBOOK_PAGE_TOKEN: TOKEN, FACEBOOK_GRAPH_URL: fake.url, ...env }).config;
 
 beforeAll(async () => {
   fake = await startFakeGraph({ token: TOKEN, count: 4 });
 });
 afterEach(() => {
   fake.release();
+  fake.setVersions(SERVED_VERSIONS);
   for (const e of ["me", "page", "posts", "image"] as const) fake.setMode(e, { kind: "ok" });
 });
 afterAll(() => fake.close());
@@ -30,7 +40,7 @@ describe("the social API debugger", () => {
       { check: "posts", ok: true },
     ]);
     const asked = fake.requests.slice(from);
-    expect(asked.map((r) => r.path)).toEqual(["/me", `/v19.0/${fake.pageId}`, `/v19.0/${fake.pageId}/posts`]);
+    expect(asked.map((r) => r.path)).toEqual([`/${VERSION}/me`, `/${VERSION}/${fake.pageId}`, `/${VERSION}/${fake.pageId}/posts`]);
     expect(asked[2].query).toMatchObject({ fields: "id,message,created_time", limit: "1" });
     expect(asked.every((r) => r.tokenOk)).toBe(true);
   });
@@ -53,7 +63,7 @@ describe("the social API debugger", () => {
   });
 
   it("says the request itself failed when Facebook does not answer", async () => {
-    const closed = createGraphClient({ baseUrl: "http://127.0.0.1:9", pageId: "1", token: TOKEN, timeoutMs: 2000 });
+    const closed = createGraphClient({ baseUrl: "http://127.0.0.1:9", version: VERSION, pageId: "1", token: TOKEN, timeoutMs: 2000 });
     expect(await runDebugChecks(closed)).toMatchObject({ success: false, error: "Token validation failed" });
     fake.setMode("page", { kind: "hang" });
     expect(await runDebugChecks(client({ timeoutMs: 300 }))).toMatchObject({ success: false, error: "Page access failed" });
@@ -64,9 +74,52 @@ describe("the social API debugger", () => {
   });
 
   it("reports the token's length, never the token, and nothing to run without one", async () => {
-    const report = await socialDebugReport(checkConfig({ FACEBOOK_PAGE_ID: fake.pageId, FACEBOOK_PAGE_TOKEN: TOKEN, FACEBOOK_GRAPH_URL: fake.url }).config);
-    expect(report).toMatchObject({ configured: true, tokenLength: TOKEN.length, pageId: fake.pageId, result: { success: true } });
+    const report = await socialDebugReport(configured());
+    expect(report).toMatchObject({ configured: true, tokenLength: TOKEN.length, pageId: fake.pageId, graphVersion: VERSION, result: { success: true } });
+    expect(report.result?.refusal).toBeUndefined();
     expect(JSON.stringify(report)).not.toContain(TOKEN);
-    expect(await socialDebugReport(checkConfig({}).config)).toMatchObject({ configured: false, tokenLength: 0, result: null });
+    expect(await socialDebugReport(checkConfig({}).config)).toMatchObject({ configured: false, tokenLength: 0, graphVersion: VERSION, result: null });
+  });
+
+  it("shows what Meta said when it no longer serves the configured version, and which version was asked", async () => {
+    const from = fake.requests.length;
+    const report = await socialDebugReport(configured({ FACEBOOK_GRAPH_VERSION: "v19.0" }));
+    expect(fake.requests.slice(from).map((r) => r.path)).toEqual(["/v19.0/me"]);
+    expect(report.graphVersion).toBe("v19.0");
+    expect(report.result).toMatchObject({
+      success: false,
+      error: "Invalid access token",
+      checks: [{ check: "token", ok: false }],
+      refusal: {
+        status: 400,
+        version: "v19.0",
+        kind: "version",
+        meta: { code: 2635, subcode: null, type: "OAuthException" },
+      },
+    });
+    expect(report.result?.refusal?.meta.message).toMatch(/deprecated version of the Graph API/);
+    expect(report.result?.refusal?.meta.fbtraceId).toMatch(/^AbCd/);
+    expect(report.result?.details).toMatch(/^HTTP 400 — Invalid Facebook API request\..* — \(#2635\) You are calling a deprecated version/);
+
+    // The same setting on a version Meta serves passes.
+    expect((await socialDebugReport(configured({ FACEBOOK_GRAPH_VERSION: "v21.0" }))).result).toMatchObject({ success: true });
+  });
+
+  it("tells an expired token and a missing permission apart, with Meta's code and subcode", async () => {
+    fake.setMode("me", { kind: "meta", ...META.expiredToken });
+    const expired = await socialDebugReport(configured());
+    expect(expired.result?.refusal).toMatchObject({ kind: "token", version: VERSION, meta: { code: 190, subcode: 463 } });
+    fake.setMode("me", { kind: "ok" });
+    fake.setMode("posts", { kind: "meta", ...META.missingPermission });
+    const denied = await socialDebugReport(configured());
+    expect(denied.result).toMatchObject({ error: "Cannot fetch posts", refusal: { status: 403, kind: "permission", meta: { code: 10 } } });
+    expect(JSON.stringify([expired, denied])).not.toContain(TOKEN);
+  });
+
+  it("has no refusal to show when Meta did not answer", async () => {
+    fake.setMode("posts", { kind: "garbage" });
+    const result = await runDebugChecks(client());
+    expect(result).toMatchObject({ success: false, error: "Posts fetch failed" });
+    expect(result.refusal).toBeUndefined();
   });
 });

@@ -8,11 +8,15 @@
  *
  * Whoever keeps rendered pages (the page cache) subscribes with `onSocialFeedChanged` and hears when a page
  * of posts changed: first loaded, or refreshed with different content.
+ *
+ * A failure is logged when it differs from the one before (Meta's code, subcode and message, or our own
+ * code and message when Meta did not answer), and the first success after failures is logged once: a refusal
+ * that lasts (a retired version, an expired token) is one line, not one per refresh.
  */
 import crypto from "node:crypto";
 import { getConfig, type Config } from "#server/config.server.ts";
-import { logger } from "#server/ops/logger.server.ts";
-import { createGraphClient, GraphError, parseCursor, type GraphClient, type PublicGraphError } from "./graph.server.ts";
+import { logger, type Logger } from "#server/ops/logger.server.ts";
+import { createGraphClient, GraphError, parseCursor, refusalKind, type GraphClient, type PublicGraphError } from "./graph.server.ts";
 import { createImageProxy, type ImageProxy, type SocialImage } from "./images.server.ts";
 import { toSocialPost, type SocialPost } from "./posts.server.ts";
 
@@ -57,6 +61,8 @@ export type SocialFeedOptions = {
   idleMs?: number;
   /** Off in tests that drive `refreshDue()` themselves. */
   backgroundTimer?: boolean;
+  /** Where failures and recoveries are written (the process's logger; tests pass their own). */
+  log?: Pick<Logger, "warn" | "info" | "error">;
 };
 
 export type SocialFeed = ReturnType<typeof createSocialFeed>;
@@ -66,8 +72,38 @@ export function createSocialFeed(options: SocialFeedOptions) {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 64;
   const idleMs = options.idleMs ?? 60 * 60 * 1000;
+  const log = options.log ?? logger;
   const entries = new Map<string, Entry>();
   let timer: NodeJS.Timeout | undefined;
+  /** The failure last logged, and how many refreshes failed the same way since. */
+  let failing: { signature: string; since: number; count: number } | null = null;
+
+  function noteFailure(failure: GraphError, entry: Entry) {
+    const { meta } = failure;
+    const signature = JSON.stringify(meta ? [meta.code, meta.subcode, meta.message] : [failure.code, failure.status, failure.message]);
+    if (failing?.signature === signature) {
+      failing.count++;
+      return;
+    }
+    failing = { signature, since: now(), count: 1 };
+    log.warn(
+      {
+        code: failure.code,
+        status: failure.status,
+        version: client.version,
+        ...(meta ? { meta, kind: refusalKind(meta) } : { detail: failure.detail }),
+        paged: entry.cursor !== null,
+        servingLastGood: Boolean(entry.page),
+      },
+      "social feed refresh failed",
+    );
+  }
+
+  function noteSuccess() {
+    if (!failing) return;
+    log.info({ version: client.version, failedRefreshes: failing.count, failingForMs: now() - failing.since }, "social feed recovered");
+    failing = null;
+  }
 
   function entryFor(limit: number, cursor: string | null): Entry {
     const key = `${limit}:${cursor ?? ""}`;
@@ -98,15 +134,13 @@ export function createSocialFeed(options: SocialFeedOptions) {
         entry.hash = hash;
         entry.error = undefined;
         entry.nextAttemptAt = now() + ttlMs;
+        noteSuccess();
         if (changed) notify({ limit: entry.limit, cursor: entry.cursor, reason });
       } catch (error) {
         const failure = error instanceof GraphError ? error : new GraphError("invalid-response", "Facebook API error (invalid response)");
         entry.error = failure.toPublic();
         entry.nextAttemptAt = now() + retryMs;
-        logger.warn(
-          { code: failure.code, status: failure.status, detail: failure.detail, paged: entry.cursor !== null, servingLastGood: Boolean(entry.page) },
-          "social feed refresh failed",
-        );
+        noteFailure(failure, entry);
       } finally {
         entry.pending = undefined;
       }
@@ -118,7 +152,7 @@ export function createSocialFeed(options: SocialFeedOptions) {
     try {
       options.onChange?.(change);
     } catch (error) {
-      logger.error({ err: error }, "social feed change listener failed");
+      log.error({ err: error }, "social feed change listener failed");
     }
   }
 
@@ -193,7 +227,13 @@ export function buildSocialFeed(config: Config): SocialFeed | null {
   if (config.drivers.social !== "graph-api" || !config.FACEBOOK_PAGE_ID || !config.FACEBOOK_PAGE_TOKEN) return null;
   const timeoutMs = config.FACEBOOK_TIMEOUT_MS;
   return createSocialFeed({
-    client: createGraphClient({ baseUrl: config.FACEBOOK_GRAPH_URL, pageId: config.FACEBOOK_PAGE_ID, token: config.FACEBOOK_PAGE_TOKEN, timeoutMs }),
+    client: createGraphClient({
+      baseUrl: config.FACEBOOK_GRAPH_URL,
+      version: config.FACEBOOK_GRAPH_VERSION,
+      pageId: config.FACEBOOK_PAGE_ID,
+      token: config.FACEBOOK_PAGE_TOKEN,
+      timeoutMs,
+    }),
     images: createImageProxy({ graphOrigin: new URL(config.FACEBOOK_GRAPH_URL).origin, timeoutMs }),
     ttlMs: config.FACEBOOK_CACHE_SECONDS * 1000,
     retryMs: Math.min(60_000, config.FACEBOOK_CACHE_SECONDS * 1000),

@@ -1,28 +1,39 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PNG, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { META, PNG, SERVED_VERSIONS, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
 import { checkConfig } from "#server/config.server.ts";
+import { createLogger } from "#server/ops/logger.server.ts";
 import { createGraphClient } from "./graph.server.ts";
 import { createImageProxy } from "./images.server.ts";
-import { buildSocialFeed, createSocialFeed, socialPageUrl, type FeedChange, type FeedResult } from "./feed.server.ts";
+import { buildSocialFeed, createSocialFeed, socialPageUrl, type FeedChange, type FeedResult, type SocialFeedOptions } from "./feed.server.ts";
 
 const TOKEN = "EAAFeedTestToken" + "y".repeat(190);
 const TTL = 300_000;
 const RETRY = 60_000;
+const VERSION = checkConfig({}).config.FACEBOOK_GRAPH_VERSION;
 
 let fake: FakeGraph;
 let clock = 0;
 let changes: FeedChange[] = [];
 
-function feed({ timeoutMs = 2000 } = {}) {
+function feed({ timeoutMs = 2000, version = VERSION, log }: { timeoutMs?: number; version?: string; log?: SocialFeedOptions["log"] } = {}) {
   return createSocialFeed({
-    client: createGraphClient({ baseUrl: fake.url, pageId: fake.pageId, token: TOKEN, timeoutMs }),
+    client: createGraphClient({ baseUrl: fake.url, version, pageId: fake.pageId, token: TOKEN, timeoutMs }),
     images: createImageProxy({ graphOrigin: new URL(fake.url).origin, timeoutMs, now: () => clock }),
     ttlMs: TTL,
     retryMs: RETRY,
     now: () => clock,
     onChange: (c) => changes.push(c),
     backgroundTimer: false,
+    log,
   });
+}
+
+/** A logger with the process's rules (and its scrubbing) whose lines the test reads. */
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  log.level = "info";
+  return { log, lines, messages: () => lines.map((l) => l.msg) };
 }
 
 const ids = (r: FeedResult) => (r.state === "ok" ? r.posts.map((p) => p.id) : r.state);
@@ -36,6 +47,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   fake.release();
+  fake.setVersions(SERVED_VERSIONS);
   for (const e of ["me", "page", "posts", "image"] as const) fake.setMode(e, { kind: "ok" });
 });
 afterAll(() => fake.close());
@@ -172,6 +184,79 @@ describe("the social feed store", () => {
     const other = feed();
     const image = await other.image(key);
     expect(image?.type).toBe("image/png");
+  });
+
+  it("logs a lasting refusal once, a different one once more, and the recovery once", async () => {
+    const { log, lines, messages } = capturedLog();
+    // On the oldest version Meta serves; then Meta retires it.
+    const oldest = SERVED_VERSIONS[0];
+    const f = feed({ version: oldest, log });
+    const good = await f.get({ limit: 6 });
+    await f.get({ limit: 3 });
+    expect(good.state).toBe("ok");
+    fake.setVersions(SERVED_VERSIONS.slice(1));
+    const asked = fake.count("posts");
+    for (let round = 0; round < 4; round++) {
+      clock += TTL;
+      expect(ids(await f.get({ limit: 6 }))).toEqual(ids(good));
+      await f.refreshDue();
+    }
+    expect(fake.count("posts")).toBeGreaterThanOrEqual(asked + 8);
+    expect(messages()).toEqual(["social feed refresh failed"]);
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      code: "bad-request",
+      status: 400,
+      version: oldest,
+      kind: "version",
+      meta: { code: 2635, type: "OAuthException" },
+      servingLastGood: true,
+    });
+    expect(JSON.stringify(lines[0].meta)).toMatch(/deprecated version of the Graph API/);
+
+    // Another refusal (the token expires meanwhile) is a change: one more line.
+    fake.setMode("posts", { kind: "meta", ...META.expiredToken });
+    fake.setVersions(SERVED_VERSIONS);
+    for (let round = 0; round < 3; round++) {
+      clock += RETRY;
+      await f.refreshDue();
+    }
+    expect(messages()).toEqual(["social feed refresh failed", "social feed refresh failed"]);
+    expect(lines[1]).toMatchObject({ kind: "token", meta: { code: 190, subcode: 463 } });
+
+    // Meta answers again: one line, then silence while it keeps answering.
+    fake.setMode("posts", { kind: "ok" });
+    for (let round = 0; round < 3; round++) {
+      clock += TTL;
+      await f.refreshDue();
+    }
+    expect(messages()).toEqual(["social feed refresh failed", "social feed refresh failed", "social feed recovered"]);
+    expect(lines[2]).toMatchObject({ level: 30, version: oldest });
+    expect(lines[2].failedRefreshes as number).toBeGreaterThanOrEqual(3);
+
+    // And a failure after the recovery is news again.
+    fake.setVersions(SERVED_VERSIONS.slice(1));
+    clock += TTL;
+    await f.refreshDue();
+    clock += RETRY;
+    await f.refreshDue();
+    expect(messages().filter((m) => m === "social feed refresh failed")).toHaveLength(3);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it("answers readers the spec's message, not Meta's words, when Meta refuses the version from the start", async () => {
+    const { log, messages } = capturedLog();
+    const failed = await feed({ version: "v19.0", log }).get({ limit: 6 });
+    expect(failed).toEqual({
+      state: "error",
+      error: {
+        code: "bad-request",
+        status: 400,
+        message: "Invalid Facebook API request. The access token may be expired, invalid, or lacks proper permissions. Please generate a new token.",
+      },
+    });
+    expect(JSON.stringify(failed)).not.toMatch(/2635|deprecated|OAuthException/);
+    expect(messages()).toEqual(["social feed refresh failed"]);
   });
 
   it("is absent without a token, and links to the configured page", () => {

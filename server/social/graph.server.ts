@@ -1,11 +1,11 @@
 /**
- * The Graph API v19.0 client (public-site.md §7, "Social network graph API"). Server-only: the page token is
- * added to every request here and never leaves this module — not in an error, a log line, a returned URL or
- * the paging cursor the pages receive (the `paging.next` URL Facebook returns carries the token, so only its
- * cursor parameters are kept, re-encoded as an opaque string).
+ * The Graph API client (public-site.md §7, "Social network graph API"). Every call names the version of
+ * FACEBOOK_GRAPH_VERSION: the spec's v19.0 stopped being served on 2026-05-21, and each version lasts about two
+ * years (docs/decisions/0060-social-feed.md). Server-only: the page token is added to every request here and
+ * never leaves this module — not in an error, a log line, a returned URL or the paging cursor the pages receive
+ * (the `paging.next` URL Facebook returns carries the token, so only its cursor parameters are kept, re-encoded
+ * as an opaque string).
  */
-
-export const GRAPH_VERSION = "v19.0";
 
 /** The post fields of public-site.md §7. */
 export const POST_FIELDS = "id,message,full_picture,created_time,permalink_url,attachments,from";
@@ -29,13 +29,53 @@ function codeOfStatus(status: number): GraphErrorCode {
   return status === 400 ? "bad-request" : status === 401 ? "unauthorized" : status === 403 ? "forbidden" : status === 404 ? "not-found" : "http";
 }
 
-/** A failed Graph call. `message` is safe to show to anyone; `detail` (Facebook's own words, token removed) is for admins. */
+/**
+ * What Meta said when it refused a request: its `error` object (https://developers.facebook.com/docs/graph-api/guides/error-handling),
+ * the token cut out. For administrators and the log, never for readers.
+ */
+export type MetaError = {
+  code: number | null;
+  subcode: number | null;
+  type: string | null;
+  message: string | null;
+  fbtraceId: string | null;
+};
+
+/** What an administrator has to do about a refusal: the debug page explains each kind. */
+export type RefusalKind = "version" | "token" | "permission" | "rate-limit" | "page" | "field" | "temporary" | "other";
+
+const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613, 80001]);
+const TOKEN_CODES = new Set([102, 190]);
+
+/**
+ * The kind of a refusal by Meta's code (its error-handling guide, and what it answers a retired version):
+ * 2635 "You are calling a deprecated version", 12 "… is deprecated for versions …", and 2500 "Unknown path
+ * components" — our paths are fixed, so an unknown one means a version Meta does not know.
+ */
+export function refusalKind(meta: MetaError): RefusalKind {
+  const { code, subcode } = meta;
+  if (code === 2635 || code === 12 || code === 2500) return "version";
+  if (code !== null && TOKEN_CODES.has(code)) return "token";
+  if (code === 10 || (code !== null && code >= 200 && code <= 299)) return "permission";
+  if (code !== null && RATE_LIMIT_CODES.has(code)) return "rate-limit";
+  if (code === 100) return subcode === 33 || /does not exist/i.test(meta.message ?? "") ? "page" : "field";
+  if (code === 803) return "page";
+  if (code === 1 || code === 2) return "temporary";
+  if (code === null && meta.type === "OAuthException") return "token";
+  return "other";
+}
+
+/**
+ * A failed Graph call. `message` is safe to show to anyone; `meta` (Meta's own answer) and `detail` (why a
+ * request got no answer from Meta, or what came back instead of one) are for administrators and the log.
+ */
 export class GraphError extends Error {
   constructor(
     readonly code: GraphErrorCode,
     message: string,
     readonly status: number | null = null,
     readonly detail: string | null = null,
+    readonly meta: MetaError | null = null,
   ) {
     super(message);
     this.name = "GraphError";
@@ -78,6 +118,8 @@ export type GraphPostsPage = { posts: GraphPost[]; nextCursor: string | null };
 export type GraphClientOptions = {
   /** FACEBOOK_GRAPH_URL, e.g. https://graph.facebook.com (a local stand-in in tests). */
   baseUrl: string;
+  /** FACEBOOK_GRAPH_VERSION, e.g. v26.0: the first segment of every path. */
+  version: string;
   pageId: string;
   token: string;
   /** Each request is abandoned after this long. */
@@ -120,6 +162,23 @@ export function parseCursor(cursor: string): URLSearchParams | null {
   return [...kept.keys()].length ? kept : null;
 }
 
+/** Meta's `error` object of an answer, bounded and without the token; null when the answer has none. */
+export function metaErrorOf(body: unknown, hide: (text: string) => string = (t) => t): MetaError | null {
+  const error = (body as { error?: unknown } | null | undefined)?.error;
+  if (!error || typeof error !== "object") return null;
+  const e = error as Record<string, unknown>;
+  const int = (v: unknown) => (typeof v === "number" && Number.isSafeInteger(v) ? v : typeof v === "string" && /^\d{1,9}$/.test(v) ? Number(v) : null);
+  const text = (v: unknown, max: number) => (typeof v === "string" && v.trim() ? hide(v.trim()).slice(0, max) : null);
+  const meta = {
+    code: int(e.code),
+    subcode: int(e.error_subcode),
+    type: text(e.type, 100),
+    message: text(e.message, 1000),
+    fbtraceId: text(e.fbtrace_id, 100),
+  };
+  return Object.values(meta).some((v) => v !== null) ? meta : null;
+}
+
 /** Reads at most `max` bytes of a body; more is an invalid answer. */
 export async function readLimited(res: Response, max: number): Promise<Uint8Array> {
   const declared = Number(res.headers.get("content-length") ?? NaN);
@@ -149,7 +208,9 @@ export type GraphClient = ReturnType<typeof createGraphClient>;
 export function createGraphClient(options: GraphClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
-  const { token, timeoutMs } = options;
+  const { token, timeoutMs, version } = options;
+  // Checked by the configuration; a caller passing anything else is a bug, not Meta's refusal.
+  if (!/^v\d+\.\d+$/.test(version)) throw new TypeError(`not a Graph API version: ${version}`);
   const hide = (text: string) => (token ? text.split(token).join("[redacted]") : text);
 
   /** GET a Graph path; the token is added here (spec: "an access token parameter is added if missing"). */
@@ -177,9 +238,8 @@ export function createGraphClient(options: GraphClientOptions) {
       body = undefined;
     }
     if (!res.ok) {
-      const fb = (body as { error?: { message?: unknown; type?: unknown; code?: unknown } } | undefined)?.error;
-      const detail = fb ? hide(JSON.stringify({ message: fb.message, type: fb.type, code: fb.code })) : hide(text.slice(0, 300));
-      throw new GraphError(codeOfStatus(res.status), graphErrorMessage(res.status), res.status, detail);
+      const meta = metaErrorOf(body, hide);
+      throw new GraphError(codeOfStatus(res.status), graphErrorMessage(res.status), res.status, meta ? null : hide(text.slice(0, 300)) || null, meta);
     }
     if (body === undefined || body === null || typeof body !== "object") {
       throw new GraphError("invalid-response", "Facebook API error (invalid response)", res.status, hide(text.slice(0, 300)));
@@ -196,8 +256,11 @@ export function createGraphClient(options: GraphClientOptions) {
     return new GraphError("network", "Facebook could not be reached", null, hide(String(cause?.code ?? cause?.message ?? (error as Error)?.message ?? error)));
   }
 
+  const page = `/${version}/${encodeURIComponent(options.pageId)}`;
+
   return {
     pageId: options.pageId,
+    version,
 
     /** One page of the page's posts, newest first; `cursor` is a `nextCursor` from an earlier page. */
     async listPosts({ limit, cursor }: { limit: number; cursor?: string | null }): Promise<GraphPostsPage> {
@@ -207,7 +270,7 @@ export function createGraphClient(options: GraphClientOptions) {
         if (!paging) throw new GraphError("bad-request", graphErrorMessage(400), 400, "malformed cursor");
         for (const [k, v] of paging) params.set(k, v);
       }
-      const body = (await get(`/${GRAPH_VERSION}/${encodeURIComponent(options.pageId)}/posts`, params)) as {
+      const body = (await get(`${page}/posts`, params)) as {
         data?: unknown;
         paging?: { next?: unknown };
       };
@@ -215,11 +278,14 @@ export function createGraphClient(options: GraphClientOptions) {
       return { posts: body.data as GraphPost[], nextCursor: cursorFromNextUrl(body.paging?.next, token) };
     },
 
-    /** GET /me with the token (the debug page's first check). */
-    me: () => get("/me"),
-    /** GET /v19.0/{pageId} (the second). */
-    page: () => get(`/${GRAPH_VERSION}/${encodeURIComponent(options.pageId)}`),
-    /** GET /v19.0/{pageId}/posts with id, message, created_time and limit 1 (the third). */
-    onePost: () => get(`/${GRAPH_VERSION}/${encodeURIComponent(options.pageId)}/posts`, { fields: "id,message,created_time", limit: "1" }),
+    /**
+     * GET /{version}/me with the token (the debug page's first check). The spec's call names no version; one
+     * without a version is answered in the app's default version, so it would not test the one we use.
+     */
+    me: () => get(`/${version}/me`),
+    /** GET /{version}/{pageId} (the second). */
+    page: () => get(page),
+    /** GET /{version}/{pageId}/posts with id, message, created_time and limit 1 (the third). */
+    onePost: () => get(`${page}/posts`, { fields: "id,message,created_time", limit: "1" }),
   };
 }

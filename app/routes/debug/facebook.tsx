@@ -10,7 +10,8 @@ import { socialDebugReport, type DebugCheck } from "#server/social/debug.server.
 
 /**
  * The social API debugger (public-site.md §2 "Debug page"). The original was open to anyone; here only an
- * administrator reaches it, checked by this loader. It shows the token's length, never the token.
+ * administrator reaches it, checked by this loader (docs/decisions/0060-social-feed.md). It shows the token's
+ * length, never the token; when Meta refused, what Meta said and what to change.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -28,7 +29,20 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const count = useCount();
   const revalidator = useRevalidator();
-  const { configured, pageId, graphUrl, tokenLength, result } = loaderData;
+  const { configured, pageId, graphUrl, graphVersion, tokenLength, result } = loaderData;
+  const refusal = result?.refusal;
+  // Meta's own fields, under Meta's own names: what an administrator quotes to Meta or searches for.
+  const said: [string, string | number | null][] = refusal
+    ? [
+        ["code", refusal.meta.code],
+        ["error_subcode", refusal.meta.subcode],
+        ["type", refusal.meta.type],
+        ["message", refusal.meta.message],
+        ["fbtrace_id", refusal.meta.fbtraceId],
+        ["version", refusal.version],
+        ["HTTP", refusal.status],
+      ]
+    : [];
   const running = revalidator.state === "loading";
   const fields: [string, string | number | boolean | undefined][] = result
     ? [
@@ -52,6 +66,10 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
         <dt className="font-bold">{t("social.debug.graphUrl")}</dt>
         <dd dir="ltr" className="text-start break-all">
           {graphUrl}
+        </dd>
+        <dt className="font-bold">{t("social.debug.graphVersion")}</dt>
+        <dd dir="ltr" className="text-start" data-testid="debug-graph-version">
+          {graphVersion}
         </dd>
         <dt className="font-bold">{t("social.debug.token")}</dt>
         <dd data-testid="debug-token-length" data-length={tokenLength}>
@@ -107,6 +125,35 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
                 ))}
             </dl>
           </div>
+          {refusal ? (
+            <section
+              className="mt-6 rounded-xl border border-red-300 bg-white p-4"
+              data-testid="debug-meta"
+              data-kind={refusal.kind}
+              aria-labelledby="debug-meta-title"
+            >
+              <h2 id="debug-meta-title" className="text-xl font-bold">
+                {t("social.debug.metaTitle")}
+              </h2>
+              <p className="mt-2" data-testid="debug-meta-explanation">
+                {t(`social.debug.explain.${refusal.kind}`, { version: refusal.version })}
+              </p>
+              <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+                {said
+                  .filter(([, value]) => value !== null && value !== "")
+                  .map(([name, value]) => (
+                    <div key={name} className="contents">
+                      <dt className="font-bold" dir="ltr">
+                        {name}
+                      </dt>
+                      <dd lang="en" dir="ltr" className="text-start break-words" data-meta={name}>
+                        {String(value)}
+                      </dd>
+                    </div>
+                  ))}
+              </dl>
+            </section>
+          ) : null}
         </>
       )}
 

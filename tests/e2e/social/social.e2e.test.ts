@@ -4,18 +4,21 @@
  * and without JavaScript); pictures come from our origin; the token is in no response the browser receives,
  * no header, no log line; a Facebook failure after a success keeps the last good posts; an admin (only) runs
  * the debugger. Two more servers: one whose Facebook page never answered (blocks hidden, the spec's error on
- * /facebook) and one without a token (no blocks, "not configured").
+ * /facebook) and one without a token (no blocks, "not configured"). And one whose FACEBOOK_GRAPH_VERSION Meta
+ * no longer serves: the debugger shows Meta's refusal and what to change, the log says it once and says when
+ * it recovers; a malformed version stops a production start.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
+import { PRODUCTION_REFUSAL } from "#server/config.server.ts";
+import { SERVED_VERSIONS, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
 import { browserCookies, get, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP, skipReason } from "#tests/e2e/support/browser.ts";
-import { projectRoot, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { projectRoot, runServerExpectingExit, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 /** A token of the length the spec's debug page mentions (206 characters). */
 const TOKEN = `EAAS${crypto.randomBytes(151).toString("base64url")}`.slice(0, 206);
@@ -347,6 +350,14 @@ describe("the social feed", () => {
     // Every post request carried the token to Facebook, as it must.
     expect(fake.requests.filter((r) => r.endpoint === "posts").every((r) => r.tokenOk)).toBe(true);
   });
+
+  it("names, without FACEBOOK_GRAPH_VERSION set, a version Meta serves in every Graph call", () => {
+    const calls = fake.requests.filter((r) => r.endpoint !== "image");
+    expect(calls.length).toBeGreaterThan(10);
+    const versions = new Set(calls.map((r) => r.version));
+    expect(versions.size).toBe(1);
+    expect(SERVED_VERSIONS as readonly (string | null)[]).toContain([...versions][0]);
+  });
 });
 
 describe("the social feed when Facebook never answered, and when it is not configured", () => {
@@ -395,6 +406,118 @@ describe("the social feed when Facebook never answered, and when it is not confi
     expect(page.body).toContain("لم يتم إعداد صفحة فيسبوك لهذا الموقع بعد.");
     expect(page.body).not.toContain('role="alert"');
     expect(fake.requests.length).toBe(asked);
+  });
+});
+
+describe("the social feed when Meta no longer serves the configured Graph API version", () => {
+  let fake: FakeGraph;
+  let server: AuthServer<"admin">;
+  const failedLines = () => server.output().match(/"msg":"social feed refresh failed"/g)?.length ?? 0;
+  const recoveredLines = () => server.output().match(/"msg":"social feed recovered"/g)?.length ?? 0;
+  const postsAsked = () => fake.requests.filter((r) => r.endpoint === "posts" && r.version === "v19.0").length;
+
+  beforeAll(async () => {
+    fake = await startFakeGraph({ token: TOKEN, count: 6 });
+    server = await startAuthServer({
+      personas: { admin: { email: "admin@graph-version.test", password: "Passw0rdA", role: "admin" } },
+      env: {
+        FACEBOOK_PAGE_ID: fake.pageId,
+        FACEBOOK_PAGE_TOKEN: TOKEN,
+        FACEBOOK_GRAPH_URL: fake.url,
+        FACEBOOK_GRAPH_VERSION: "v19.0",
+        // Short, so that the server asks Facebook again several times while the test reads its log.
+        FACEBOOK_CACHE_SECONDS: "1",
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("shows an administrator Meta's code, message and the version asked, and says to change FACEBOOK_GRAPH_VERSION", async () => {
+    const en = await get(server.url, "/debug/facebook", { cookie: `${server.personas.admin.cookie}; i18nextLng=en` });
+    const body = await en.text();
+    expect(en.status).toBe(200);
+    expect(body).toMatch(/data-testid="debug-graph-version">v19\.0</);
+    expect(body).toMatch(/data-testid="debug-result" data-success="false"/);
+    expect(body).toContain("Invalid access token");
+    expect(body).toMatch(/data-testid="debug-meta" data-kind="version"/);
+    expect(body).toMatch(/data-meta="code">2635</);
+    expect(body).toMatch(/data-meta="type">OAuthException</);
+    expect(body).toMatch(/data-meta="message">\(#2635\) You are calling a deprecated version of the Graph API/);
+    expect(body).toMatch(/data-meta="fbtrace_id">AbCd\w+</);
+    expect(body).toMatch(/data-meta="version">v19\.0</);
+    expect(body).toMatch(/data-testid="debug-meta-explanation">Meta does not serve Graph API version v19\.0 \(any longer\)\. Set FACEBOOK_GRAPH_VERSION/);
+    expect(body.includes(TOKEN)).toBe(false);
+    // In the site's language too.
+    const ar = await html(server.url, "/debug/facebook", server.personas.admin.cookie);
+    expect(ar.body).toMatch(/data-testid="debug-meta-explanation">لم تعد Meta تخدم الإصدار v19\.0/);
+    // Still administrators only.
+    expect((await get(server.url, "/debug/facebook")).status).toBe(302);
+  });
+
+  it.skipIf(!hasChromium)("shows Meta's refusal readably in the browser, in Arabic, and it passes axe", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { context, page } = await newPage(browser, { viewport: PHONE, locale: "ar" });
+      await context.addCookies(browserCookies(server.personas.admin, server.url));
+      await page.goto(server.url + "/debug/facebook");
+      await hydrated(page);
+      const block = page.locator('[data-testid="debug-meta"]');
+      expect(await block.getAttribute("data-kind")).toBe("version");
+      expect(await block.locator("h2").textContent()).toBe("ردّ Meta");
+      expect(await block.locator('[data-meta="code"]').textContent()).toBe("2635");
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      if (process.env.H4_SHOT) await page.screenshot({ path: process.env.H4_SHOT, fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("hides the blocks and shows the spec's error on /facebook, and logs the refusal once however often it is asked", async () => {
+    expect((await html(server.url, "/")).body).not.toContain('data-testid="home-social"');
+    expect((await html(server.url, "/news")).body).not.toContain('data-testid="news-social"');
+    const page = await fetch(server.url + "/facebook", { headers: { cookie: "i18nextLng=en" } }).then((r) => r.text());
+    expect(page).toContain('data-state="error"');
+    expect(page).toContain("Failed to load posts");
+    expect(page).toContain("Invalid Facebook API request. The access token may be expired, invalid, or lacks proper permissions. Please generate a new token.");
+    expect(page).not.toContain("2635");
+
+    // The server keeps asking (its refresh timer, and readers): several refusals, one log line.
+    const asked = postsAsked();
+    await expect.poll(async () => (await html(server.url, "/facebook"), postsAsked()), { interval: 200 }).toBeGreaterThanOrEqual(asked + 4);
+    expect(failedLines()).toBe(1);
+    const line = server
+      .output()
+      .split("\n")
+      .find((l) => l.includes('"msg":"social feed refresh failed"'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 40, version: "v19.0", kind: "version", status: 400, meta: { code: 2635, type: "OAuthException" } });
+    expect(line.includes(TOKEN)).toBe(false);
+  });
+
+  it("logs once that the feed recovered when Meta answers again, and shows the posts", async () => {
+    fake.setVersions([...SERVED_VERSIONS, "v19.0"]);
+    try {
+      await expect.poll(async () => (await html(server.url, "/facebook")).body, { interval: 200 }).toContain('data-state="list"');
+      await expect.poll(async () => count(within((await html(server.url, "/")).body, "home-social"), "social-post"), { interval: 200 }).toBe(3);
+      // It keeps answering: more refreshes, no more lines.
+      const asked = postsAsked();
+      await expect.poll(async () => (await html(server.url, "/"), postsAsked()), { interval: 200 }).toBeGreaterThanOrEqual(asked + 2);
+      expect(recoveredLines()).toBe(1);
+      expect(failedLines()).toBe(1);
+    } finally {
+      fake.setVersions(SERVED_VERSIONS);
+    }
+  });
+
+  it("refuses to start in production with a version that is not of the form vNN.N", async () => {
+    const { code, output } = await runServerExpectingExit({ NODE_ENV: "production", FACEBOOK_GRAPH_VERSION: "19.0" });
+    expect(code).not.toBe(0);
+    expect(output).toContain(PRODUCTION_REFUSAL);
+    expect(output).toContain("Invalid environment variable FACEBOOK_GRAPH_VERSION: must be a Graph API version such as v26.0");
   });
 });
 
