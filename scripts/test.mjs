@@ -78,7 +78,8 @@ const buildSecrets = {
 };
 const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 
-const buildStep = () => runBeside("build", "npx", ["react-router", "build"], { NODE_ENV: "production", ...buildSecrets });
+// The whole production build: the site and the compiled command-line scripts (vite.scripts.config.ts).
+const buildStep = () => runBeside("build", "npm", ["run", "build"], { NODE_ENV: "production", ...buildSecrets });
 // In a full run the type-check and the build go beside the unit tests, which spend much of their time waiting
 // on databases, servers and ffmpeg; the browser tests need the build and start after both.
 const typecheck = !only || only === "typecheck" ? runBeside("type-check", "sh", ["-c", "npx react-router typegen && npx tsc"]) : Promise.resolve(true);

@@ -1,10 +1,11 @@
 /**
  * `npm run worker`: a job worker process (video processing, daily pruning) for a scaled-out site, beside web
  * processes started with JOB_WORKER=off. It needs DATABASE_URL (the embedded database is one process's) and
- * the same DATA_DIR or storage settings as the web processes. Migrations are the web processes' job.
+ * the same DATA_DIR or storage settings as the web processes. Like a web process, it waits for the schema to be
+ * current, migrating it under the migration lock unless MIGRATE_ON_START=off (then `npm run db:migrate` does).
  */
 import { startupCheck } from "#server/config.server.ts";
-import { getDatabaseHandle } from "#server/db/client.server.ts";
+import { ensureSchema, getDatabaseHandle } from "#server/db/client.server.ts";
 import { startJobWorker } from "#server/jobs/index.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { startCacheBus } from "#server/content/cache-bus.server.ts";
@@ -15,6 +16,13 @@ if (config.drivers.database !== "postgres") {
   process.exit(1);
 }
 const handle = await getDatabaseHandle();
+try {
+  await ensureSchema(handle, { migrate: config.MIGRATE_ON_START, log: (m) => logger.info(m) });
+} catch (error) {
+  logger.error(error instanceof Error ? error.message : String(error));
+  await handle.close();
+  process.exit(1);
+}
 // A video that becomes ready here must reach the web processes' caches.
 const bus = config.REDIS_URL ? startCacheBus({ url: config.REDIS_URL }) : undefined;
 const worker = startJobWorker(handle.db, config);

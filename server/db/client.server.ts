@@ -1,6 +1,8 @@
 /**
  * The database handle. PGlite (Postgres compiled to WASM) in DATA_DIR/db when DATABASE_URL is unset,
- * node-postgres otherwise; both speak the same SQL and run the same migrations.
+ * node-postgres otherwise; both speak the same SQL and run the same migrations. On PostgreSQL the
+ * migrations and the first-run seed run under one advisory lock, so any number of processes may start at
+ * once (docs/decisions/0118-production-runtime.md).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -15,7 +17,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import * as schema from "./schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
-import { syncSearchTriggers } from "#server/search/search-triggers.server.ts";
+import { searchTriggersCurrent, syncSearchTriggers } from "#server/search/search-triggers.server.ts";
+import { rowsOf } from "./rows.server.ts";
 
 /** Both drivers expose the same query builder; this is the type the domain modules use. */
 export type Database = NodePgDatabase<typeof schema>;
@@ -23,11 +26,31 @@ export type Database = NodePgDatabase<typeof schema>;
 export type DatabaseHandle = {
   db: Database;
   driver: "pglite" | "postgres";
-  /** The migrations (drizzle/), then what is made from the content-type definitions: the search queue's triggers. */
-  migrate: () => Promise<void>;
+  /**
+   * The migrations (drizzle/), then what is made from the content-type definitions: the search queue's
+   * triggers, under the migration lock. Says what it changed: nothing when another process got there first.
+   */
+  migrate: (onWait?: () => void) => Promise<SchemaChanges>;
+  /** What `migrate` would change, read without the lock and without writing: empty when the schema is current. */
+  pendingSchemaChanges: () => Promise<string[]>;
+  /**
+   * Runs `work` while holding the migration lock: on PostgreSQL a session advisory lock on one connection
+   * of its own (given to `work` as `db`), waited for when another process holds it; PGlite is one process's
+   * database and needs none. `onWait` is called once if the lock is taken.
+   */
+  withMigrationLock: <T>(work: (db: Database) => Promise<T>, onWait?: () => void) => Promise<T>;
   ping: () => Promise<boolean>;
   close: () => Promise<void>;
 };
+
+/** What one run of the migrations changed: the migrations applied (by tag), the search triggers made or dropped. */
+export type SchemaChanges = { migrations: string[]; triggers: string[] };
+
+/**
+ * The advisory lock of migrations and the first-run seed (one bigint key; the search triggers' own lock is
+ * another). PostgreSQL keeps advisory locks per database, so two sites on one server do not wait on each other.
+ */
+const MIGRATION_LOCK = 0x5a4a_0118;
 
 export type DatabaseOptions = {
   url?: string;
@@ -45,13 +68,37 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // A dropped idle connection must not take the process down; the next query reconnects.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema });
+    const url = options.url;
+    const withMigrationLock = async <T>(work: (db: Database) => Promise<T>, onWait?: () => void): Promise<T> => {
+      // A connection of its own, not one of the pool's: the lock belongs to the session that took it, and
+      // the migrations run on that same session from the first statement to the last.
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      client.on("error", () => {}); // a dropped connection fails the query in flight, which is reported
+      await client.connect();
+      try {
+        const tried = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [MIGRATION_LOCK]);
+        if (!tried.rows[0]?.locked) {
+          onWait?.();
+          await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        }
+        return await work(drizzlePg({ client, schema }));
+      } finally {
+        // Ending the session releases the lock, also when the unlock cannot be sent.
+        await client.end().catch(() => {});
+      }
+    };
     return {
       db,
       driver: "postgres",
-      migrate: async () => {
-        await migratePg(db, { migrationsFolder: migrationsFolder() });
-        await syncSearchTriggers(db);
-      },
+      migrate: (onWait) =>
+        withMigrationLock(async (locked) => {
+          // Read again under the lock: another process may have applied them while this one waited.
+          const migrations = await pendingMigrations(locked);
+          if (migrations.length) await migratePg(locked, { migrationsFolder: migrationsFolder() });
+          return { migrations, triggers: await syncSearchTriggers(locked) };
+        }, onWait),
+      pendingSchemaChanges: () => pendingSchemaChanges(db),
+      withMigrationLock,
       ping: async () => {
         await pool.query("select 1");
         return true;
@@ -77,9 +124,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     db,
     driver: "pglite",
     migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
-      await syncSearchTriggers(db);
+      const migrations = await pendingMigrations(db);
+      if (migrations.length) await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
+      return { migrations, triggers: await syncSearchTriggers(db) };
     },
+    pendingSchemaChanges: () => pendingSchemaChanges(db),
+    withMigrationLock: (work) => work(db),
     ping: async () => {
       await client.query("select 1");
       return true;
@@ -304,6 +354,96 @@ export async function getDb(): Promise<Database> {
 /** Tests and scripts install their own handle (a fresh PGlite, or a PostgreSQL test database). */
 export function setDatabaseHandle(h: DatabaseHandle | undefined) {
   handle = h;
+}
+
+/**
+ * The tags of drizzle/'s migrations this database has not applied, as drizzle's migrator decides it: those
+ * made after the last one applied (its journal's `when` is the applied row's `created_at`).
+ */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as { entries: { tag: string; when: number }[] };
+  const table = rowsOf<{ found: string | null }>(await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as found`));
+  if (!table[0]?.found) return journal.entries.map((e) => e.tag);
+  const last = rowsOf<{ created_at: string | number }>(
+    await db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`),
+  );
+  const applied = last[0] ? Number(last[0].created_at) : undefined;
+  return journal.entries.filter((e) => applied === undefined || applied < e.when).map((e) => e.tag);
+}
+
+async function pendingSchemaChanges(db: Database): Promise<string[]> {
+  const migrations = await pendingMigrations(db);
+  // Before the migrations the search tables do not exist: the triggers come with them.
+  if (migrations.length) return [...migrations, "search triggers"];
+  return (await searchTriggersCurrent(db)) ? [] : ["search triggers"];
+}
+
+export class SchemaNotCurrentError extends Error {
+  code = "SCHEMA_NOT_CURRENT" as const;
+}
+
+export type SchemaOptions = {
+  /** MIGRATE_ON_START: migrate (under the lock) when the schema is behind, or only wait for `npm run db:migrate` to do it. */
+  migrate: boolean;
+  /** How long a process that does not migrate waits for the schema to become current. */
+  waitMs?: number;
+  pollMs?: number;
+  log?: (message: string) => void;
+};
+
+/**
+ * What a starting process does about the schema: nothing when it is current (read without the lock, so
+ * processes starting on a migrated database do not queue); otherwise it migrates under the migration lock —
+ * the first process to take it applies the migrations, the others wait for it and find nothing left — or,
+ * with `migrate: false`, waits for the schema to become current and fails with a clear error after `waitMs`.
+ * PGlite is this process's alone: nobody else can migrate it meanwhile, so it does not wait.
+ */
+export async function ensureSchema(handle: DatabaseHandle, options: SchemaOptions): Promise<SchemaChanges | undefined> {
+  const log = options.log ?? (() => {});
+  let pending = await handle.pendingSchemaChanges();
+  if (!pending.length) return undefined;
+  if (options.migrate) {
+    log(`database schema behind (${describePending(pending)}): migrating`);
+    return handle.migrate(() => log("another process holds the migration lock: waiting for it"));
+  }
+  const waitMs = handle.driver === "pglite" ? 0 : (options.waitMs ?? 120_000);
+  const until = Date.now() + waitMs;
+  if (waitMs)
+    log(`database schema behind (${describePending(pending)}): waiting up to ${Math.round(waitMs / 1000)} s for npm run db:migrate (MIGRATE_ON_START=off)`);
+  while (pending.length) {
+    if (Date.now() >= until) {
+      throw new SchemaNotCurrentError(
+        `The database schema is not current (${describePending(pending)}) and MIGRATE_ON_START=off: run npm run db:migrate, or set MIGRATE_ON_START=on.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 1000));
+    pending = await handle.pendingSchemaChanges();
+  }
+  return undefined;
+}
+
+const describePending = (pending: string[]) => {
+  const migrations = pending.filter((p) => p !== "search triggers");
+  return [
+    migrations.length && `${migrations.length} migration${migrations.length === 1 ? "" : "s"} pending`,
+    pending.includes("search triggers") && "search triggers to update",
+  ]
+    .filter(Boolean)
+    .join(", ");
+};
+
+/**
+ * Runs `seed` if the database holds no content, once however many processes start together on an empty
+ * database: the check is made again under the migration lock, and the others wait until the seed is done.
+ * The seed itself runs on the pool (it may run queries side by side), the lock only orders the processes.
+ */
+export async function seedIfEmpty(handle: DatabaseHandle, seed: () => Promise<void>, onWait?: () => void): Promise<boolean> {
+  if (!(await isDatabaseEmpty(handle.db))) return false;
+  return handle.withMigrationLock(async () => {
+    if (!(await isDatabaseEmpty(handle.db))) return false;
+    await seed();
+    return true;
+  }, onWait);
 }
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -3,7 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sql } from "drizzle-orm";
+import { createTestDatabase } from "#tests/helpers/db.ts";
 import { currentHolder, lockDataFolder, openDatabase, parseLockHolder, processStartTime } from "./client.server.ts";
+import { rowsOf } from "./rows.server.ts";
 
 const hasProc = fs.existsSync("/proc/self/stat");
 const lockOf = (dataDir: string) => path.join(dataDir, "db.lock");
@@ -177,5 +180,50 @@ describe("embedded database folder lock", () => {
     // This process's command name has no spaces, so plain splitting gives the reference value.
     expect(processStartTime(process.pid)).toBe(fs.readFileSync("/proc/self/stat", "utf8").split(" ")[21]);
     expect(processStartTime(999999)).toBeUndefined();
+  });
+});
+
+if (!process.env.TEST_DATABASE_URL)
+  console.warn("migration lock test on PostgreSQL skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");
+describe.skipIf(!process.env.TEST_DATABASE_URL)("the migration lock (PostgreSQL)", () => {
+  it("makes a second migrating process wait until the first is done, on a connection of its own", async () => {
+    const t = await createTestDatabase("postgres", { migrate: false });
+    // A second process's handle: its own pool and its own lock connection, on the same database.
+    const other = openDatabase({ url: t.url });
+    try {
+      const events: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const first = t.withMigrationLock(async (db) => {
+        events.push("first holds the lock");
+        // The lock is the session's: the connection given is not one of the pool's.
+        const [row] = rowsOf<{ n: number }>(
+          await db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()`),
+        );
+        expect(row.n).toBe(1);
+        held();
+        await gate;
+        events.push("first done");
+      });
+      await holding;
+      const second = other.migrate(() => {
+        events.push("second waits");
+        release();
+      });
+      await first;
+      const changes = await second;
+      events.push("second migrated");
+      expect(events).toEqual(["first holds the lock", "second waits", "first done", "second migrated"]);
+      expect(changes.migrations.length).toBeGreaterThan(0);
+      // Released with the session: a third taker gets it at once.
+      const never = vi.fn();
+      await t.withMigrationLock(async () => {}, never);
+      expect(never).not.toHaveBeenCalled();
+    } finally {
+      await other.close();
+      await t.drop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { migrationsFolder } from "#server/paths.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
 import { searchPublished } from "#server/search/search.server.ts";
+import { ensureSchema, isDatabaseEmpty, openDatabase } from "./client.server.ts";
 
 describe.each(testDatabaseKinds)("migrations on %s", (kind) => {
   let t: TestDatabase;
@@ -116,5 +118,134 @@ describe.each(testDatabaseKinds)("a database of the release before 0008_type_key
     // And they queue under the type's key from now on.
     await t.db.execute(sql`update articles set title = 'مقال عن النخيل والقوافل' where page_slug = 'old-article'`);
     expect((await searchPublished(t.db, "القوافل")).results.map((r) => [r.type, r.href])).toEqual([["articles", "/articles/old-article"]]);
+  });
+});
+
+describe.each(testDatabaseKinds)("the schema check of a starting process on %s", (kind) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind, { migrate: false });
+  });
+  afterAll(async () => t?.drop());
+
+  it("names every migration and the search triggers before the first run, nothing after, and a trigger that differs", async () => {
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+    expect(await t.pendingSchemaChanges()).toEqual([...journal.entries.map((e) => e.tag), "search triggers"]);
+    // MIGRATE_ON_START=off: PGlite belongs to this process, so nobody can migrate it meanwhile: no wait.
+    if (kind === "pglite") await expect(ensureSchema(t, { migrate: false })).rejects.toThrow(/not current .*npm run db:migrate/);
+
+    const changes = await ensureSchema(t, { migrate: true });
+    expect(changes?.migrations).toEqual(journal.entries.map((e) => e.tag));
+    expect(await t.pendingSchemaChanges()).toEqual([]);
+    expect(await ensureSchema(t, { migrate: false })).toBeUndefined();
+
+    await t.db.execute(sql`drop trigger news_search_update on news`);
+    expect(await t.pendingSchemaChanges()).toEqual(["search triggers"]);
+    expect(await t.migrate()).toEqual({ migrations: [], triggers: ["news_search_update"] });
+    expect(await t.pendingSchemaChanges()).toEqual([]);
+  });
+});
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+if (!adminUrl) console.warn("migration lock tests on PostgreSQL skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** A process of ours, as an operator or a process manager starts it, with its whole output. */
+function start(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+/** What server.js does before it serves: prepare() of server/app.server.ts (check, migrate, first-run seed). */
+const startWebProcess = (env: Record<string, string>) => {
+  const app = new URL("../app.server.ts", import.meta.url).href;
+  const client = new URL("./client.server.ts", import.meta.url).href;
+  const script = `const { prepare, shutdown } = await import(${JSON.stringify(app)});
+    await prepare();
+    await shutdown();
+    await (await import(${JSON.stringify(client)})).getDatabaseHandle().then((h) => h.close());
+    process.exit(0);`;
+  return start(["--import", "tsx", "--input-type=module", "-e", script], env);
+};
+
+describe.skipIf(!adminUrl)("processes starting at once on a fresh PostgreSQL database", () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => {});
+  });
+
+  it("all come up: two db:migrate and two web processes, the schema migrated once and the demo content seeded once", async () => {
+    const database = await createTestDatabase("postgres", { migrate: false });
+    cleanup.push(database.drop);
+    const env = (dataDir: string) => ({
+      NODE_ENV: "test",
+      DATABASE_URL: database.url!,
+      DATA_DIR: dataDir,
+      SEED_DEMO: "on",
+      JOB_WORKER: "off",
+      REDIS_URL: "",
+      STORAGE_DRIVER: "local",
+      VIDEO_DRIVER: "local",
+      LOG_LEVEL: "info",
+    });
+    const dataDirs = [1, 2, 3, 4].map(() => fs.mkdtempSync(path.join(os.tmpdir(), "start-at-once-")));
+    cleanup.push(() => Promise.all(dataDirs.map((d) => fs.promises.rm(d, { recursive: true, force: true }))).then(() => {}));
+
+    const runs = await Promise.all([
+      start([path.join(root, "scripts", "run.mjs"), "migrate"], env(dataDirs[0])),
+      start([path.join(root, "scripts", "run.mjs"), "migrate"], env(dataDirs[1])),
+      startWebProcess(env(dataDirs[2])),
+      startWebProcess(env(dataDirs[3])),
+    ]);
+    for (const run of runs) expect(run.code, run.out).toBe(0);
+
+    // Exactly one process applied the migrations; the others found them applied (or waited for the lock).
+    const applied = runs.filter((r) => /db:migrate: applied|"msg":"database migrated"/.test(r.out));
+    expect(applied, runs.map((r) => r.out).join("\n────\n")).toHaveLength(1);
+    const seeded = runs.filter((r) => r.out.includes("demo content seeded on first start"));
+    expect(seeded, runs.map((r) => r.out).join("\n────\n")).toHaveLength(1);
+
+    const h = database;
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    const rows = await h.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(Number(rows.rows[0].n)).toBe(journal.entries.length);
+    expect(await h.pendingSchemaChanges()).toEqual([]);
+    expect(await isDatabaseEmpty(h.db)).toBe(false);
+  });
+
+  it("with MIGRATE_ON_START=off, waits for the migration another process runs, and gives up with a clear error when none does", async () => {
+    const waiting = await createTestDatabase("postgres", { migrate: false });
+    cleanup.push(waiting.drop);
+    // Another process on the same database: the release step's `npm run db:migrate`.
+    const migrating = openDatabase({ url: waiting.url });
+    cleanup.push(() => migrating.close());
+
+    await expect(ensureSchema(waiting, { migrate: false, waitMs: 200, pollMs: 50 })).rejects.toThrow(
+      /database schema is not current \(\d+ migrations pending, search triggers to update\) and MIGRATE_ON_START=off: run npm run db:migrate/,
+    );
+
+    const said: string[] = [];
+    let saidWaiting!: () => void;
+    const started = new Promise<void>((resolve) => (saidWaiting = resolve));
+    const waited = ensureSchema(waiting, {
+      migrate: false,
+      waitMs: 600_000,
+      pollMs: 50,
+      log: (m) => {
+        said.push(m);
+        saidWaiting();
+      },
+    });
+    await started;
+    // The release step, run while the web process waits.
+    await migrating.migrate();
+    await expect(waited).resolves.toBeUndefined();
+    expect(said[0]).toMatch(/waiting up to 600 s for npm run db:migrate/);
   });
 });

@@ -58,6 +58,28 @@ export function wantedSearchTriggers(types = searchedTypes()): Trigger[] {
 
 const fingerprint = (statement: string) => NOTE + crypto.createHash("sha256").update(statement).digest("hex").slice(0, 16);
 
+/** The search triggers in the database, with the fingerprint each carries. */
+async function presentSearchTriggers(db: Pick<Database, "execute">) {
+  return rowsOf<{ table: string; name: string; note: string | null }>(
+    await db.execute(sql`select c.relname::text as table, t.tgname::text as name, obj_description(t.oid, 'pg_trigger') as note
+      from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
+      where not t.tgisinternal and p.proname in ('search_enqueue', 'search_forget')
+        and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())`),
+  );
+}
+
+/**
+ * Whether the triggers already match the definitions, without changing anything: a process that does not
+ * migrate (MIGRATE_ON_START=off) checks the schema is current with this.
+ */
+export async function searchTriggersCurrent(db: Database, types = searchedTypes()): Promise<boolean> {
+  const wanted = wantedSearchTriggers(types);
+  const present = await presentSearchTriggers(db);
+  return (
+    present.length === wanted.length && wanted.every((w) => present.some((p) => p.table === w.table && p.name === w.name && p.note === fingerprint(w.create)))
+  );
+}
+
 /**
  * Makes the search triggers match the definitions: creates or replaces what differs, drops what no type asks
  * for, queues again the items of a type whose triggers changed. Returns the names of the triggers it made or dropped.
@@ -66,12 +88,7 @@ export async function syncSearchTriggers(db: Database, types = searchedTypes()):
   const wanted = wantedSearchTriggers(types);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
-    const present = rowsOf<{ table: string; name: string; note: string | null }>(
-      await tx.execute(sql`select c.relname::text as table, t.tgname::text as name, obj_description(t.oid, 'pg_trigger') as note
-        from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_proc p on p.oid = t.tgfoid
-        where not t.tgisinternal and p.proname in ('search_enqueue', 'search_forget')
-          and c.relnamespace = (select oid from pg_namespace where nspname = current_schema())`),
-    );
+    const present = await presentSearchTriggers(tx);
     const changed: string[] = [];
     const requeue = new Set<SearchedType>();
     for (const trigger of wanted) {

@@ -10,7 +10,8 @@ import pg from "pg";
 import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type DatabaseHandle } from "#server/db/client.server.ts";
 
-export type TestDatabase = DatabaseHandle & { label: string; drop: () => Promise<void> };
+/** `url`: the PostgreSQL database's address, for a second handle or a child process on the same database. */
+export type TestDatabase = DatabaseHandle & { label: string; url?: string; drop: () => Promise<void> };
 
 export const testDatabaseKinds: ("pglite" | "postgres")[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
@@ -34,6 +35,7 @@ export async function createTestDatabase(kind: "pglite" | "postgres" = "pglite",
   return {
     ...h,
     label: "postgres",
+    url: url.toString(),
     drop: async () => {
       await h.close();
       const c = new pg.Client({ connectionString: adminUrl });
