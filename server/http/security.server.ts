@@ -21,7 +21,8 @@ const present = (...values: (string | null)[]) => values.filter((v): v is string
  * Hosts beyond our own origin that pages may use, per directive, for the drivers in use — and nothing else
  * (docs/decisions/0105-playback-and-csp.md):
  * - the file storage's public host (Bunny CDN_URL or S3_PUBLIC_URL) serves pictures and audio/video files:
- *   img-src and media-src;
+ *   img-src and media-src; with the embedded video library it also holds the videos' playlists and segments
+ *   (decision 0119), which hls.js fetches: connect-src;
  * - the video library's CDN host (VIDEO_DRIVER=bunny, BUNNY_STREAM_CDN_HOSTNAME) serves thumbnails (img-src),
  *   the MP4 and natively played HLS (media-src), and the playlists and segments hls.js fetches (connect-src);
  * - its embed player (iframe.mediadelivery.net) is the player's last resort: frame-src;
@@ -40,7 +41,7 @@ export function cspSources(config: Config): { img: string[]; media: string[]; co
   return {
     img: unique([...storage, ...videoCdn]),
     media: unique([...storage, ...videoCdn]),
-    connect: videoCdn,
+    connect: unique([...(bunny ? [] : storage), ...videoCdn]),
     frame: bunny ? [BUNNY_EMBED_ORIGIN] : [],
     adminConnect: present(bunny ? originOf(config.BUNNY_STREAM_API_URL) : null),
   };

@@ -114,6 +114,21 @@ describe("security headers", () => {
     expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net"]);
   });
 
+  it("let hls.js fetch the embedded library's playlists and segments from the S3 storage that holds them", async () => {
+    const csp = await cspOf({
+      STORAGE_DRIVER: "s3",
+      S3_ENDPOINT: "https://account.r2.cloudflarestorage.com",
+      S3_BUCKET: "media",
+      S3_ACCESS_KEY_ID: "AKIA0123456789ABCD",
+      S3_SECRET_ACCESS_KEY: "s3-secret-0123456789abcdef",
+      S3_PUBLIC_URL: "https://media.sahara-media.mr/files",
+    });
+    for (const name of ["img-src", "media-src", "connect-src"]) expect(csp.get(name), name).toContain("https://media.sahara-media.mr");
+    expect(csp.get("connect-src")).toEqual(["'self'", "https://media.sahara-media.mr"]);
+    expect(csp.get("frame-src")).toEqual(["'none'"]);
+    expect(csp.get("script-src")?.some((v) => v.includes("sahara-media.mr"))).toBe(false);
+  });
+
   it("list no Facebook host: post pictures come through our own /social/image", async () => {
     const csp = await cspOf({ FACEBOOK_PAGE_TOKEN: "t", FACEBOOK_PAGE_ID: "1" });
     const all = [...csp.values()].flat().join(" ");

@@ -4,7 +4,8 @@
  * - storage API, `/{zone}/{path}/{file}`: every request needs `AccessKey` (401 otherwise, also for an
  *   unknown zone); PUT stores the raw body (201, directories created on the way; an optional `Checksum`
  *   header, SHA-256 in hex, is verified, 400 on mismatch), GET answers the bytes or, for a path ending in
- *   `/`, the JSON listing; DELETE removes a file or a whole directory (200), 404 when there is nothing.
+ *   `/`, the JSON listing (its files, and its subdirectories as `IsDirectory` entries); DELETE removes a file
+ *   or a whole directory (200), 404 when there is nothing.
  * - CDN, `/{path}/{file}`: public GET of what the zone holds, with the type it was uploaded with.
  * Bodies are streamed to disk and hashed on the way, so a large upload costs the test no memory.
  */
@@ -18,7 +19,7 @@ import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
-export type StoredObject = { path: string; size: number; sha256: string; contentType: string };
+export type StoredObject = { path: string; size: number; sha256: string; contentType: string; changed: Date };
 
 export type FakeBunnyStorage = {
   /** Storage API base, what BUNNY_STORAGE_HOST points at. */
@@ -99,9 +100,26 @@ export async function startFakeBunnyStorage({ zone = "sahara-test", accessKey = 
     if (req.method === "GET") {
       if (isDirectory) {
         const prefix = name ? `${name}/` : "";
-        const listing = [...files.values()]
-          .filter((f) => f.path.startsWith(prefix) && !f.path.slice(prefix.length).includes("/"))
-          .map((f) => ({ ObjectName: f.path.slice(prefix.length), Path: `/${zone}/${prefix}`, Length: f.size, IsDirectory: false, StorageZoneName: zone }));
+        const inside = [...files.values()].filter((f) => f.path.startsWith(prefix));
+        // As the real zone answers: the files of this directory, and its subdirectories as entries of their own.
+        const listing = inside
+          .filter((f) => !f.path.slice(prefix.length).includes("/"))
+          .map((f) => ({
+            ObjectName: f.path.slice(prefix.length),
+            Path: `/${zone}/${prefix}`,
+            Length: f.size,
+            IsDirectory: false,
+            LastChanged: f.changed.toISOString().replace(/Z$/, ""),
+            StorageZoneName: zone,
+          }));
+        const subdirectories = new Set(
+          inside
+            .map((f) => f.path.slice(prefix.length))
+            .filter((rest) => rest.includes("/"))
+            .map((rest) => rest.split("/")[0]),
+        );
+        for (const directory of subdirectories)
+          listing.push({ ObjectName: directory, Path: `/${zone}/${prefix}`, Length: 0, IsDirectory: true, LastChanged: "", StorageZoneName: zone });
         return json(res, 200, listing);
       }
       return serve(res, name);
@@ -144,7 +162,13 @@ export async function startFakeBunnyStorage({ zone = "sahara-test", accessKey = 
       await fs.rm(partial, { force: true });
       throw error;
     }
-    const stored = { path: name, size, sha256: hash.digest("hex"), contentType: req.headers["content-type"] ?? "application/octet-stream" };
+    const stored = {
+      path: name,
+      size,
+      sha256: hash.digest("hex"),
+      contentType: req.headers["content-type"] ?? "application/octet-stream",
+      changed: new Date(),
+    };
     files.set(name, stored);
     return stored;
   }

@@ -10,6 +10,9 @@ export type StoredFile = { url: string; key: string };
 /** Bytes already in memory (a small image), or a stream for anything that may be large. */
 export type StorageBody = Uint8Array | Readable;
 
+/** One object found by `list`: its key, its size, and when it was last written where the store says. */
+export type ListedObject = { key: string; size: number; modified?: Date };
+
 export interface Storage {
   /**
    * Stores `body` under `{folder}/{timestamp}-{tag}-{filename}` and answers its key and public URL. A
@@ -17,8 +20,19 @@ export interface Storage {
    * is the exact byte count: drivers send it ahead (no chunked encoding) and refuse a body of another size.
    */
   put(folder: string, filename: string, body: StorageBody, contentType: string, size?: number): Promise<StoredFile>;
+  /**
+   * Stores `body` at exactly `key`, replacing what was there: files named after another (an image's resized
+   * copies), a video's renditions, the pieces of an upload still arriving (server/media/storage/tus-store.server.ts).
+   */
+  putAt(key: string, body: StorageBody, contentType: string, size?: number): Promise<StoredFile>;
+  /** The stored bytes as a stream, never collected; a key that is not there is a StorageError with status 404. */
+  read(key: string): Promise<Readable>;
+  /** Every object under the folder `prefix` (subfolders included), in no particular order; none is no error. */
+  list(prefix: string): Promise<ListedObject[]>;
   /** Removes a stored file; a key that is already gone is not an error. */
   remove(key: string): Promise<void>;
+  /** Removes the folder `prefix` and everything under it; an empty or absent folder is not an error. */
+  removePrefix(prefix: string): Promise<void>;
   /** The address a reader's browser loads the file from. */
   publicUrl(key: string): string;
 }
@@ -99,4 +113,28 @@ const lengthMismatch = (seen: number, size: number) =>
 
 export function byteLength(body: StorageBody): number | undefined {
   return body instanceof Uint8Array ? body.byteLength : undefined;
+}
+
+/** Bytes of a stream collected, up to `max` (a small object: an upload's description); more is a StorageError. */
+export async function collect(stream: Readable, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      stream.destroy();
+      throw new StorageError(`Read failed: more than ${max} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Runs `work` on every item, `limit` at a time; the first failure is thrown once the running ones end. */
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -225,12 +225,50 @@ describe.each(drivers)("the $name storage driver", ({ start, hasKey }) => {
   it("stores at an exact key beside another file, replacing what was there", async () => {
     const original = await fixture.storage.put("news", "photo.1600x900.jpg", PNG, "image/jpeg");
     const beside = original.key.replace(/\.jpg$/, ".w640.webp");
-    const driver = fixture.storage as Storage & { putAt: (key: string, body: Uint8Array, type: string) => Promise<{ key: string; url: string }> };
+    const driver = fixture.storage;
     await driver.putAt(beside, Uint8Array.from([1, 2, 3]), "image/webp");
     const copy = await driver.putAt(beside, PNG.slice(0, 8), "image/webp");
     expect(copy).toEqual({ key: beside, url: fixture.storage.publicUrl(beside) });
     expect(await download(copy.url)).toMatchObject({ status: 200, size: 8, sha256: sha256(PNG.slice(0, 8)) });
     await expect(driver.putAt("../escape.webp", PNG, "image/webp")).rejects.toBeInstanceOf(StorageError);
+  });
+
+  it("reads a stored file back as a stream, and says 404 for a key that is not there", async () => {
+    const size = 3 * MiB + 11;
+    const source = generated(size);
+    const stored = await fixture.storage.putAt("reads/a/clip.bin", source.stream, "application/octet-stream", size);
+    const hash = createHash("sha256");
+    let read = 0;
+    for await (const chunk of await fixture.storage.read(stored.key)) {
+      hash.update(chunk as Buffer);
+      read += (chunk as Buffer).length;
+    }
+    expect({ read, sha256: hash.digest("hex") }).toEqual({ read: size, sha256: source.sha256() });
+    const missing = await fixture.storage.read("reads/a/none.bin").catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(StorageError);
+    expect((missing as StorageError).status).toBe(404);
+    await expect(fixture.storage.read("../outside.txt")).rejects.toBeInstanceOf(StorageError);
+  });
+
+  it("lists a folder with its subfolders and sizes, and removes it whole", async () => {
+    await fixture.storage.putAt("tree/v1/playlist.m3u8", Uint8Array.from([1, 2, 3]), "application/vnd.apple.mpegurl");
+    await fixture.storage.putAt("tree/v1/360p/segment_000.ts", new Uint8Array(10), "video/mp2t");
+    await fixture.storage.putAt("tree/v1/360p/segment_001.ts", new Uint8Array(20), "video/mp2t");
+    await fixture.storage.putAt("tree/v2/playlist.m3u8", Uint8Array.from([4]), "application/vnd.apple.mpegurl");
+    const listed = await fixture.storage.list("tree/v1");
+    expect(listed.map(({ key, size }) => ({ key, size })).sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: "tree/v1/360p/segment_000.ts", size: 10 },
+      { key: "tree/v1/360p/segment_001.ts", size: 20 },
+      { key: "tree/v1/playlist.m3u8", size: 3 },
+    ]);
+    for (const object of listed) expect(Math.abs(object.modified!.getTime() - Date.now())).toBeLessThan(3600_000);
+    expect(await fixture.storage.list("tree/none")).toEqual([]);
+
+    await fixture.storage.removePrefix("tree/v1");
+    expect(await fixture.storage.list("tree/v1")).toEqual([]);
+    expect((await fixture.held()).filter((key) => key.startsWith("tree/"))).toEqual(["tree/v2/playlist.m3u8"]);
+    await expect(fixture.storage.removePrefix("tree/v1")).resolves.toBeUndefined();
+    await expect(fixture.storage.removePrefix("../tree")).rejects.toBeInstanceOf(StorageError);
   });
 
   it("removes a file, and removing it again is no error", async () => {

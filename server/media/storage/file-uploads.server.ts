@@ -1,19 +1,20 @@
 /**
- * Resumable uploads of the content forms' audio and document files (a podcast's episode, a media item's file),
- * at FILE_TUS_PATH: the one tus endpoint of ./tus.ts, streaming the complete file into the configured storage
- * (local, Bunny or S3) under its field's folder of back-office.md §7. The stored file's public URL comes back in
- * the `Upload-File-Url` header of the last response; the form puts it in the field. Videos do not come here:
- * they go to the video library (server/media/video/tus.server.ts), and the field keeps the video's id.
+ * Resumable uploads of the content forms' files (a podcast's episode, a media item's file, captions, and the
+ * image fields' pictures), at FILE_TUS_PATH: the one tus endpoint of ./tus.ts, streaming the complete file into
+ * the configured storage (local, Bunny or S3) under its field's folder of back-office.md §7. An image is stored
+ * as a form's image is (storeImageBytes: upright, without metadata, with its resized copies). The stored file's
+ * public URL comes back in the `Upload-File-Url` header of the last response; the form puts it in the field.
+ * Videos do not come here: they go to the video library (server/media/video/tus.server.ts), and the field keeps
+ * the video's id.
  */
-import { createReadStream } from "node:fs";
-import path from "node:path";
 import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "#domain/captions.ts";
 import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types/index.ts";
 import { arabic } from "#server/http/errors.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { safeFileName, UPLOAD_LIMITS_MB, type Storage } from "./index.server.ts";
+import { collect } from "./driver.server.ts";
+import { safeFileName, storeImageBytes, UPLOAD_LIMITS_MB, UploadError, type Storage } from "./index.server.ts";
 import { sniffMedia } from "./file-types.server.ts";
-import { createTusEndpoint, refuse, type UploadRate } from "./tus.server.ts";
+import { createTusEndpoint, refuse, uploadStoreFor, type UploadRate } from "./tus.server.ts";
 
 export const FILE_TUS_PATH = "/api/admin/files/tus";
 /** The response header that carries the stored file's public URL. */
@@ -24,23 +25,29 @@ const MB = 1024 * 1024;
 const foldersOf = (kinds: readonly string[]) =>
   Object.values(CONTENT_TYPE_DEFINITIONS).flatMap((def) => def.fields.filter((f) => kinds.includes(f.kind)).flatMap((f) => def.folders[f.name] ?? []));
 
-/** The folders of the file fields that take uploads here (audio, a media item's file, captions). */
+/** The folders of the file fields that take uploads here (audio, a media item's file, captions; images: below). */
 export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["audio", "file", "captions"]));
 /** Captions folders take WebVTT files only, and WebVTT files go nowhere else. */
 const CAPTIONS_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["captions"]));
+/** The image fields' folders: pictures only, and pictures go nowhere else. */
+export const IMAGE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["image"]));
 
-type Accepted = { kind: "audio" | "document" | "captions"; maxBytes: number };
+/** The image types a form's image field takes (storeImage's signatures); SVG is not one: it can carry script. */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
+
+type Accepted = { kind: "audio" | "document" | "captions" | "image"; maxBytes: number };
 
 /** What a declared type may be, and its limit (back-office.md §9; captions: domain/captions.ts). */
 function acceptedType(filetype: string): Accepted | null {
+  if (IMAGE_TYPES.has(filetype)) return { kind: "image", maxBytes: UPLOAD_LIMITS_MB.image * MB };
   if (filetype === CAPTIONS_MIME) return { kind: "captions", maxBytes: CAPTIONS_MAX_MB * MB };
   if (filetype.startsWith("audio/")) return { kind: "audio", maxBytes: UPLOAD_LIMITS_MB.audio * MB };
   if (filetype === "application/pdf") return { kind: "document", maxBytes: UPLOAD_LIMITS_MB.document * MB };
   return null;
 }
 
-/** The file's real type from its first bytes, when it is of the declared kind. */
-function sniffed(kind: Accepted["kind"], head: Uint8Array): { mime: string; extension: string } | null {
+/** The file's real type from its first bytes, when it is of the declared kind (images: checkImage, later). */
+function sniffed(kind: Exclude<Accepted["kind"], "image">, head: Uint8Array): { mime: string; extension: string } | null {
   if (kind === "captions") return isWebVtt(head) ? { mime: CAPTIONS_MIME, extension: "vtt" } : null;
   if (kind === "document") return String.fromCharCode(...head.slice(0, 5)) === "%PDF-" ? { mime: "application/pdf", extension: "pdf" } : null;
   const media = sniffMedia(head);
@@ -49,16 +56,24 @@ function sniffed(kind: Accepted["kind"], head: Uint8Array): { mime: string; exte
 
 export type FileUploadOptions = {
   dataDir: string;
+  /** Where complete files go: the configured storage. */
   storage: () => Storage;
+  /** The storage every process reaches, when there is one (S3, Bunny): unfinished uploads wait there (sharedStorage). */
+  sharedStorage?: Storage | null;
   authorize: (request: Request) => Promise<unknown>;
   /** The slowest an upload may arrive (server/media/storage/tus.server.ts). */
   minRate?: UploadRate;
 };
 
+const storeFailed = (folder: string) => (error: unknown) => {
+  logger.error({ err: error, folder }, "stored upload failed");
+  throw refuse(502, arabic("newsroom.v.fileStoreFailed"));
+};
+
 export function createFileUploadServer(options: FileUploadOptions) {
   return createTusEndpoint({
     path: FILE_TUS_PATH,
-    directory: path.join(options.dataDir, "tus-files"),
+    store: uploadStoreFor("files", options.dataDir, options.sharedStorage),
     maxSize: UPLOAD_LIMITS_MB.audio * MB,
     authorize: options.authorize,
     minRate: options.minRate,
@@ -67,22 +82,29 @@ export function createFileUploadServer(options: FileUploadOptions) {
       const accepted = acceptedType(metadata.filetype ?? "");
       if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
-      if (!FILE_UPLOAD_FOLDERS.has(metadata.folder ?? "")) throw refuse(400, "Upload-Metadata needs the folder of a file field");
-      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(metadata.folder ?? "")) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      const folder = metadata.folder ?? "";
+      if (!FILE_UPLOAD_FOLDERS.has(folder) && !IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(400, "Upload-Metadata needs the folder of a file or image field");
+      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      if ((accepted.kind === "image") !== IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       return Promise.resolve(metadata);
     },
-    async onComplete({ file, head, size, metadata }) {
+    async onComplete({ head, size, metadata, open }) {
       const accepted = acceptedType(metadata.filetype ?? "")!;
-      // The head buffer is zero-filled past the end of a file shorter than it.
-      const real = sniffed(accepted.kind, head.subarray(0, Math.min(size, head.length)));
+      if (accepted.kind === "image") {
+        // At most the image limit (10 MB): decoded and resized in memory, as a form's image is.
+        const bytes = await collect(await open(), accepted.maxBytes);
+        const stored = await storeImageBytes(metadata.filename ?? "", bytes, metadata.folder, options.storage()).catch((error: unknown) => {
+          if (error instanceof UploadError) throw refuse(415, error.message);
+          return storeFailed(metadata.folder)(error);
+        });
+        return { [FILE_URL_HEADER]: stored.url };
+      }
+      const real = sniffed(accepted.kind, head);
       if (!real) throw refuse(415, arabic(accepted.kind === "captions" ? "newsroom.v.captionsNotVtt" : "newsroom.v.fileUnsupported"));
       const stored = await options
         .storage()
-        .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), createReadStream(file), real.mime, size)
-        .catch((error: unknown) => {
-          logger.error({ err: error, folder: metadata.folder }, "stored upload failed");
-          throw refuse(502, arabic("newsroom.v.fileStoreFailed"));
-        });
+        .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), await open(), real.mime, size)
+        .catch(storeFailed(metadata.folder));
       return { [FILE_URL_HEADER]: stored.url };
     },
   });

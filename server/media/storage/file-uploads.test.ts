@@ -1,7 +1,9 @@
 /**
  * The content forms' resumable uploads over real HTTP into the local storage driver: an audio file cut
  * half-way and resumed from the offset the server reports, stored whole under its field's folder with its URL
- * in the last answer; and every refusal before and after the bytes, leaving nothing stored.
+ * in the last answer; an image stored with its resized copies; and every refusal before and after the bytes,
+ * leaving nothing stored. Then the same with S3 storage (s3rver) and two endpoints that share nothing but it,
+ * as two web processes on two machines: begun on one, finished on the other, no disk used.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -9,10 +11,41 @@ import path from "node:path";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startS3Server, type S3Server } from "#tests/helpers/s3.ts";
 import { tusClient } from "#tests/helpers/tus.ts";
-import { LocalStorage } from "./index.server.ts";
-import { createFileUploadServer, FILE_TUS_PATH, FILE_UPLOAD_FOLDERS, FILE_URL_HEADER } from "./file-uploads.server.ts";
+import { variantsOf, parseSizedImage } from "#domain/image-sources.ts";
+import { LocalStorage, type Storage } from "./index.server.ts";
+import { S3Storage } from "./s3.server.ts";
+import { createFileUploadServer, FILE_TUS_PATH, FILE_UPLOAD_FOLDERS, FILE_URL_HEADER, IMAGE_UPLOAD_FOLDERS } from "./file-uploads.server.ts";
+
+/** A photo-like JPEG: a gradient, so that resizing has work to do. */
+async function jpeg(width: number, height: number): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set([(x * 255) / width, (y * 255) / height, 90], (y * width + x) * 3);
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+async function listen(storage: Storage, dataDir: string, shared: Storage | null, allowed: () => boolean = () => true) {
+  const tus = createFileUploadServer({
+    dataDir,
+    storage: () => storage,
+    sharedStorage: shared,
+    // The server's guard is requirePermission(content.write) (the browser tests cover it); here allowed or 403.
+    authorize: () => {
+      if (!allowed()) throw new Response(null, { status: 403 });
+      return Promise.resolve();
+    },
+  });
+  const app = express();
+  app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res).catch(() => {}) : next()));
+  const server: http.Server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
 
 /** A real WAV file: a 44-byte header and `seconds` of 8 kHz mono silence. */
 function wav(seconds: number): Uint8Array {
@@ -43,29 +76,16 @@ describe("resumable uploads of the content forms' files", () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "file-uploads-"));
-    const storage = new LocalStorage(uploads());
-    const tus = createFileUploadServer({
-      dataDir,
-      storage: () => storage,
-      // The server's guard is requirePermission(content.write) (the browser tests cover it); here allowed or 403.
-      authorize: () => {
-        if (!allowed) throw new Response(null, { status: 403 });
-        return Promise.resolve();
-      },
-    });
-    const app = express();
-    app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res) : next()));
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await listen(new LocalStorage(uploads()), dataDir, null, () => allowed));
   });
   afterAll(() => {
     server?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("takes uploads for the audio, file and captions fields' folders only", () => {
+  it("takes uploads for the audio, file, captions and image fields' folders only", () => {
     expect([...FILE_UPLOAD_FOLDERS].sort()).toEqual(["coverage/captions", "media/files", "podcasts/audio", "podcasts/captions", "programs/captions"]);
+    expect([...IMAGE_UPLOAD_FOLDERS].sort()).toEqual(["articles", "coverage/images", "media/images", "news", "podcasts/thumbnails", "programs/thumbnails"]);
   });
 
   it("resumes a cut upload from the reported offset and answers the stored file's address", async () => {
@@ -131,6 +151,49 @@ describe("resumable uploads of the content forms' files", () => {
     expect(fs.readdirSync(path.join(dataDir, "tus-files"))).toEqual([]);
   });
 
+  it("stores an image with its resized copies, as a form's image, and answers its address", async () => {
+    const tus = tusClient(base, FILE_TUS_PATH);
+    const photo = await jpeg(1000, 600);
+    const created = await tus.create(photo.length, { folder: "news", filename: "صورة الغلاف.jpg", filetype: "image/jpeg" });
+    expect(created.status).toBe(201);
+    const res = await tus.patch(tus.uploadUrl(created), 0, photo);
+    expect(res.status).toBe(204);
+    const stored = res.headers.get(FILE_URL_HEADER)!;
+    expect(decodeURIComponent(stored)).toMatch(/^\/uploads\/news\/\d+-[0-9a-f]+-صورة-الغلاف\.1000x600\.jpg$/);
+    const key = decodeURIComponent(stored.slice("/uploads/".length));
+    const onDisk = (name: string) => path.join(uploads(), ...name.split("/"));
+    expect((await sharp(onDisk(key)).metadata()).width).toBe(1000);
+    for (const variant of variantsOf(parseSizedImage(key)!)) expect(fs.existsSync(onDisk(variant.name)), variant.name).toBe(true);
+    expect(fs.readdirSync(path.join(dataDir, "tus-files"))).toEqual([]);
+  });
+
+  it("refuses an SVG, an image of more than 10 MB, pictures outside the image folders and other files in them", async () => {
+    const tus = tusClient(base, FILE_TUS_PATH);
+    const status = async (length: number, meta: Record<string, string>) => {
+      const res = await tus.create(length, meta);
+      return { status: res.status, error: ((await res.json()) as { error: { message: string } }).error.message };
+    };
+    expect(await status(1000, { folder: "news", filename: "logo.svg", filetype: "image/svg+xml" })).toEqual({ status: 415, error: "نوع الملف غير مدعوم..." });
+    expect(await status(11 * 1024 * 1024, { folder: "news", filename: "big.jpg", filetype: "image/jpeg" })).toEqual({
+      status: 413,
+      error: "حجم الملف كبير جداً. الحد الأقصى 10 ميجابايت",
+    });
+    expect((await status(1000, { folder: "podcasts/audio", filename: "a.png", filetype: "image/png" })).status).toBe(415);
+    expect((await status(1000, { folder: "news", filename: "a.mp3", filetype: "audio/mpeg" })).status).toBe(415);
+    expect((await status(1000, { folder: "news/../etc", filename: "a.png", filetype: "image/png" })).status).toBe(400);
+  });
+
+  it("refuses bytes that are not the image they claim to be, and keeps nothing", async () => {
+    const tus = tusClient(base, FILE_TUS_PATH);
+    const before = storedFiles().length;
+    const text = new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>");
+    const created = await tus.create(text.length, { folder: "articles", filename: "x.png", filetype: "image/png" });
+    const res = await tus.patch(tus.uploadUrl(created), 0, text);
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe("نوع الملف غير مدعوم...");
+    expect(storedFiles().length).toBe(before);
+  });
+
   describe("WebVTT captions", () => {
     const vtt = new TextEncoder().encode("\uFEFFWEBVTT\n\n00:00.000 --> 00:02.000\nمرحباً بكم في البرنامج\n");
     const errorOf = async (res: Response) => ((await res.json()) as { error: { message: string } }).error.message;
@@ -166,5 +229,72 @@ describe("resumable uploads of the content forms' files", () => {
       expect((await tus.create(vtt.length, { folder: "podcasts/audio", filename: "c.vtt", filetype: "text/vtt" })).status).toBe(415);
       expect((await tus.create(1000, { folder: "podcasts/captions", filename: "a.mp3", filetype: "audio/mpeg" })).status).toBe(415);
     });
+  });
+});
+
+describe("resumable uploads of the content forms' files with S3 storage, through two processes", () => {
+  let s3: S3Server;
+  let dataDirs: string[];
+  let endpoints: { server: http.Server; base: string }[];
+  const s3Storage = () => new S3Storage({ endpoint: s3.endpoint, region: "us-east-1", bucket: s3.bucket, publicUrl: s3.publicUrl, ...s3.credentials });
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), "file-uploads-s3-")));
+    // Each "process" has its own Storage object and DATA_DIR: only the bucket is shared.
+    endpoints = await Promise.all(
+      dataDirs.map((dir) => {
+        const storage = s3Storage();
+        return listen(storage, dir, storage);
+      }),
+    );
+  });
+  afterAll(async () => {
+    for (const { server } of endpoints ?? []) {
+      server.closeAllConnections();
+      server.close();
+    }
+    for (const dir of dataDirs ?? []) fs.rmSync(dir, { recursive: true, force: true });
+    await s3?.close();
+  });
+
+  it("begins an audio file on one, is cut, finishes on the other; stored in the bucket, nothing on either disk", async () => {
+    const [a, b] = endpoints.map(({ base }) => tusClient(base, FILE_TUS_PATH));
+    const audio = wav(60);
+    const created = await a.create(audio.length, { folder: "podcasts/audio", filename: "حلقة.wav", filetype: "audio/wav" });
+    expect(created.status).toBe(201);
+    const url = a.uploadUrl(created);
+    const urlOnB = url.replace(endpoints[0].base, endpoints[1].base);
+    await a.patchAndDrop(url, 0, audio, Math.floor(audio.length / 2));
+    await expect.poll(() => b.offsetOf(urlOnB), { timeout: 20_000 }).toBeGreaterThan(0);
+    const offset = await b.offsetOf(urlOnB);
+    expect(offset).toBeLessThan(audio.length);
+
+    const rest = await b.patch(urlOnB, offset, audio.subarray(offset));
+    expect(rest.status).toBe(204);
+    const stored = rest.headers.get(FILE_URL_HEADER)!;
+    expect(stored.startsWith(`${s3.publicUrl}/podcasts/audio/`)).toBe(true);
+    const served = await fetch(stored);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("audio/wav");
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(audio))).toBe(true);
+    expect(await s3Storage().list("tus/files")).toEqual([]);
+    for (const dir of dataDirs) expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("stores an image with its copies in the bucket, served from its public address", async () => {
+    const a = tusClient(endpoints[0].base, FILE_TUS_PATH);
+    const photo = await jpeg(700, 400);
+    const created = await a.create(photo.length, { folder: "coverage/images", filename: "cover.jpg", filetype: "image/jpeg" });
+    const res = await a.patch(a.uploadUrl(created), 0, photo);
+    expect(res.status).toBe(204);
+    const stored = res.headers.get(FILE_URL_HEADER)!;
+    expect(stored).toMatch(new RegExp(`^${s3.publicUrl}/coverage/images/\\d+-[0-9a-f]+-cover\\.700x400\\.jpg$`));
+    const served = await fetch(stored);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("image/jpeg");
+    const key = stored.slice(s3.publicUrl.length + 1);
+    for (const variant of variantsOf(parseSizedImage(key)!)) expect((await fetch(`${s3.publicUrl}/${variant.name}`)).status, variant.name).toBe(200);
+    for (const dir of dataDirs) expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

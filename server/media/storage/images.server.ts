@@ -5,10 +5,8 @@
  * next to it, the copies domain/image-sources.ts names from that name (`….w640.jpg`, `….w640.webp`…), which
  * the public pages turn into `srcset` with no database column.
  *
- * The copies are written at keys derived from the original's, so the driver must be able to write at an
- * exact key (`putAt`). A driver that cannot gets the cleaned original alone, under a name without the size:
- * the pages then show it as before, never a srcset naming files that do not exist. GIFs are kept as
- * uploaded (they may be animated) with their size in the name and no copies.
+ * The copies are written at keys derived from the original's (`putAt`). GIFs are kept as uploaded (they may
+ * be animated) with their size in the name and no copies.
  */
 import sharp, { type Sharp } from "sharp";
 import { IMAGE_MIME, parseSizedImage, sizedName, variantsOf, type ImageFormat } from "#domain/image-sources.ts";
@@ -27,13 +25,6 @@ const ENCODE = {
   webp: (s: Sharp) => s.webp({ quality: 78 }),
   avif: (s: Sharp) => s.avif({ quality: 55 }),
 } satisfies Record<Exclude<ImageFormat, "gif">, (s: Sharp) => Sharp>;
-
-/** A driver that can store at an exact key: how an image's copies sit next to it. */
-export type KeyedStorage = Storage & { putAt(key: string, body: Uint8Array, contentType: string): Promise<StoredFile> };
-
-export function canPutAt(target: Storage): target is KeyedStorage {
-  return typeof (target as Partial<KeyedStorage>).putAt === "function";
-}
 
 /** The bytes are not an image sharp can decode (or exceed IMAGE_PIXEL_LIMIT): the spec's "unsupported file". */
 export class UndecodableImage extends Error {
@@ -76,8 +67,6 @@ export async function storeImageWithVariants(target: Storage, folder: string, fi
     return target.put(folder, sizedName(base, width, meta.pageHeight ?? height, format), bytes, mime);
   }
   const original = await encode(bytes, format);
-  if (!canPutAt(target)) return target.put(folder, filename, original, mime);
-
   const stored = await target.put(folder, sizedName(base, width, height, format), original, mime);
   const written: string[] = [stored.key];
   try {

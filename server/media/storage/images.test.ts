@@ -163,16 +163,6 @@ describe("resized copies of an uploaded image", () => {
     expect(files()).toEqual([]);
   });
 
-  it("stores the cleaned original alone, under a name without its size, on a driver that cannot write at a key", async () => {
-    const { storage, files, read } = setUp();
-    const plain: Storage = { put: (...args) => storage.put(...args), remove: (key) => storage.remove(key), publicUrl: (key) => storage.publicUrl(key) };
-    const stored = await upload(await photo(1600, 900, 6), "cover.jpg", plain);
-    expect(stored.key).toMatch(/-cover\.jpg$/);
-    expect(files()).toHaveLength(1);
-    expect((await sharp(read(stored.key)).metadata()).exif).toBeUndefined();
-    expect(imageSources(stored.url)).toEqual({ src: stored.url });
-  });
-
   it("removes what it stored when a copy cannot be stored, and removeImage() takes an image with its copies", async () => {
     const { storage, files } = setUp();
     let writes = 0;

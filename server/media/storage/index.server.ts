@@ -7,19 +7,31 @@
  * Checks follow back-office.md §5 "File checker": a size limit per kind, the blocked extensions, and the
  * type read from the file's first bytes (a name or a declared type proves nothing).
  */
+import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { getConfig, type Config } from "#server/config.server.ts";
 import { arabic, ValidationError } from "#server/http/errors.server.ts";
 import { BunnyStorage } from "./bunny.server.ts";
-import { assertValidKey, checkedBody, encodeKey, objectKey, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
+import {
+  assertValidKey,
+  checkedBody,
+  encodeKey,
+  objectKey,
+  StorageError,
+  type ListedObject,
+  type Storage,
+  type StorageBody,
+  type StoredFile,
+} from "./driver.server.ts";
 import { storeImageWithVariants, UndecodableImage } from "./images.server.ts";
 import { S3Storage } from "./s3.server.ts";
 import type { ImageFormat } from "#domain/image-sources.ts";
 
-export { StorageError, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
+export { StorageError, type ListedObject, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
 
 /** back-office.md §9: upload limits per kind. */
 export const UPLOAD_LIMITS_MB = { image: 10, video: 500, audio: 50, document: 5 } as const;
@@ -93,11 +105,11 @@ export class LocalStorage implements Storage {
   /** Stores `body` at exactly `key` (an image's resized copies are named after it: server/media/storage/images.server.ts). */
   async putAt(key: string, body: StorageBody, _contentType: string, size?: number): Promise<StoredFile> {
     assertValidKey(key);
-    const target = path.join(this.root, ...key.split("/"));
+    const target = this.pathOf(key);
     await fs.mkdir(path.dirname(target), { recursive: true });
     // Written aside and renamed: a reader never sees half a file, a failed write leaves nothing behind. The
     // partial name starts with a dot, which /uploads refuses to serve.
-    const partial = path.join(path.dirname(target), `.${path.basename(target)}.part`);
+    const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(4).toString("hex")}.part`);
     try {
       const checked = checkedBody(body, size);
       if (checked instanceof Uint8Array) await fs.writeFile(partial, checked);
@@ -110,13 +122,51 @@ export class LocalStorage implements Storage {
     return { key, url: this.publicUrl(key) };
   }
 
+  async read(key: string): Promise<Readable> {
+    assertValidKey(key);
+    const handle = await fs.open(this.pathOf(key), "r").catch((error: NodeJS.ErrnoException) => {
+      throw error.code === "ENOENT" || error.code === "EISDIR" ? new StorageError("Read failed with status 404: Not Found", 404) : error;
+    });
+    return handle.createReadStream();
+  }
+
+  async list(prefix: string): Promise<ListedObject[]> {
+    assertValidKey(prefix);
+    const root = this.pathOf(prefix);
+    const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") return [];
+      throw error;
+    });
+    const listed = await Promise.all(
+      entries
+        // Dot-files are writes still in progress (putAt's partial files).
+        .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
+        .map(async (entry): Promise<ListedObject | null> => {
+          const full = path.join(entry.parentPath, entry.name);
+          const stat = await fs.stat(full).catch(() => null);
+          const key = [prefix, ...path.relative(root, full).split(path.sep)].join("/");
+          return stat ? { key, size: stat.size, modified: stat.mtime } : null;
+        }),
+    );
+    return listed.filter((entry) => entry !== null);
+  }
+
   async remove(key: string): Promise<void> {
     assertValidKey(key);
-    await fs.rm(path.join(this.root, ...key.split("/")), { force: true });
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    assertValidKey(prefix);
+    await fs.rm(this.pathOf(prefix), { recursive: true, force: true });
   }
 
   publicUrl(key: string): string {
     return `${this.urlPrefix}/${encodeKey(key)}`;
+  }
+
+  private pathOf(key: string): string {
+    return path.join(this.root, ...key.split("/"));
   }
 }
 
@@ -144,21 +194,44 @@ export function createStorage(config: Config): Storage {
   }
 }
 
-let storage: Storage | undefined;
+const storages = new WeakMap<Config, Storage>();
+
+/** The driver of a configuration, made once per configuration (a hosted driver keeps its connections). */
+export function storageFor(config: Config): Storage {
+  let storage = storages.get(config);
+  if (!storage) storages.set(config, (storage = createStorage(config)));
+  return storage;
+}
 
 export function getStorage(): Storage {
-  storage ??= createStorage(getConfig());
-  return storage;
+  return storageFor(getConfig());
+}
+
+/**
+ * The configured storage when every machine reaches it (S3, Bunny): then resumable uploads keep their pieces
+ * there and the local video library keeps its files there, so no disk is shared (decision 0119). Null with
+ * the local driver, whose files are this machine's.
+ */
+export function sharedStorage(config: Config): Storage | null {
+  return config.drivers.storage === "local" ? null : storageFor(config);
 }
 
 /** Checks an uploaded image and stores it in `folder`; throws UploadError with the spec's message. */
 export async function storeImage(file: File, folder: string, target: Storage = getStorage()): Promise<StoredFile> {
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const sniffed = checkImage(file.name, file.size, head);
-  const body = new Uint8Array(await file.arrayBuffer());
+  checkImage(file.name, file.size, head);
+  return storeImageBytes(file.name, new Uint8Array(await file.arrayBuffer()), folder, target);
+}
+
+/**
+ * Checks an image already in memory (at most the image limit: a form's file, a finished resumable upload) and
+ * stores it with its resized copies in `folder`; answers the original. Throws UploadError with the spec's message.
+ */
+export async function storeImageBytes(name: string, body: Uint8Array, folder: string, target: Storage = getStorage()): Promise<StoredFile> {
+  const sniffed = checkImage(name, body.byteLength, body.subarray(0, 16));
   try {
     // Resized copies beside it, upright and without metadata (decision 0104); answers the original.
-    return await storeImageWithVariants(target, folder, safeFileName(file.name, sniffed.extension), body, sniffed.extension as ImageFormat);
+    return await storeImageWithVariants(target, folder, safeFileName(name, sniffed.extension), body, sniffed.extension as ImageFormat);
   } catch (error) {
     if (error instanceof UndecodableImage) throw new UploadError("newsroom.v.fileUnsupported");
     throw error;

@@ -7,8 +7,20 @@
  * upload is aborted, leaving nothing behind. The SDK is loaded on first use: a server on the local
  * driver never pays for it.
  */
+import type { Readable } from "node:stream";
 import type { S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import { assertValidKey, checkedBody, encodeKey, objectKey, StorageError, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
+import {
+  assertValidKey,
+  checkedBody,
+  eachLimited,
+  encodeKey,
+  objectKey,
+  StorageError,
+  type ListedObject,
+  type Storage,
+  type StorageBody,
+  type StoredFile,
+} from "./driver.server.ts";
 
 export type S3StorageOptions = {
   endpoint: string;
@@ -71,6 +83,37 @@ export class S3Storage implements Storage {
     return { key, url: this.publicUrl(key) };
   }
 
+  async read(key: string): Promise<Readable> {
+    assertValidKey(key);
+    const [client, { GetObjectCommand }] = await Promise.all([this.client(), import("@aws-sdk/client-s3")]);
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      // In Node the body is the response stream itself (an IncomingMessage): read as it arrives.
+      return answer.Body as Readable;
+    } catch (error) {
+      throw storageError("Read", error);
+    }
+  }
+
+  async list(prefix: string): Promise<ListedObject[]> {
+    assertValidKey(prefix);
+    const [client, { ListObjectsV2Command }] = await Promise.all([this.client(), import("@aws-sdk/client-s3")]);
+    const listed: ListedObject[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key) listed.push({ key: object.Key, size: object.Size ?? 0, modified: object.LastModified });
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    } catch (error) {
+      throw storageError("List", error);
+    }
+    return listed;
+  }
+
   async remove(key: string): Promise<void> {
     assertValidKey(key);
     const [client, { DeleteObjectCommand }] = await Promise.all([this.client(), import("@aws-sdk/client-s3")]);
@@ -79,6 +122,13 @@ export class S3Storage implements Storage {
     } catch (error) {
       throw storageError("Delete", error);
     }
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    // One DELETE per object, a few at a time: the batch call (DeleteObjects) demands a checksum several
+    // S3-compatible stores compute differently, and a video's folder holds hundreds of segments at most.
+    const objects = await this.list(prefix);
+    await eachLimited(objects, 8, (object) => this.remove(object.key));
   }
 
   publicUrl(key: string): string {
@@ -106,7 +156,7 @@ export class S3Storage implements Storage {
 }
 
 /** Status and S3 error code only: the SDK's error carries the request, whose headers name the access key. */
-function storageError(action: "Upload" | "Delete", error: unknown): StorageError {
+function storageError(action: "Upload" | "Delete" | "Read" | "List", error: unknown): StorageError {
   if (error instanceof StorageError) return error;
   const service = error as Partial<S3ServiceException>;
   const status = service.$metadata?.httpStatusCode;

@@ -1,23 +1,32 @@
 /**
  * The one resumable-upload endpoint builder (tus 1.0.0: core, creation, termination) for every large file the
- * newsroom sends: the video library's videos (server/media/video/tus.server.ts) and the audio and documents of the content
- * forms (server/media/storage/file-uploads.server.ts). Mounted before any body limit: a file goes to disk chunk by chunk,
- * so memory does not grow with its size, and an upload cut at 80 % resumes from the offset the server reports.
+ * newsroom sends: the video library's videos (server/media/video/tus.server.ts) and the images, audio and
+ * documents of the content forms (server/media/storage/file-uploads.server.ts). Mounted before any body limit:
+ * a file is stored as it arrives, so memory does not grow with its size, and an upload cut at 80 % resumes from
+ * the offset the server reports.
+ *
+ * Where an upload waits until it is complete (decision 0119): with a storage every process reaches (S3, Bunny)
+ * in that storage, by StorageTusStore (./tus-store.server.ts), so the next request of an upload may reach any
+ * process; with the local driver on this machine's disk, by @tus/file-store (one machine, or one shared DATA_DIR).
  *
  * What can be checked before a byte is accepted is (permission, origin, declared size and type, blocked
  * extensions); the file's own signature is checked once it is complete, before it goes where it belongs.
  */
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
 import { Server, EVENTS } from "@tus/server";
 import { FileStore } from "@tus/file-store";
 import { logger } from "#server/ops/logger.server.ts";
+import { observeUpload, uploadKind } from "#server/ops/metrics.server.ts";
 import { closeAfterRefusal, watchTransferRate, type TransferRate } from "#server/http/request-guard.server.ts";
 import { guardRefusalOf } from "#server/http/api.server.ts";
 import { arabic } from "#server/http/errors.server.ts";
+import { StorageError, type Storage } from "./driver.server.ts";
 import { BLOCKED_EXTENSIONS } from "./index.server.ts";
 import { SNIFF_BYTES } from "./file-types.server.ts";
+import { StorageTusStore } from "./tus-store.server.ts";
 
 const MB = 1024 * 1024;
 
@@ -61,18 +70,63 @@ function statusOfThrown(error: unknown): number | null {
 }
 
 export type CompletedUpload = {
-  /** The complete file on this machine's disk; the hook moves or copies it (it is removed afterwards). */
-  file: string;
-  /** Its first bytes, for the signature check. */
+  /** Its first bytes (SNIFF_BYTES, fewer for a shorter file), for the signature check. */
   head: Uint8Array;
   size: number;
   metadata: Record<string, string>;
+  /** The complete file as a stream, read as it is consumed; the hook streams it into place (it is removed afterwards). */
+  open: () => Promise<Readable>;
 };
+
+/** Where an endpoint's unfinished uploads wait: a folder of this machine's disk, or a folder of a shared storage. */
+export type UploadStore = { directory: string } | { storage: Storage; prefix: string; pieceSize?: number };
+
+/** The two endpoints' folders: under DATA_DIR on the local disk, under `tus/` in a shared storage. */
+export const UPLOAD_FOLDERS = { videos: { directory: "tus", prefix: "tus/videos" }, files: { directory: "tus-files", prefix: "tus/files" } } as const;
+
+/** The store of one endpoint: the shared storage when there is one (decision 0119), else DATA_DIR. */
+export function uploadStoreFor(endpoint: keyof typeof UPLOAD_FOLDERS, dataDir: string, shared: Storage | null | undefined): UploadStore {
+  const folders = UPLOAD_FOLDERS[endpoint];
+  return shared ? { storage: shared, prefix: folders.prefix } : { directory: path.join(dataDir, folders.directory) };
+}
+
+function dataStoreOf(store: UploadStore): FileStore | StorageTusStore {
+  return "storage" in store
+    ? new StorageTusStore({ ...store, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS })
+    : new FileStore({ directory: store.directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS });
+}
+
+/** Removes the uploads of both endpoints abandoned for a day (the daily `uploads.prune` job); answers how many. */
+export async function pruneUnfinishedUploads(dataDir: string, shared: Storage | null): Promise<number> {
+  let removed = 0;
+  for (const endpoint of ["videos", "files"] as const) {
+    const store = uploadStoreFor(endpoint, dataDir, shared);
+    // FileStore makes its folder as it starts: a worker on another machine has nothing there to prune.
+    if ("directory" in store && !fs.existsSync(store.directory)) continue;
+    removed += await dataStoreOf(store).deleteExpired();
+  }
+  return removed;
+}
+
+/** The first `bytes` of a stream, which is then closed. */
+async function headOf(stream: Readable, bytes: number): Promise<Uint8Array> {
+  const head = Buffer.alloc(bytes);
+  let filled = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      filled += chunk.copy(head, filled, 0, Math.min(chunk.length, bytes - filled));
+      if (filled >= bytes) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return head.subarray(0, filled);
+}
 
 export type TusEndpointOptions = {
   path: string;
-  /** Where chunks are kept until the file is complete. */
-  directory: string;
+  /** Where an upload waits until it is complete (uploadStoreFor). */
+  store: UploadStore;
   /** The largest declared length accepted at all (a hook may refuse less, by type). */
   maxSize: number;
   /** Throws (a Response or react-router data) when the request may not upload: the server's session guard. */
@@ -127,11 +181,10 @@ export function guardUploadBody(req: IncomingMessage, res: ServerResponse, rate:
 }
 
 export function createTusEndpoint(options: TusEndpointOptions) {
-  const datastore = new FileStore({ directory: options.directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_TTL_MS });
+  const datastore = dataStoreOf(options.store);
 
   async function removeUpload(id: string) {
-    await fs.rm(path.join(options.directory, id), { force: true });
-    await fs.rm(path.join(options.directory, `${id}.json`), { force: true });
+    await datastore.remove(id).catch((error: unknown) => logger.warn({ err: error, upload: id, endpoint: options.path }, "finished upload not removed"));
   }
 
   const server = new Server({
@@ -159,21 +212,22 @@ export function createTusEndpoint(options: TusEndpointOptions) {
       return { metadata: await options.onCreate({ size: upload.size, metadata }) };
     },
     async onUploadFinish(_req, upload) {
-      const file = path.join(options.directory, upload.id);
-      const handle = await fs.open(file, "r");
-      const head = new Uint8Array(SNIFF_BYTES);
-      try {
-        await handle.read(head, 0, SNIFF_BYTES, 0);
-      } finally {
-        await handle.close();
-      }
       const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ""]));
+      const open = async (): Promise<Readable> => datastore.read(upload.id);
       try {
-        const headers = await options.onComplete({ file, head, size: upload.size ?? 0, metadata });
+        const head = await headOf(await open(), SNIFF_BYTES);
+        const headers = await options.onComplete({ head, size: upload.size ?? 0, metadata, open });
+        observeUpload(uploadKind(metadata.filetype), upload.size ?? 0);
         return headers ? { headers } : {};
       } finally {
         await removeUpload(upload.id);
       }
+    },
+    // The store unreachable (S3 or Bunny away): the API's shape and words, and the cause in the log only.
+    onResponseError(_req, error) {
+      if (!(error instanceof StorageError)) return undefined;
+      logger.error({ err: error, endpoint: options.path }, "upload store failed");
+      return refuse(502, arabic("newsroom.v.fileStoreFailed"));
     },
   });
 

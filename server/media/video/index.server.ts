@@ -4,6 +4,7 @@
  */
 import { getConfig, type Config } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { sharedStorage } from "#server/media/storage/index.server.ts";
 import { createBunnyVideoLibrary } from "./bunny.server.ts";
 import { createLocalVideoLibrary } from "./local.server.ts";
 import type { VideoLibrary } from "./types.server.ts";
@@ -16,7 +17,8 @@ let current: { config: Config; library: VideoLibrary } | undefined;
 export function createVideoLibrary(config: Config): VideoLibrary {
   switch (config.drivers.video) {
     case "local":
-      return createLocalVideoLibrary({ db: getDb, dataDir: config.dataDir });
+      // With S3 or Bunny storage, uploaded videos' files live there, not on this machine (decision 0119).
+      return createLocalVideoLibrary({ db: getDb, dataDir: config.dataDir, storage: sharedStorage(config) });
     case "bunny": {
       // The configuration check only selects this driver with its three settings present (in production a
       // missing one refuses to start; elsewhere it falls back to "local").

@@ -1,7 +1,8 @@
 /**
- * The embedded video library: items in the `videos` table, files in DATA_DIR/videos/{guid}/ laid out as
- * the hosted library lays them out on its CDN (playlist.m3u8 and its segments, play_720p.mp4,
- * thumbnail.jpg), served at /video-files/{guid}/... by `localVideoFiles`.
+ * The embedded video library: items in the `videos` table, files laid out as the hosted library lays them
+ * out on its CDN (playlist.m3u8 and its segments, play_720p.mp4, thumbnail.jpg): in DATA_DIR/videos/{guid}/,
+ * served at /video-files/{guid}/... by `localVideoFiles`, or, with a storage every machine reaches (S3, Bunny),
+ * under `videos/{guid}/` there, served from its public URL (decision 0119).
  */
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
@@ -14,6 +15,8 @@ import { invalidate } from "#server/content/cache.server.ts";
 import { deterministicUuid, SAMPLE_POSTER_URL, SAMPLE_VIDEO_URL, DEMO_URL_PREFIX } from "#server/db/demo-assets.server.ts";
 import { MEDIA } from "#server/db/seed-data/media.ts";
 import { isVideoId } from "#domain/video-source.ts";
+import type { Storage } from "#server/media/storage/driver.server.ts";
+import { videoFileKey, videoFolderKey } from "./processing.server.ts";
 import { VIDEO_STATUS, type ListOptions, type VideoItem, type VideoLibrary, type VideoPlayback } from "./types.server.ts";
 
 /** Where the local files are served; the hosted driver's equivalent is its CDN host. */
@@ -52,13 +55,19 @@ const demoPictureByGuid = new Map(
   MEDIA.filter((m) => m.type === "video").map((m) => [deterministicUuid(m.slug), `${DEMO_URL_PREFIX}/images/media/${m.slug}.svg`]),
 );
 
-export type LocalVideoLibraryOptions = { db: Database | (() => Promise<Database>); dataDir: string };
+export type LocalVideoLibraryOptions = {
+  db: Database | (() => Promise<Database>);
+  dataDir: string;
+  /** The storage every machine reaches (S3, Bunny; sharedStorage), when uploaded videos' files live there. */
+  storage?: Storage | null;
+};
 
-export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOptions): VideoLibrary {
+export function createLocalVideoLibrary({ db, dataDir, storage = null }: LocalVideoLibraryOptions): VideoLibrary {
   const database = typeof db === "function" ? db : () => Promise.resolve(db);
   const videosDir = path.join(dataDir, "videos");
   const uploadsDir = path.join(dataDir, "uploads");
   const fileUrl = (guid: string, name: string) => `${LOCAL_VIDEO_URL_PREFIX}/${guid}/${name}`;
+  const storedUrl = (guid: string, name: string) => storage!.publicUrl(videoFileKey(guid, name));
   const has = (guid: string, name: string) => fs.existsSync(path.join(videosDir, guid, name));
   /** `/uploads/x` → whether DATA_DIR/uploads/x exists. */
   const hasUpload = (url: string) => fs.existsSync(path.join(uploadsDir, url.replace(/^\/uploads\//, "")));
@@ -84,9 +93,20 @@ export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOption
     playbackFor(item): VideoPlayback {
       const guid = item.guid;
       const out: VideoPlayback = {};
+      const thumbName = item.thumbnailFileName && /^[\w.-]+$/.test(item.thumbnailFileName) ? item.thumbnailFileName : null;
+      if (storage && !item.isDemo) {
+        // Read from the row, never from this machine's disk: the files are in the storage, written by whichever
+        // worker processed the video, and all of them are there once it is ready.
+        if (item.status === VIDEO_STATUS.ready) {
+          out.hls = storedUrl(guid, "playlist.m3u8");
+          out.mp4 = storedUrl(guid, "play_720p.mp4");
+        }
+        out.thumbnail = storedUrl(guid, thumbName ?? "thumbnail.jpg");
+        return out;
+      }
+      // Demo videos are laid out on this machine by the seed (server/db/demo-assets.server.ts), whatever the storage.
       if (has(guid, "playlist.m3u8")) out.hls = fileUrl(guid, "playlist.m3u8");
       if (has(guid, "play_720p.mp4")) out.mp4 = fileUrl(guid, "play_720p.mp4");
-      const thumbName = item.thumbnailFileName && /^[\w.-]+$/.test(item.thumbnailFileName) ? item.thumbnailFileName : null;
       if (thumbName && has(guid, thumbName)) out.thumbnail = fileUrl(guid, thumbName);
       else if (has(guid, "thumbnail.jpg")) out.thumbnail = fileUrl(guid, "thumbnail.jpg");
       else if (has(guid, "thumbnail.svg")) out.thumbnail = fileUrl(guid, "thumbnail.svg");
@@ -143,6 +163,7 @@ export function createLocalVideoLibrary({ db, dataDir }: LocalVideoLibraryOption
     async delete(guid) {
       if (!isVideoId(guid)) return;
       await (await database()).delete(videos).where(eq(videos.guid, guid.toLowerCase()));
+      await storage?.removePrefix(videoFolderKey(guid.toLowerCase()));
       await fs.promises.rm(path.join(videosDir, guid.toLowerCase()), { recursive: true, force: true });
       invalidate("videos");
     },

@@ -4,21 +4,43 @@
  * (360p and 720p under one master playlist.m3u8, the layout of the hosted library's CDN) and a thumbnail.
  * The status moves 1 processing → 2 encoding → 3 finished → 4 ready, or 5 failed with the reason.
  *
- * Everything is written in a work folder and moved into place at the end: a worker killed mid-encode leaves
- * the previous state untouched, and the re-run starts from the source again.
+ * Where the files are: DATA_DIR/videos/{guid}/ on this machine, or `videos/{guid}/` in a storage every machine
+ * reaches (S3, Bunny; decision 0119), in which case the source is first downloaded to a work folder of this
+ * machine and the outputs uploaded from there.
+ *
+ * Everything is written in a work folder and moved (or uploaded) into place at the end, and only then is the
+ * video marked ready: a worker killed mid-encode leaves the previous state, and the re-run starts from the
+ * source again.
  */
 import { spawn } from "node:child_process";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { videos } from "#server/db/schema.server.ts";
 import { PermanentJobError } from "#server/jobs/queue.server.ts";
 import { invalidate } from "#server/content/cache.server.ts";
+import { StorageError, type Storage } from "#server/media/storage/driver.server.ts";
 import { VIDEO_STATUS } from "./types.server.ts";
 
 /** The uploaded original inside the video's folder; the renditions sit beside it. */
 export const SOURCE_FILE = "source";
+
+/** A video's folder in a shared storage: `videos/{guid}`, laid out as DATA_DIR/videos/{guid} is. */
+export const videoFolderKey = (guid: string) => `videos/${guid}`;
+export const videoFileKey = (guid: string, name: string) => `${videoFolderKey(guid)}/${name}`;
+
+/** The type each output is served with (a store serves what it was told at upload). */
+export function videoContentType(name: string): string {
+  if (name.endsWith(".m3u8")) return "application/vnd.apple.mpegurl";
+  if (name.endsWith(".ts")) return "video/mp2t";
+  if (name.endsWith(".m4s")) return "video/iso.segment";
+  if (name.endsWith(".mp4")) return "video/mp4";
+  if (name.endsWith(".jpg")) return "image/jpeg";
+  return "application/octet-stream";
+}
 
 export type FfmpegTools = { ffmpeg: string; ffprobe: string };
 
@@ -147,12 +169,42 @@ async function encode(source: string, work: string, probe: Probe, tools: FfmpegT
 
 const OUTPUTS = ["play_720p.mp4", "playlist.m3u8", "thumbnail.jpg", "360p", "720p"];
 
+/** Files of a folder, recursively, as paths relative to it with `/` between segments. */
+async function filesUnder(root: string): Promise<string[]> {
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
+}
+
+/**
+ * Upload order: segments, then the rendition playlists naming them, the MP4 and the thumbnail, and the master
+ * playlist last, so a player that finds a playlist finds what it names.
+ */
+function uploadRank(name: string): number {
+  if (name === "playlist.m3u8") return 3;
+  if (name.endsWith(".m3u8")) return 1;
+  if (name.includes("/")) return 0;
+  return 2;
+}
+
+export type ProcessVideoInput = {
+  guid: string;
+  /** DATA_DIR/videos: the video's files when there is no shared storage. */
+  videosDir: string;
+  tools: FfmpegTools;
+  isLastAttempt: boolean;
+  /** The storage every machine reaches (S3, Bunny), when the files live there; null or absent: videosDir. */
+  storage?: Storage | null;
+  /** This machine's folder for the work of a run (the source downloaded, the outputs before upload). */
+  workDir?: string;
+};
+
 /**
  * Processes one uploaded video. Throws to let the queue retry; on the last attempt (or a failure no retry can
  * fix) the video is marked failed with the reason first.
  */
-export async function processVideo(db: Database, input: { guid: string; videosDir: string; tools: FfmpegTools; isLastAttempt: boolean }): Promise<void> {
+export async function processVideo(db: Database, input: ProcessVideoInput): Promise<void> {
   const { guid, tools } = input;
+  const storage = input.storage ?? null;
   const dir = path.join(input.videosDir, guid);
   const setStatus = async (status: number, extra: Partial<typeof videos.$inferInsert> = {}) => {
     await db
@@ -164,23 +216,44 @@ export async function processVideo(db: Database, input: { guid: string; videosDi
   };
   const [row] = await db.select({ guid: videos.guid }).from(videos).where(eq(videos.guid, guid)).limit(1);
   if (!row) return; // deleted while queued: nothing to do
-  const work = path.join(dir, `.work-${process.pid}-${Date.now()}`);
+  const workRoot = storage ? (input.workDir ?? path.join(input.videosDir, ".work")) : dir;
+  // One run per video at a time (the queue's lease): a folder of an earlier run of this video was left by a
+  // worker that died, and goes.
+  if (storage) await removeEarlierRuns(workRoot, guid);
+  const work = path.join(workRoot, storage ? `${guid}.${process.pid}.${Date.now()}` : `.work-${process.pid}-${Date.now()}`);
   try {
-    const source = path.join(dir, SOURCE_FILE);
-    await fs.access(source).catch(() => {
-      throw new PermanentJobError("The uploaded file is missing");
-    });
+    const source = storage ? path.join(work, SOURCE_FILE) : path.join(dir, SOURCE_FILE);
+    if (storage) await download(storage, videoFileKey(guid, SOURCE_FILE), source);
+    else
+      await fs.access(source).catch(() => {
+        throw new PermanentJobError("The uploaded file is missing");
+      });
     await setStatus(VIDEO_STATUS.processing, { failureReason: null });
     const probe = await probeVideo(source, tools);
     await setStatus(VIDEO_STATUS.encoding);
-    await fs.mkdir(work, { recursive: true });
-    await encode(source, work, probe, tools);
+    const out = storage ? path.join(work, "out") : work;
+    await fs.mkdir(out, { recursive: true });
+    await encode(source, out, probe, tools);
     await setStatus(VIDEO_STATUS.finished);
-    for (const name of OUTPUTS) {
-      const from = path.join(work, name);
-      if (!(await fs.stat(from).catch(() => null))) continue;
-      await fs.rm(path.join(dir, name), { recursive: true, force: true });
-      await fs.rename(from, path.join(dir, name));
+    if (storage) {
+      const names = (await filesUnder(out)).sort((a, b) => uploadRank(a) - uploadRank(b) || a.localeCompare(b));
+      for (const name of names) {
+        const file = path.join(out, ...name.split("/"));
+        const { size } = await fs.stat(file);
+        const body = createReadStream(file);
+        try {
+          await storage.putAt(videoFileKey(guid, name), body, videoContentType(name), size);
+        } finally {
+          body.destroy();
+        }
+      }
+    } else {
+      for (const name of OUTPUTS) {
+        const from = path.join(work, name);
+        if (!(await fs.stat(from).catch(() => null))) continue;
+        await fs.rm(path.join(dir, name), { recursive: true, force: true });
+        await fs.rename(from, path.join(dir, name));
+      }
     }
     await setStatus(VIDEO_STATUS.ready, { lengthSeconds: Math.round(probe.duration), thumbnailFileName: "thumbnail.jpg" });
   } catch (error) {
@@ -191,4 +264,18 @@ export async function processVideo(db: Database, input: { guid: string; videosDi
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
+}
+
+/** The source from the shared storage to this machine's work folder; a source that is not there is final. */
+async function download(storage: Storage, key: string, file: string) {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const body = await storage.read(key).catch((error: unknown) => {
+    throw error instanceof StorageError && error.status === 404 ? new PermanentJobError("The uploaded file is missing") : error;
+  });
+  await pipeline(body, createWriteStream(file));
+}
+
+async function removeEarlierRuns(workRoot: string, guid: string) {
+  const names = await fs.readdir(workRoot).catch(() => [] as string[]);
+  for (const name of names) if (name.startsWith(`${guid}.`)) await fs.rm(path.join(workRoot, name), { recursive: true, force: true });
 }
