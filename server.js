@@ -2,23 +2,26 @@
  * The process entry: `node server.js` serves the production build; `node server.js --dev` serves the
  * sources through Vite with hot reload. Both run the same Express app (server/app.server.ts).
  */
+import crypto from "node:crypto";
 import http from "node:http";
 import compression from "compression";
 import express from "express";
 
 const dev = process.argv.includes("--dev");
-const buildDir = process.env.BUILD_DIR ?? "build";
+const buildDir = process.env.BUILD_DIR || "build";
 const PRODUCTION_REFUSAL = "Application cannot start with invalid configuration in production mode";
 
 async function main() {
-  const server = express();
-  server.disable("x-powered-by");
-  server.use(compression());
-
   // The port is taken before anything else happens: a second process on a port already served must fail at
   // once (exit code 1), before it migrates, seeds or starts a job worker. Until the app is ready it answers 503.
   let handler = (_req, res) => {
-    res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" });
+    res.writeHead(503, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Retry-After": "1",
+      "Cache-Control": "no-store",
+      // An id in the app's form (server/ops/request-context.server.ts), though nothing is logged for these.
+      "X-Request-Id": Array.from(crypto.randomBytes(9), (b) => "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"[b % 32]).join(""),
+    });
     res.end("starting");
   };
   const listener = http.createServer(
@@ -60,6 +63,21 @@ async function main() {
     appModule = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
   }
   const config = await appModule.prepare();
+  const server = express();
+  server.disable("x-powered-by");
+  server.set("trust proxy", config.TRUST_PROXY);
+  // First, before compression (so that the access log counts the bytes that go out) and the static files (so
+  // that they carry an X-Request-Id and a log line too): server/ops/access-log.server.ts.
+  server.use(appModule.trackRequests({ accessLog: config.ACCESS_LOG === "on" }));
+  server.use(compression());
+  /** Counts a request under `label` when `serve` answers it (a file of the build), not when it passes it on. */
+  const labelled = (label, serve) => (req, res, next) => {
+    appModule.labelRequest(label);
+    serve(req, res, (error) => {
+      appModule.labelRequest(undefined);
+      next(error);
+    });
+  };
   if (dev) {
     server.use(vite.middlewares);
     const app = appModule.createApp();
@@ -74,8 +92,8 @@ async function main() {
     });
   } else {
     // Hashed assets never change: cache them for a year. Everything else in the client build for an hour.
-    server.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
-    server.use(express.static(`${buildDir}/client`, { maxAge: "1h", index: false }));
+    server.use("/assets", labelled("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y", index: false })));
+    server.use(labelled("static", express.static(`${buildDir}/client`, { maxAge: "1h", index: false })));
     server.use(appModule.createApp());
   }
 

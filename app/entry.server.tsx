@@ -5,6 +5,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.tsx";
+import { RequestIdContext } from "./lib/request-id.ts";
 import { logger } from "#server/ops/logger.server.ts";
 
 export const streamTimeout = 5_000;
@@ -25,7 +26,10 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        {/* The error screen shows this request's id as its number, whichever loader failed, the root's included. */}
+        <RequestIdContext.Provider value={loadContext?.requestId ?? ""}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </RequestIdContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

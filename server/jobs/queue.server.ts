@@ -220,3 +220,39 @@ export async function pruneJobs(db: Database, days = 7): Promise<number> {
     .returning({ id: jobs.id });
   return removed.length;
 }
+
+export type QueueStats = {
+  /** Jobs of each name in each state (done ones until pruned, failed ones until an operator removes them). */
+  counts: { name: string; state: string; jobs: number }[];
+  /** Queued jobs whose last attempt failed and that wait for their next one. */
+  retrying: { name: string; jobs: number }[];
+  /** How long the job longest due has waited for a worker (0 when none is due): workers missing or too few. */
+  oldestDueSeconds: number;
+};
+
+/**
+ * What /metrics reports of the queue (server/ops/metrics.server.ts), read at scrape time from the table, so that it
+ * covers every worker wherever it runs. One grouped scan; job names are the handlers', so the rows are few.
+ */
+export async function queueStats(db: Database): Promise<QueueStats> {
+  const result = await db.execute<{ name: string; state: string; jobs: number; retrying: number; late: number | null }>(sql`
+    select name, state, count(*)::int as jobs,
+      (count(*) filter (where state = 'queued' and last_error is not null))::int as retrying,
+      extract(epoch from now() - min(run_at) filter (where state = 'queued' and run_at <= now()))::float8 as late
+    from ${jobs}
+    group by name, state
+    order by name, state
+    limit 200`);
+  const rows = (result as unknown as { rows: { name: string; state: string; jobs: number; retrying: number; late: number | null }[] }).rows;
+  const retrying = new Map<string, number>();
+  let oldestDueSeconds = 0;
+  for (const row of rows) {
+    if (row.retrying) retrying.set(row.name, (retrying.get(row.name) ?? 0) + Number(row.retrying));
+    if (row.late !== null) oldestDueSeconds = Math.max(oldestDueSeconds, Number(row.late));
+  }
+  return {
+    counts: rows.map((row) => ({ name: row.name, state: row.state, jobs: Number(row.jobs) })),
+    retrying: [...retrying].map(([name, count]) => ({ name, jobs: count })),
+    oldestDueSeconds,
+  };
+}

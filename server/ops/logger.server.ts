@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type LoggerOptions } from "pino";
+import { currentRequestId } from "./request-context.server.ts";
 
 /**
  * JSON-lines logging. Credentials are kept out two ways, so a careless `log.info({ body })` or a logged
@@ -11,6 +12,9 @@ import pino, { type DestinationStream, type LoggerOptions } from "pino";
  * A message we write is left as written (one taken from a logged error is scrubbed): it is ours, not
  * data, and the first-run set-up link (server/auth/setup.server.ts) is printed there on purpose, for whoever
  * can read the log.
+ *
+ * A line written while a request is being handled carries its `requestId` (server/ops/request-context.server.ts),
+ * however deep in a loader or a query it was written: the id the reader sees as the error screen's number.
  */
 const CENSOR = "[redacted]";
 
@@ -65,6 +69,11 @@ function serializeError(error: unknown): unknown {
 export const loggerOptions: LoggerOptions = {
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
   base: undefined,
+  // A field the line itself sets wins (the access log names the request it ends, outside its context).
+  mixin: () => {
+    const requestId = currentRequestId();
+    return requestId ? { requestId } : {};
+  },
   formatters: { log: (object) => scrubDeep(object) as Record<string, unknown> },
   hooks: {
     // An error logged without a message lends pino its own message, which would bypass the serializer.

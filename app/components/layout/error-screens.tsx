@@ -1,14 +1,25 @@
-import { useState } from "react";
-import { isRouteErrorResponse, Link, type MetaDescriptor } from "react-router";
+import { useEffect, useState } from "react";
+import { isRouteErrorResponse, Link, useLocation, type MetaDescriptor } from "react-router";
 import { useTranslation } from "react-i18next";
 import { rootData } from "#app/lib/seo.ts";
+import { documentErrorNumber, errorScreenShown, failedDataRequestId, makeErrorNumber, useRequestId, type ErrorNumberSource } from "#app/lib/request-id.ts";
 
-/** The spec's 9-character error number, quoted to support. */
-export function makeErrorNumber(): string {
-  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  const bytes = new Uint8Array(9);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+/**
+ * The number a reader quotes to support: the failing request's id when a server request failed, which is on the
+ * server's log lines of the failure (app/lib/request-id.ts says where each comes from).
+ */
+function useErrorNumber(): { number: string; source: ErrorNumberSource } {
+  const rendering = useRequestId();
+  const { pathname } = useLocation();
+  const [chosen] = useState((): { number: string; source: ErrorNumberSource } => {
+    const fromServer = rendering || documentErrorNumber();
+    if (fromServer) return { number: fromServer, source: "server" };
+    const fromRequest = failedDataRequestId(pathname);
+    if (fromRequest) return { number: fromRequest, source: "request" };
+    return { number: makeErrorNumber(), source: "browser" };
+  });
+  useEffect(errorScreenShown, []);
+  return chosen;
 }
 
 // Arabic defaults: these screens may render when the root loader (and so the translations) failed.
@@ -62,15 +73,21 @@ export function NotFound() {
 
 export function GeneralError({ error }: { error: unknown }) {
   const text = useErrorText();
-  const [errorNumber] = useState(makeErrorNumber);
-  if (typeof window !== "undefined") console.error(`[error ${errorNumber}]`, error);
+  const { number: errorNumber, source } = useErrorNumber();
+  useEffect(() => console.error(`[error ${errorNumber}]`, error), [errorNumber, error]);
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="error-screen" role="alert">
       <h1 className="text-3xl font-bold">{text("errors.genericTitle")}</h1>
       <p className="mt-3 text-lg text-ink-soft">{text("errors.genericText")}</p>
       <p className="mt-6">
         {text("errors.errorNumber")}:{" "}
-        <code className="rounded bg-sand-100 px-2 py-1 font-mono text-lg tracking-widest" data-testid="error-number" dir="ltr" suppressHydrationWarning>
+        <code
+          className="rounded bg-sand-100 px-2 py-1 font-mono text-lg tracking-widest"
+          data-testid="error-number"
+          data-error-source={source}
+          dir="ltr"
+          suppressHydrationWarning
+        >
           {errorNumber}
         </code>
       </p>
