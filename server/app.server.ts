@@ -12,12 +12,12 @@ import { sql } from "drizzle-orm";
 import { createRequestHandler } from "@react-router/express";
 import { createRequestHandler as createFetchHandler } from "react-router";
 import { getConfig, startupCheck, type Config } from "./config.server.ts";
-import { getDatabaseHandle, isDatabaseEmpty } from "./db/client.server.ts";
+import { ensureSchema, getDatabaseHandle, seedIfEmpty } from "./db/client.server.ts";
 import { logger } from "./ops/logger.server.ts";
 import { securityHeaders } from "./http/security.server.ts";
 import { BODY_LIMITS } from "./http/request-body.server.ts";
 import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
-import { localVideoFiles, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
+import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
 import { announceFirstRunSetup } from "./auth/setup.server.ts";
 import { armScheduledPublishing } from "./content/newsroom.server.ts";
 import { syncSearchIndex } from "./search/search-index.server.ts";
@@ -35,16 +35,21 @@ import { onSocialFeedChanged } from "./social/feed.server.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.server.ts";
 import { createLocalTusServer } from "./media/video/tus.server.ts";
-import { createFileUploadServer } from "./media/storage/file-uploads.server.ts";
-import { getStorage } from "./media/storage/index.server.ts";
+import { createFileUploadServer, FILE_TUS_PATH } from "./media/storage/file-uploads.server.ts";
+import { getStorage, sharedStorage } from "./media/storage/index.server.ts";
 import { requirePermission } from "./auth/session.server.ts";
 import { getDb } from "./db/client.server.ts";
 import { checkReadiness } from "./ops/readiness.server.ts";
+import { routeLabeller, trackRequests } from "./ops/access-log.server.ts";
+import { currentRequestId, labelRequest, notePageCache } from "./ops/request-context.server.ts";
+import { metricsEndpoint, setMetricSources } from "./ops/metrics.server.ts";
 import { getAuth } from "./auth/auth.server.ts";
 
 declare module "react-router" {
   interface AppLoadContext {
     nonce: string;
+    /** The request's id (server/ops/request-context.server.ts): the error screen's number. */
+    requestId: string;
   }
 }
 
@@ -64,19 +69,35 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     });
     fs.mkdirSync(path.join(config.dataDir, "uploads"), { recursive: true });
     const handle = await getDatabaseHandle();
-    await handle.migrate();
-    logger.info({ driver: handle.driver }, "database migrated");
+    // Any number of processes may start at once on one PostgreSQL: the first to take the migration lock
+    // migrates, the others wait for it (or, with MIGRATE_ON_START=off, for `npm run db:migrate`).
+    const changes = await ensureSchema(handle, { migrate: config.MIGRATE_ON_START, log: (m) => logger.info(m) });
+    const outcome = !changes
+      ? "database schema current"
+      : changes.migrations.length
+        ? "database migrated"
+        : changes.triggers.length
+          ? "search triggers updated"
+          : "database schema made current by another process";
+    logger.info({ driver: handle.driver, migrations: changes?.migrations ?? [], triggers: changes?.triggers.length ?? 0 }, outcome);
     // PGlite has no autovacuum: refresh planner statistics at start so the search indexes stay in use as
     // content grows (PostgreSQL does this by itself).
     if (handle.driver === "pglite") await handle.db.execute(sql`analyze`);
-    if (config.SEED_DEMO && (await isDatabaseEmpty(handle.db))) {
-      const { seedDemoContent } = await import("./db/seed.server.ts");
-      const { inserted } = await seedDemoContent(handle.db, {
-        uploadsDir: path.join(config.dataDir, "uploads"),
-        videosDir: path.join(config.dataDir, "videos"),
-        log: (m) => logger.info(m),
-      });
-      logger.info({ inserted }, "demo content seeded on first start");
+    if (config.SEED_DEMO) {
+      // Seeded once, under the migration lock, however many processes find the database empty together.
+      await seedIfEmpty(
+        handle,
+        async () => {
+          const { seedDemoContent } = await import("./db/seed.server.ts");
+          const { inserted } = await seedDemoContent(handle.db, {
+            uploadsDir: path.join(config.dataDir, "uploads"),
+            videosDir: path.join(config.dataDir, "videos"),
+            log: (m) => logger.info(m),
+          });
+          logger.info({ inserted }, "demo content seeded on first start");
+        },
+        () => logger.info("another process is migrating or seeding the database: waiting for it"),
+      );
     }
     // With no administrator yet, print a one-time link that lets the owner create the first one.
     await announceFirstRunSetup(handle.db);
@@ -112,10 +133,23 @@ export function createApp() {
   const config = getConfig();
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", config.TRUST_PROXY);
+  // The request's id, context and access-log line; server.js mounts it first, before its static files.
+  app.use(trackRequests({ accessLog: config.ACCESS_LOG === "on" }));
   app.use(securityHeaders(config));
   // Malformed request lines, targets and hosts get a 4xx before anything builds a URL from them.
   app.use(requestTargetGuard(config));
+  // What the access log and /metrics count a request under: the mount below that answers it, else its React
+  // Router route's pattern (never the raw path: ids and slugs would make every URL a series).
+  const mounts = ["/healthz", "/readyz", "/metrics", "/uploads", LOCAL_VIDEO_URL_PREFIX, LOCAL_TUS_PATH, FILE_TUS_PATH];
+  let routeOf: Promise<(pathname: string) => string> | undefined;
+  app.use((req, _res, next) => {
+    const mount = mounts.find((m) => req.path === m || req.path.startsWith(`${m}/`));
+    if (mount) return void (labelRequest(mount), next());
+    routeOf ??= import("virtual:react-router/server-build").then((build) => routeLabeller(build.routes));
+    routeOf.then((label) => (labelRequest(label(req.path)), next()), next);
+  });
+  setMetricSources({ database: getDatabaseHandle, pageCache: () => pageCache?.cache.stats() });
 
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -127,6 +161,8 @@ export function createApp() {
     const report = await checkReadiness({ config, database: getDatabaseHandle, auth: getAuth });
     res.status(report.status === "ready" ? 200 : 503).json(report);
   });
+  // Prometheus's scrape (server/ops/metrics.server.ts): loopback, or elsewhere the METRICS_TOKEN bearer.
+  app.get("/metrics", metricsEndpoint(config));
 
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
   app.use(
@@ -137,7 +173,8 @@ export function createApp() {
   // Local video library driver: renditions, playlists and thumbnails by video id.
   app.use(LOCAL_VIDEO_URL_PREFIX, localVideoFiles(config));
 
-  // Resumable video uploads of the embedded library: streamed to disk, so mounted before the body limit.
+  // Resumable video uploads of the embedded library: stored as they arrive, so mounted before the body limit; in
+  // S3 or Bunny storage when configured, so any process takes any request of an upload (decision 0119).
   const minRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
   // A failure inside tus after its answer began (the client gone mid-body) is logged, never left unhandled.
   const uploadFailed = (error: unknown) => logger.warn({ err: error }, "upload request ended with an error");
@@ -145,16 +182,18 @@ export function createApp() {
     const tus = createLocalTusServer({
       minRate,
       dataDir: config.dataDir,
+      sharedStorage: sharedStorage(config),
       db: getDb,
       authorize: (request) => requirePermission(request, "videos.manage", { mode: "api" }),
       onVideoUploaded: queueVideoProcessing,
     });
     app.use((req, res, next) => (tus.matches(req.path) ? void tus.handle(req, res).catch(uploadFailed) : next()));
   }
-  // Resumable audio and document uploads of the content forms, streamed into the configured storage.
+  // Resumable image, audio and document uploads of the content forms, streamed into the configured storage.
   const fileUploads = createFileUploadServer({
     minRate,
     dataDir: config.dataDir,
+    sharedStorage: sharedStorage(config),
     storage: getStorage,
     authorize: (request) => requirePermission(request, "content.write", { mode: "api" }),
   });
@@ -175,12 +214,16 @@ export function createApp() {
   // Whatever depends on the session is private, in any format (server/http/page-cache.server.ts), with the cache on or off.
   app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
   // Anonymous public pages and feeds from the full-page cache (server/http/page-cache.server.ts); everything else renders below.
-  if (config.PAGE_CACHE === "on") app.use(pageCacheFor(config).middleware);
+  if (config.PAGE_CACHE === "on") {
+    const cache = pageCacheFor(config);
+    // Its verdict is its X-Page-Cache header; a request it passes without one was a bypass.
+    app.use((req, res, next) => (notePageCache("bypass"), cache.middleware(req, res, next)));
+  }
 
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
-      getLoadContext: (_req, res) => ({ nonce: String(res.locals.nonce ?? "") }),
+      getLoadContext: (_req, res) => ({ nonce: String(res.locals.nonce ?? ""), requestId: currentRequestId() ?? "" }),
     }),
   );
 
@@ -208,7 +251,8 @@ function pageCacheFor(config: Config): PageCache {
   pageCache?.unfollow(); // a new app in development: the old cache stops following
   const renderPage = createFetchHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
   const cache = createPageCache({
-    render: (request) => renderPage(request, { nonce: "" }),
+    // The render runs in the context of the request that started it: an error page shows that request's id.
+    render: (request) => renderPage(request, { nonce: "", requestId: currentRequestId() ?? "" }),
     origin: config.publicUrl,
     countViews: (request, views) => {
       void getDb().then(
@@ -228,4 +272,4 @@ export function currentPageCache(): PageCache | undefined {
   return pageCache?.cache;
 }
 
-export { logger };
+export { logger, trackRequests, labelRequest };

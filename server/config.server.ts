@@ -3,6 +3,7 @@
  * at start-up (public-site.md §5, "startup configuration check"), and is never sent to the browser:
  * client code receives only what `publicConfig()` hands to the root loader.
  */
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -93,6 +94,18 @@ const envSchema = z.object({
   FACEBOOK_PAGE_ID: optionalString,
   FACEBOOK_PAGE_TOKEN: optionalString,
   FACEBOOK_GRAPH_URL: z.string().url().default("https://graph.facebook.com"),
+  /**
+   * The Graph API version every call names (docs/decisions/0060-social-feed.md). Meta serves each for about two
+   * years: v26.0 was the newest in Meta's changelog when this default was chosen (2026-11).
+   */
+  FACEBOOK_GRAPH_VERSION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^v[1-9]\d{0,2}\.\d{1,2}$/, "must be a Graph API version such as v26.0 (v, the major number, a dot, the minor number)")
+      .default("v26.0"),
+  ),
   /** How long a page of posts is served before it is refreshed in the background. */
   FACEBOOK_CACHE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(86_400).default(300)),
   /** A Graph request (or a post image) is abandoned after this long; the last good copy is served meanwhile. */
@@ -102,7 +115,55 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("صحراء ميديا <no-reply@sahara-media.mr>"),
 
   SEED_DEMO: flag(true),
+  /**
+   * on: a starting web process or worker migrates the database when it is behind (under a lock: any number may start
+   * at once); off: it only waits, up to two minutes, for `npm run db:migrate` to have done it.
+   */
+  MIGRATE_ON_START: flag(true),
+
+  /**
+   * Which peers may say who the client is (X-Forwarded-For, -Proto, -Host, X-Request-Id): a number of proxy hops, or
+   * a comma list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal (Express's `trust proxy`).
+   * `req.ip`, which the rate limits and the view counter use, is the first address not trusted.
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().trim().default("loopback")).transform((value, ctx) => {
+    const parsed = parseTrustProxy(value);
+    if (typeof parsed === "string") {
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
+  /** on: one log line per request (docs/operations.md); off: none (a proxy in front keeps its own). */
+  ACCESS_LOG: z.enum(["on", "off"]).default("on"),
+  /** /metrics answers loopback; elsewhere only `Authorization: Bearer <METRICS_TOKEN>`, and 404 without it set. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, "must be at least 16 characters").optional()),
 });
+
+const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY as Express takes it (a hop count, or addresses and ranges), or the reason it is not one. Checked
+ * here so that a typo stops the start with a clear message instead of Express's TypeError, or a silent default.
+ */
+export function parseTrustProxy(value: string): number | string[] | string {
+  const usage = `TRUST_PROXY must be a number of proxy hops (0 to 10) or a comma-separated list of addresses, CIDR ranges (10.0.0.0/8) and loopback, linklocal, uniquelocal; got "${value.slice(0, 80)}"`;
+  if (/^\d+$/.test(value)) return Number(value) <= 10 ? Number(value) : usage;
+  const entries = value.split(",").map((entry) => entry.trim());
+  if (!entries.length || entries.some((entry) => !isTrustEntry(entry))) return usage;
+  return entries;
+}
+
+function isTrustEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, range, ...rest] = entry.split("/");
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  // A netmask (10.0.0.0/255.0.0.0), which Express takes for IPv4.
+  return family === 4 && net.isIPv4(range);
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -241,6 +302,7 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     env.FACEBOOK_PAGE_TOKEN,
     env.S3_SECRET_ACCESS_KEY,
     env.S3_ACCESS_KEY_ID,
+    env.METRICS_TOKEN,
     passwordOf(env.DATABASE_URL),
     passwordOf(env.SMTP_URL),
     passwordOf(env.REDIS_URL),

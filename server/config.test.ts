@@ -58,6 +58,17 @@ describe("configuration check", () => {
     expect(checkConfig({ PORT: "eighty" }).errors[0]).toMatch(/^Invalid environment variable PORT/);
   });
 
+  it("takes a Graph API version of the form vNN.N, and refuses anything else at start", () => {
+    expect(checkConfig({}).config.FACEBOOK_GRAPH_VERSION).toMatch(/^v\d+\.\d$/);
+    expect(checkConfig({ FACEBOOK_GRAPH_VERSION: " v24.0 " })).toMatchObject({ errors: [], config: { FACEBOOK_GRAPH_VERSION: "v24.0" } });
+    for (const bad of ["24.0", "v24", "V24.0", "v24.0.1", "latest", "v24.0/../me"]) {
+      expect(checkConfig({ FACEBOOK_GRAPH_VERSION: bad }).errors, bad).toEqual([
+        "Invalid environment variable FACEBOOK_GRAPH_VERSION: must be a Graph API version such as v26.0 (v, the major number, a dot, the minor number)",
+      ]);
+    }
+    expect(() => startupCheck({ NODE_ENV: "production", FACEBOOK_GRAPH_VERSION: "19.0" }, quiet)).toThrow(PRODUCTION_REFUSAL);
+  });
+
   it("refuses to start in production with the spec's message, and only warns elsewhere", () => {
     const bad = { NODE_ENV: "production", STORAGE_DRIVER: "s3" };
     expect(() => startupCheck(bad, quiet)).toThrow(ConfigError);
