@@ -10,29 +10,12 @@
  */
 import crypto from "node:crypto";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import pg from "pg";
 import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { tcpAnswers } from "#tests/helpers/services.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-
-function answers(url: string, fallbackPort: number) {
-  const { hostname, port } = new URL(url);
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || fallbackPort) });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 /** GET a path on a port over the agent's kept-alive connections; resolves when the body has been read. */
 function get(agent: http.Agent, port: number, path: string): Promise<number> {
@@ -92,8 +75,8 @@ export async function benchProcesses({ durationMs = 3000 } = {}) {
   const redisUrl = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
   console.log(`\ntwo web processes against one (PostgreSQL + Redis, ${CONNECTIONS} connections, ${durationMs} ms each, ${os.availableParallelism()} cores)\n`);
   const missing = [
-    !(databaseUrl && (await answers(databaseUrl, 5432))) && "PostgreSQL (set BENCH_DATABASE_URL or TEST_DATABASE_URL)",
-    !(await answers(redisUrl, 6379)) && `Redis at ${redisUrl} (set BENCH_REDIS_URL)`,
+    !(databaseUrl && (await tcpAnswers(databaseUrl, 5432))) && "PostgreSQL (set BENCH_DATABASE_URL or TEST_DATABASE_URL)",
+    !(await tcpAnswers(redisUrl, 6379)) && `Redis at ${redisUrl} (set BENCH_REDIS_URL)`,
   ].filter(Boolean);
   if (missing.length) {
     console.log(`skipped: no ${missing.join(" and no ")}`);

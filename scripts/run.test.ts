@@ -1,24 +1,16 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPILED_SCRIPTS } from "../vite.scripts.config.ts";
+import { runNode } from "#tests/helpers/processes.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "scripts-build-"));
 // Inside the project, as every build folder must be: the compiled files import their packages from its node_modules.
 const buildDir = fs.mkdtempSync(path.join(root, "build-scripts-test-"));
 
-function node(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
+const node = (args: string[], env: Record<string, string> = {}) => runNode(args, { cwd: root, env });
 
 /** The embedded database in a folder of its own: the compiled commands as a one-machine site runs them. */
 const pglite = { NODE_ENV: "production", DATABASE_URL: "", DATA_DIR: path.join(tmp, "data"), REDIS_URL: "", LOG_LEVEL: "warn" };

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { migrationsFolder } from "#server/paths.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
 import { searchPublished } from "#server/search/search.server.ts";
 import { ensureSchema, isDatabaseEmpty, openDatabase } from "./client.server.ts";
+import { runNode } from "#tests/helpers/processes.ts";
 
 describe.each(testDatabaseKinds)("migrations on %s", (kind) => {
   let t: TestDatabase;
@@ -151,16 +151,7 @@ if (!adminUrl) console.warn("migration lock tests on PostgreSQL skipped: set TES
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** A process of ours, as an operator or a process manager starts it, with its whole output. */
-function start(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
+const start = (args: string[], env: Record<string, string> = {}) => runNode(args, { cwd: root, env });
 
 /** What server.js does before it serves: prepare() of server/app.server.ts (check, migrate, first-run seed). */
 const startWebProcess = (env: Record<string, string>) => {

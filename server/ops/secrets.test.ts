@@ -31,6 +31,8 @@ function inChild(code: string, { unprivileged = false } = {}): Promise<string> {
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
+    // Node itself out of the user's reach (installed under a closed home) fails here at once, not by time-out.
+    child.once("error", (error) => reject(new Error(`cannot start ${process.execPath}${unprivileged ? " as an unprivileged user" : ""}: ${error.message}`)));
     child.once("exit", (status) => (status === 0 ? resolve(out) : reject(new Error(`exit ${status}: ${err}`))));
   });
 }

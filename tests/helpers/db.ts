@@ -21,23 +21,37 @@ export async function createTestDatabase(kind: "pglite" | "postgres" = "pglite",
     if (migrate) await h.migrate(); // a no-op on the template; kept so a stale template can never miss a migration
     return { ...h, label: "pglite", drop: () => h.close() };
   }
+  const scratch = await createScratchDatabase();
+  const h = openDatabase({ url: scratch.url });
+  if (migrate) await h.migrate();
+  return {
+    ...h,
+    label: "postgres",
+    url: scratch.url,
+    drop: async () => {
+      await h.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/**
+ * An empty database of its own on the PostgreSQL server at TEST_DATABASE_URL (its address, and how to drop it):
+ * what a test that starts servers on PostgreSQL gives them.
+ */
+export async function createScratchDatabase(prefix = "t"): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `t_${Date.now().toString(36)}_${crypto.randomBytes(4).toString("hex")}`;
+  const name = `${prefix}_${Date.now().toString(36)}_${crypto.randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database "${name}"`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const h = openDatabase({ url: url.toString() });
-  if (migrate) await h.migrate();
   return {
-    ...h,
-    label: "postgres",
     url: url.toString(),
     drop: async () => {
-      await h.close();
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`drop database if exists "${name}" with (force)`);

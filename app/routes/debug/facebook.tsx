@@ -110,20 +110,7 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
             data-testid="debug-result"
             data-success={result.success}
           >
-            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-              {fields
-                .filter(([, value]) => value !== undefined && value !== "")
-                .map(([name, value]) => (
-                  <div key={name} className="contents">
-                    <dt className="font-bold" dir="ltr">
-                      {name}
-                    </dt>
-                    <dd lang="en" dir="ltr" className="text-start break-words" data-field={name}>
-                      {String(value)}
-                    </dd>
-                  </div>
-                ))}
-            </dl>
+            <Facts entries={fields} attribute="data-field" />
           </div>
           {refusal ? (
             <section
@@ -138,20 +125,7 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
               <p className="mt-2" data-testid="debug-meta-explanation">
                 {t(`social.debug.explain.${refusal.kind}`, { version: refusal.version })}
               </p>
-              <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-                {said
-                  .filter(([, value]) => value !== null && value !== "")
-                  .map(([name, value]) => (
-                    <div key={name} className="contents">
-                      <dt className="font-bold" dir="ltr">
-                        {name}
-                      </dt>
-                      <dd lang="en" dir="ltr" className="text-start break-words" data-meta={name}>
-                        {String(value)}
-                      </dd>
-                    </div>
-                  ))}
-              </dl>
+              <Facts entries={said} attribute="data-meta" className="mt-4" />
             </section>
           ) : null}
         </>
@@ -169,6 +143,34 @@ export default function FacebookDebug({ loaderData }: Route.ComponentProps) {
         {running ? t("social.debug.running") : t("social.debug.runAgain")}
       </a>
     </section>
+  );
+}
+
+/** Name–value pairs as Meta and the check report them (in English, left to right), empty ones left out. */
+function Facts({
+  entries,
+  attribute,
+  className = "",
+}: {
+  entries: [string, string | number | boolean | null | undefined][];
+  attribute: "data-field" | "data-meta";
+  className?: string;
+}) {
+  return (
+    <dl className={`grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 ${className}`}>
+      {entries
+        .filter(([, value]) => value !== undefined && value !== null && value !== "")
+        .map(([name, value]) => (
+          <div key={name} className="contents">
+            <dt className="font-bold" dir="ltr">
+              {name}
+            </dt>
+            <dd lang="en" dir="ltr" className="text-start break-words" {...{ [attribute]: name }}>
+              {String(value)}
+            </dd>
+          </div>
+        ))}
+    </dl>
   );
 }
 

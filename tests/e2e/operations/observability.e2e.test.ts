@@ -9,7 +9,6 @@
  *    the browser (on PostgreSQL, whose table the test can take away; skipped, saying so, without
  *    TEST_DATABASE_URL or Chromium).
  */
-import crypto from "node:crypto";
 import pg from "pg";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +20,7 @@ import { FILE_TUS_PATH } from "#server/media/storage/file-uploads.server.ts";
 import { createPersona, type Persona } from "#tests/helpers/auth.ts";
 import { browserCookies, E2E_SECRET, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { runServerExpectingExit, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { createScratchDatabase } from "#tests/helpers/db.ts";
 import { hasChromium, hydrated, launchBrowser, newPage, skipReason } from "#tests/e2e/support/browser.ts";
 
 type Line = Record<string, unknown> & { level: number; msg: string };
@@ -225,8 +225,8 @@ if (!adminUrl) console.warn("\nThe error-number test is skipped: set TEST_DATABA
 else if (!hasChromium) console.warn(`\nThe error-number test is skipped: ${skipReason}\n`);
 
 describe.skipIf(!adminUrl || !hasChromium)("the error screen's number is the failing request's id, in the server's log", () => {
-  const name = `t_errnum_${crypto.randomBytes(4).toString("hex")}`;
   let direct: URL;
+  let dropDatabase = async () => {};
   let server: RunningServer;
   let admin: Persona;
   let browser: Browser;
@@ -235,12 +235,9 @@ describe.skipIf(!adminUrl || !hasChromium)("the error screen's number is the fai
   const failureLine = (id: string) => logLines(server).find((l) => l.requestId === id && l.level >= 50);
 
   beforeAll(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`create database "${name}"`);
-    await c.end();
-    direct = new URL(adminUrl!);
-    direct.pathname = `/${name}`;
+    const database = await createScratchDatabase("t_errnum");
+    dropDatabase = database.drop;
+    direct = new URL(database.url);
     const handle = openDatabase({ url: direct.toString() });
     try {
       await handle.migrate();
@@ -256,10 +253,7 @@ describe.skipIf(!adminUrl || !hasChromium)("the error screen's number is the fai
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.end();
+    await dropDatabase();
   });
 
   /** The dashboard's loader counts the messages: without their table it fails, as a query does in an outage. */

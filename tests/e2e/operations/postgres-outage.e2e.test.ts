@@ -5,13 +5,12 @@
  * clear 503 for a page never seen, and /readyz says 503; afterwards the home page shows its articles again
  * (no empty page and no failed read was kept). Skipped, saying so, without TEST_DATABASE_URL.
  */
-import crypto from "node:crypto";
 import net from "node:net";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { openDatabase } from "#server/db/client.server.ts";
 import { categories } from "#server/db/schema.server.ts";
+import { createScratchDatabase } from "#tests/helpers/db.ts";
 import { createAuth } from "#server/auth/auth.server.ts";
 import { createPersona, type Persona } from "#tests/helpers/auth.ts";
 import { E2E_SECRET } from "#tests/e2e/auth/support.ts";
@@ -54,7 +53,7 @@ async function startProxy(target: URL) {
 }
 
 describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
-  const name = `t_outage_${crypto.randomBytes(4).toString("hex")}`;
+  let dropDatabase = async () => {};
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   let server: OpsServer;
   let admin: Persona;
@@ -77,12 +76,9 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
   };
 
   beforeAll(async () => {
-    const admin0 = new pg.Client({ connectionString: adminUrl });
-    await admin0.connect();
-    await admin0.query(`create database "${name}"`);
-    await admin0.end();
-    const direct = new URL(adminUrl!);
-    direct.pathname = `/${name}`;
+    const database = await createScratchDatabase("t_outage");
+    dropDatabase = database.drop;
+    const direct = new URL(database.url);
     const handle = openDatabase({ url: direct.toString() });
     try {
       await handle.migrate();
@@ -106,10 +102,7 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
   afterAll(async () => {
     await server?.stop();
     await proxy?.close();
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.end();
+    await dropDatabase();
   });
 
   it("serves the last good pages and a clear 503 while the database is away, and no empty page afterwards", async () => {

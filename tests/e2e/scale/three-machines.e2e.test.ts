@@ -13,9 +13,7 @@
  * used 200); THREE_MACHINES_COPY reuses an installed, built and pruned copy (to iterate on the test alone).
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -25,6 +23,8 @@ import { freePort, projectRoot } from "#tests/e2e/support/server.ts";
 import { startS3Server, type S3Server } from "#tests/helpers/s3.ts";
 import { tusClient } from "#tests/helpers/tus.ts";
 import { hasFfmpeg } from "#tests/helpers/video.ts";
+import { createScratchDatabase } from "#tests/helpers/db.ts";
+import { tcpAnswers } from "#tests/helpers/services.ts";
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -37,18 +37,7 @@ const FORWARDED = { "x-forwarded-host": `${new URL(PUBLIC_URL).hostname}:80`, "x
 const DEV_TOOLS = ["tsx", "vite", "vitest", "typescript", "esbuild", "drizzle-kit", "rolldown", "@react-router/dev"];
 const ADMIN = { email: "desk.chief@three-machines.test", password: "Passw0rdDesk" };
 
-function answers(url: string | undefined, fallbackPort: number) {
-  if (!url) return Promise.resolve(false);
-  const { hostname, port } = new URL(url);
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || fallbackPort) });
-    socket.setTimeout(1000);
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => (socket.destroy(), resolve(false)));
-  });
-}
-const [postgresUp, redisUp] = await Promise.all([answers(DATABASE_URL, 5432), answers(REDIS_URL, 6379)]);
+const [postgresUp, redisUp] = await Promise.all([tcpAnswers(DATABASE_URL, 5432), tcpAnswers(REDIS_URL, 6379)]);
 const missing = [!postgresUp && "PostgreSQL (set TEST_DATABASE_URL)", !redisUp && `Redis at ${REDIS_URL}`, !hasFfmpeg && "ffmpeg"].filter(Boolean);
 if (missing.length) console.warn(`three-machine test skipped: no ${missing.join(", no ")}`);
 
@@ -247,19 +236,9 @@ describe.skipIf(missing.length > 0)("three machines sharing only PostgreSQL, Red
     // What production holds: no development tool is left to lean on.
     for (const devOnly of DEV_TOOLS) expect(fs.existsSync(path.join(copy.dir, "node_modules", devOnly)), `${devOnly} after npm prune --omit=dev`).toBe(false);
 
-    const name = `three_${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    await admin.end();
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${name}`;
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    };
+    const database = await createScratchDatabase("three");
+    dropDatabase = database.drop;
+    const url = new URL(database.url);
 
     const dataDir = () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-machine-"));

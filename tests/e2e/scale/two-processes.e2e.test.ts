@@ -10,8 +10,6 @@
  * without them.
  */
 import crypto from "node:crypto";
-import net from "node:net";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { openDatabase } from "#server/db/client.server.ts";
@@ -22,6 +20,8 @@ import { RATE_LIMITS } from "#server/auth/auth.server.ts";
 import { CONTACT_RATE_LIMIT } from "#server/content/contacts.server.ts";
 import { createPersona, type Persona } from "#tests/helpers/auth.ts";
 import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
+import { createScratchDatabase } from "#tests/helpers/db.ts";
+import { tcpAnswers } from "#tests/helpers/services.ts";
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -35,24 +35,7 @@ const PUBLIC_URL = "http://balancer.invalid";
  */
 const FORWARDED = { "x-forwarded-host": `${new URL(PUBLIC_URL).hostname}:80`, "x-forwarded-proto": "http" };
 
-function answers(url: string | undefined, fallbackPort: number) {
-  if (!url) return Promise.resolve(false);
-  const { hostname, port } = new URL(url);
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || fallbackPort) });
-    socket.setTimeout(1000);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-const [postgresUp, redisUp] = await Promise.all([answers(DATABASE_URL, 5432), answers(REDIS_URL, 6379)]);
+const [postgresUp, redisUp] = await Promise.all([tcpAnswers(DATABASE_URL, 5432), tcpAnswers(REDIS_URL, 6379)]);
 const missing = [!postgresUp && "PostgreSQL (set TEST_DATABASE_URL)", !redisUp && `Redis at ${REDIS_URL}`].filter(Boolean);
 if (missing.length) console.warn(`two-process tests skipped: no ${missing.join(" and no ")}`);
 
@@ -103,19 +86,9 @@ describe.skipIf(missing.length > 0)("two web processes sharing PostgreSQL and Re
   beforeAll(async () => {
     // A database of its own on the PostgreSQL server, made, migrated and given an administrator before either
     // process starts.
-    const name = `scale_${Date.now().toString(36)}_${crypto.randomBytes(3).toString("hex")}`;
-    const adminClient = new pg.Client({ connectionString: DATABASE_URL });
-    await adminClient.connect();
-    await adminClient.query(`create database "${name}"`);
-    await adminClient.end();
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${name}`;
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists "${name}" with (force)`);
-      await c.end();
-    };
+    const database = await createScratchDatabase("scale");
+    dropDatabase = database.drop;
+    const url = new URL(database.url);
     const handle = openDatabase({ url: url.toString() });
     try {
       await handle.migrate();
