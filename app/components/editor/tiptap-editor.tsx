@@ -127,10 +127,11 @@ function Toolbar({ editor }: { editor: Editor }) {
           <span className="font-serif italic">I</span>
         </ToolButton>
         <Separator />
-        <ToolButton label={t("newsroom.ui.editor.h2")} pressed={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()} testId="tool-h2">
+        {/* The name starts with the visible "H2": voice control users say what they see (WCAG 2.5.3). */}
+        <ToolButton label={`H2 ${t("newsroom.ui.editor.h2")}`} pressed={state.h2} onClick={() => chain().toggleHeading({ level: 2 }).run()} testId="tool-h2">
           <span className="text-xs font-bold">H2</span>
         </ToolButton>
-        <ToolButton label={t("newsroom.ui.editor.h3")} pressed={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()} testId="tool-h3">
+        <ToolButton label={`H3 ${t("newsroom.ui.editor.h3")}`} pressed={state.h3} onClick={() => chain().toggleHeading({ level: 3 }).run()} testId="tool-h3">
           <span className="text-xs font-bold">H3</span>
         </ToolButton>
         <Separator />
