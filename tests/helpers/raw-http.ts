@@ -117,6 +117,23 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
+/**
+ * The process's RSS once it stops moving: four samples half a second apart within 3 MB, or what it is after 30 s.
+ * A Node 24 process keeps its start-up heap for several seconds after it is ready (V8's memory reducer gives it
+ * back once the process idles) and grows it further under the first load: a memory check begun in that window
+ * measures start-up, not the requests.
+ */
+export async function settledMemory(pid: number): Promise<number> {
+  const samples: number[] = [];
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    samples.push(memoryOf(pid).rss);
+    const last = samples.slice(-4);
+    if ((last.length === 4 && Math.max(...last) - Math.min(...last) < 3) || Date.now() > deadline) return last.at(-1)!;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /** Starts VmHWM over from the current RSS (Linux: `5` to /proc/<pid>/clear_refs); false when not allowed or not done. */
 export function resetPeakMemory(pid: number): boolean {
   try {

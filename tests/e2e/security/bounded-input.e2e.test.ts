@@ -17,7 +17,7 @@ import { createAuth } from "#server/auth/auth.server.ts";
 import { FILE_TUS_PATH } from "#server/media/storage/file-uploads.server.ts";
 import { createPersona } from "#tests/helpers/auth.ts";
 import { tusMetadata } from "#tests/helpers/tus.ts";
-import { firstResponse, memoryOf, rawRequest, resetPeakMemory, sendChunked } from "#tests/helpers/raw-http.ts";
+import { firstResponse, memoryOf, rawRequest, resetPeakMemory, sendChunked, settledMemory } from "#tests/helpers/raw-http.ts";
 import { projectRoot, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
 const SECRET = "bounded-input-test-secret-5c2e8a1f9d3b7c6e4a0f2d8b";
@@ -200,14 +200,9 @@ describe("oversized bodies are refused before or while reading, in bounded memor
     expect(answer.sent).toBeLessThan(total / 4);
   });
 
-  // On Node 24 this harness sees the server's RSS grow by 100–400 MB under four concurrent refused 64 MB bodies,
-  // which the same four routes sent the same bodies by a bare client do not show (5 MB): under investigation
-  // (issue 27's closing note), skipped there rather than loosened.
-  const nodeMajor = Number(process.versions.node.split(".")[0]);
-  if (nodeMajor >= 24) console.warn("bounded-input: the concurrent 64 MB bodies memory check is skipped on Node 24 (see issue 27's closing note)");
-  it.skipIf(nodeMajor >= 24)("keeps memory flat under concurrent 64 MB bodies", async () => {
+  it("keeps memory flat under concurrent 64 MB bodies", async () => {
     const pid = server.process.pid!;
-    const idle = memoryOf(pid).rss;
+    const idle = await settledMemory(pid);
     const reset = resetPeakMemory(pid);
     let sampled = 0;
     const sampler = setInterval(() => (sampled = Math.max(sampled, memoryOf(pid).rss)), 20);
