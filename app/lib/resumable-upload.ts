@@ -47,6 +47,8 @@ export async function startResumableUpload(
   file: File,
   target: UploadTarget,
   handlers: { onProgress: (sent: number, total: number) => void; onRetry?: (error: Error) => void },
+  /** The address of an unfinished upload of this file, to go on from its offset when the file's fingerprint does not find it. */
+  resumeUrl?: string | null,
 ): Promise<ResumableUpload> {
   const { Upload } = await import("tus-js-client");
   let settle!: { resolve: (url: string | null) => void; reject: (error: Error) => void };
@@ -77,6 +79,7 @@ export async function startResumableUpload(
   void done.finally(() => clearTimeout(timer)).catch(() => {});
   const previous = (await upload.findPreviousUploads()).find((p) => sameMetadata(p.metadata, target.metadata));
   if (previous) upload.resumeFromPreviousUpload(previous);
+  else if (resumeUrl) upload.url = resumeUrl;
   upload.start();
   // A link back after being offline resumes at once rather than waiting for the user.
   const online = () => upload.start();
@@ -134,6 +137,74 @@ export async function uploadToVideoLibrary(file: File, input: { title: string; d
   steps.onUpload(upload);
   await upload.done;
   return target.guid;
+}
+
+/** An unfinished upload of a library video kept by this browser (tus-js-client's record in localStorage). */
+export type StoredVideoUpload = { guid: string; uploadUrl: string; size: number; filename: string; filetype: string; created: string; key: string };
+
+/** The unfinished video uploads this browser remembers, by video id (the newest one of each). */
+export async function storedVideoUploads(): Promise<Map<string, StoredVideoUpload>> {
+  const { defaultOptions } = await import("tus-js-client");
+  const all = await defaultOptions.urlStorage.findAllUploads();
+  const found = new Map<string, StoredVideoUpload>();
+  for (const u of all.sort((a, b) => Date.parse(a.creationTime) - Date.parse(b.creationTime))) {
+    const guid = u.metadata?.guid;
+    if (!guid || !u.uploadUrl || typeof u.size !== "number") continue;
+    found.set(guid.toLowerCase(), {
+      guid: guid.toLowerCase(),
+      uploadUrl: u.uploadUrl,
+      size: u.size,
+      filename: u.metadata.filename ?? "",
+      filetype: u.metadata.filetype ?? "",
+      created: u.creationTime,
+      key: u.urlStorageKey,
+    });
+  }
+  return found;
+}
+
+/**
+ * How many bytes of an upload the server holds (tus HEAD's Upload-Offset), or null when it has none or cannot
+ * say. A request cut a moment ago may still hold the upload's lock (423, 409) or be settling: asked again shortly.
+ */
+export async function uploadOffset(uploadUrl: string, retryDelaysMs: readonly number[] = [500, 1500, 3000]): Promise<number | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const res = await fetch(absolute(uploadUrl), { method: "HEAD", headers: { "Tus-Resumable": "1.0.0" }, cache: "no-store" });
+      const offset = Number(res.headers.get("Upload-Offset") ?? "");
+      if (res.ok && res.headers.has("Upload-Offset") && Number.isFinite(offset)) return offset;
+      // Gone (404, 410) or refused: nothing to resume from.
+      if (res.status !== 423 && res.status !== 409 && res.status < 500) return null;
+    } catch {
+      // offline or cut: asked again below
+    }
+    if (attempt >= retryDelaysMs.length) return null;
+    await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt]));
+  }
+}
+
+/** Whether `file` is the one an unfinished upload was of: same name and size (what the editor can see and tell). */
+export const isSameFile = (file: Pick<File, "name" | "size">, stored: Pick<StoredVideoUpload, "filename" | "size">) =>
+  file.name === stored.filename && file.size === stored.size;
+
+/**
+ * The file of a library video that has none yet, chosen again after an interruption: sent on from the offset the
+ * server holds (the stored upload's address), or from the start when this browser kept no upload of it.
+ */
+export async function resumeVideoUpload(file: File, guid: string, stored: StoredVideoUpload | null, steps: UploadSteps): Promise<string> {
+  const target = await adminJson<LibraryTarget>(`/api/admin/videos/${guid}/upload`, {});
+  steps.onStarted({ guid, resuming: Boolean(stored) });
+  const upload = await startResumableUpload(
+    file,
+    { endpoint: target.tus_endpoint, headers: target.tus_headers, metadata: target.tus_metadata },
+    steps,
+    stored?.uploadUrl,
+  );
+  steps.onUpload(upload);
+  await upload.done;
+  // Whichever way it resumed, the record of the interrupted upload has served.
+  if (stored) await import("tus-js-client").then(({ defaultOptions }) => defaultOptions.urlStorage.removeUpload(stored.key)).catch(() => {});
+  return guid;
 }
 
 /** An audio or document file into the storage folder of its field; resolves with its public URL. */

@@ -21,6 +21,7 @@ import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
 import { languageOf, sendAccountMail } from "./emails.server.ts";
 import { RESET_SECONDS, SESSION_SECONDS, VERIFICATION_SECONDS } from "./lifetimes.server.ts";
 import { MEMORY_STORE, redisRateLimitStore } from "#server/http/rate-limit.server.ts";
+import { ourOrigins } from "#server/http/request-guard.server.ts";
 import { accountKey, createSignInLimit, signInLimitHooks } from "./sign-in-limit.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
@@ -69,7 +70,8 @@ export function createAuth({ db, config }: AuthOptions) {
     telemetry: { enabled: false },
     logger: authLogger(config),
     database: drizzleAdapter(db, { provider: "pg", schema: { user, session, account, verification, rateLimit } }),
-    trustedOrigins: [new URL(config.publicUrl).origin],
+    // The site's origins: the public URL's, and without PUBLIC_URL its loopback names on the same port (ourOrigins).
+    trustedOrigins: ourOrigins(config),
     // These answer with the session token itself; our pages read the session on the server (auth.api, which
     // this list does not affect), so no script in the browser needs them — not even an injected one.
     disabledPaths: ["/get-session", "/list-sessions"],

@@ -19,7 +19,7 @@ import { getDb } from "#server/db/client.server.ts";
 import { profiles } from "#server/db/schema.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
-import { fromOurOrigin, MUTATING_METHODS } from "#server/http/request-guard.server.ts";
+import { fromOurOrigin, MUTATING_METHODS, ourOrigins } from "#server/http/request-guard.server.ts";
 import { COOKIE_PREFIX, getAuth } from "./auth.server.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "./display.server.ts";
 import { can, hasAccess, isAdmin, isStaff, type Access, type Permission } from "./permissions.server.ts";
@@ -164,7 +164,7 @@ export async function readForm(request: Request): Promise<FormData> {
  */
 export function assertSameOrigin(request: Request) {
   if (!MUTATING_METHODS.has(request.method)) return;
-  if (!fromOurOrigin(request.headers.get("origin"), request.headers.get("referer"), new URL(getConfig().publicUrl).origin)) deny("cross-origin", 403);
+  if (!fromOurOrigin(request.headers.get("origin"), request.headers.get("referer"), ourOrigins(getConfig()))) deny("cross-origin", 403);
 }
 
 /** A signed-in user with a valid session (any role). */

@@ -17,7 +17,9 @@
  *    all (HTTP/1.0; Node refuses HTTP/1.1 without one) → the public URL's host
  * requestBodyGuard, after the uploads (whose bodies are tus's):
  *  - a state-changing method whose Origin (or Referer) is not our own → 403 (fromOurOrigin: one rule for
- *    every form and API; the tus endpoints apply the same rule through their permission check)
+ *    every form and API; the tus endpoints apply the same rule through their permission check). "Our own" is
+ *    ourOrigins: the public URL's origin, and without PUBLIC_URL also its loopback names on the same port. A
+ *    browser's navigation gets a page in the reader's language saying why (refusal-page.server.ts)
  *  - a declared Content-Length over the route kind's limit (server/http/request-body.server.ts) → 413, before reading
  *  - a body still arriving HTTP_REQUEST_TIMEOUT_MS after its headers → 408 and the connection closed; the slow
  *    kinds (the editor's form) instead must keep to the upload rate (watchTransferRate), and get the deadline
@@ -31,6 +33,8 @@ import type { Config } from "#server/config.server.ts";
 import { stripControls } from "#domain/sanitize.ts";
 import { arabic } from "./errors.server.ts";
 import { BODY_LIMITS, bodyKindOf, SLOW_BODY_KINDS } from "./request-body.server.ts";
+import { crossOriginPage } from "./refusal-page.server.ts";
+import { languageOfRequest } from "./language.server.ts";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const ALLOW = ALLOWED_METHODS.join(", ");
@@ -186,11 +190,28 @@ export function requestUrl(req: Pick<Request, "originalUrl" | "protocol" | "head
   return new URL(req.originalUrl, origin);
 }
 
+/** The names a machine calls itself: on the same port they are one site. */
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"] as const;
+
 /**
- * A state-changing request comes from a page of ours: its Origin (or, failing that, its Referer) is the site's
- * public origin. Browsers send Origin on every POST; a request with neither, or with `Origin: null`, is refused.
+ * The origins that are this site: the public URL's. Without PUBLIC_URL (a first run on one's own machine, the
+ * public URL being `http://localhost:PORT`), the loopback names of that port are one site: the set-up link opened
+ * at `http://127.0.0.1:3000` or `http://[::1]:3000` works as at `localhost`. Any other origin stays refused,
+ * and with PUBLIC_URL set only its own origin counts.
  */
-export function fromOurOrigin(origin: string | null | undefined, referer: string | null | undefined, expected: string): boolean {
+export function ourOrigins(config: Pick<Config, "publicUrl" | "PUBLIC_URL">): string[] {
+  const own = new URL(config.publicUrl);
+  if (config.PUBLIC_URL || !(LOOPBACK_HOSTS as readonly string[]).includes(own.hostname)) return [own.origin];
+  const port = own.port ? `:${own.port}` : "";
+  return [own.origin, ...LOOPBACK_HOSTS.map((host) => `${own.protocol}//${host}${port}`).filter((o) => o !== own.origin)];
+}
+
+/**
+ * A state-changing request comes from a page of ours: its Origin (or, failing that, its Referer) is one of the
+ * site's origins (ourOrigins). Browsers send Origin on every POST; a request with neither, or with `Origin: null`,
+ * is refused.
+ */
+export function fromOurOrigin(origin: string | null | undefined, referer: string | null | undefined, expected: string | readonly string[]): boolean {
   let source = origin && origin !== "null" ? origin : null;
   if (!source && referer) {
     try {
@@ -199,7 +220,7 @@ export function fromOurOrigin(origin: string | null | undefined, referer: string
       source = null;
     }
   }
-  return source === expected;
+  return source !== null && (typeof expected === "string" ? source === expected : expected.includes(source));
 }
 
 export const MUTATING_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -251,8 +272,10 @@ export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
 }
 
 /** Origin and body limits of every request that is not an upload: mounted after the tus endpoints. */
-export function requestBodyGuard(config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" | "publicUrl" | "UPLOAD_MIN_BYTES_PER_SECOND" | "UPLOAD_RATE_WINDOW_MS">) {
-  const ours = new URL(config.publicUrl).origin;
+export function requestBodyGuard(
+  config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" | "publicUrl" | "PUBLIC_URL" | "UPLOAD_MIN_BYTES_PER_SECOND" | "UPLOAD_RATE_WINDOW_MS">,
+) {
+  const ours = ourOrigins(config);
   const rate: TransferRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
   return (req: Request, res: Response, next: NextFunction) => {
     if (MUTATING_METHODS.has(req.method) && !fromOurOrigin(req.headers.origin, req.headers.referer, ours)) {
@@ -262,7 +285,9 @@ export function requestBodyGuard(config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" 
       if (req.path.endsWith(".data") || !req.accepts("html")) {
         return void res.status(403).set({ "Cache-Control": "no-store" }).json({ reason: "cross-origin" });
       }
-      return refuse(res, 403, "طلب من موقع آخر مرفوض / Cross-site request refused");
+      // A browser's navigation (a form posted without JavaScript, from elsewhere): a page that says why.
+      const lang = languageOf(req);
+      return void res.status(403).set({ "Cache-Control": "no-store", "Content-Language": lang }).type("html").send(crossOriginPage(lang, ours[0]));
     }
 
     const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
@@ -283,4 +308,14 @@ export function requestBodyGuard(config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" 
     }
     next();
   };
+}
+
+/** The language a refusal page is written in: the reader's (the language cookie, then Accept-Language). */
+function languageOf(req: Request) {
+  const headers = new Headers();
+  for (const name of ["cookie", "accept-language"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return languageOfRequest(new Request("http://localhost/", { headers }));
 }

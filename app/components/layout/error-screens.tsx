@@ -32,6 +32,8 @@ const FALLBACK: Record<string, string> = {
   "errors.errorNumber": "رقم الخطأ",
   "errors.quoteNumber": "يرجى ذكر هذا الرقم عند التواصل مع الدعم.",
   "errors.reload": "إعادة التحميل",
+  "requestRefused.title": "الطلب مرفوض",
+  "adminShell.crossOrigin": "تم رفض الطلب لأنه لم يصدر من هذا الموقع.",
 };
 
 /**
@@ -109,8 +111,41 @@ export function GeneralError({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * A form refused because it did not come from this site (the request guard's 403 `{"reason":"cross-origin"}`,
+ * which a data request receives as text): what the reader sees is why, not "unexpected error" (issue 28).
+ */
+export function isCrossOriginRefusal(error: unknown): boolean {
+  if (!isRouteErrorResponse(error) || error.status !== 403) return false;
+  let body: unknown = error.data;
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return false;
+    }
+  }
+  return (body as { reason?: unknown } | null)?.reason === "cross-origin";
+}
+
+function CrossOriginRefused() {
+  const text = useErrorText();
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="cross-origin-refused" role="alert">
+      <h1 className="text-3xl font-bold">{text("requestRefused.title")}</h1>
+      <p className="mt-3 text-lg text-ink-soft">{text("adminShell.crossOrigin")}</p>
+      <div className="mt-8 flex justify-center gap-3">
+        <a href="/" className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+          {text("errors.backHome")}
+        </a>
+      </div>
+    </section>
+  );
+}
+
 /** One boundary body for every route: 404 responses get the 404 page, anything else the error screen. */
 export function ErrorScreen({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isCrossOriginRefusal(error)) return <CrossOriginRefused />;
   return <GeneralError error={error} />;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
@@ -20,6 +20,9 @@ import { asText } from "#domain/content-form.ts";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
 import { VideoUploadForm } from "#app/components/admin/video-upload.tsx";
 import { formatNumber } from "#domain/plural.ts";
+import { UploadProgress } from "#app/components/admin/upload-progress.tsx";
+import { uploadFailureText, useUpload } from "#app/components/admin/use-upload.ts";
+import { isSameFile, resumeVideoUpload, storedVideoUploads, uploadOffset, type StoredVideoUpload } from "#app/lib/resumable-upload.ts";
 
 /**
  * The video library as the back-office sees it (back-office.md §2, "Video library management"): the upload
@@ -77,6 +80,139 @@ const STATUS_KEYS: Record<number, { key: string; style: string }> = {
   5: { key: "failed", style: "bg-red-100 text-red-900" },
 };
 
+/** A waiting video (status 0) whose upload this browser began and did not finish: what the server holds of it. */
+type Interrupted = StoredVideoUpload & { offset: number | null };
+
+/** The unfinished uploads this browser remembers for the waiting videos, with the offset each has on the server. */
+function useInterruptedUploads(waiting: string[]) {
+  const [found, setFound] = useState<Map<string, Interrupted>>(new Map());
+  const key = waiting.join(",");
+  useEffect(() => {
+    if (!key) return;
+    let live = true;
+    void (async () => {
+      const stored = await storedVideoUploads().catch(() => new Map<string, StoredVideoUpload>());
+      const next = new Map<string, Interrupted>();
+      for (const guid of key.split(",")) {
+        const upload = stored.get(guid);
+        if (upload) next.set(guid, { ...upload, offset: await uploadOffset(upload.uploadUrl) });
+      }
+      if (live) setFound(next);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return found;
+}
+
+/** A size in megabytes, in the page's language («12.5 ميغابايت», «12,5 Mo»). */
+function useMegabytes() {
+  const { t, i18n } = useTranslation();
+  return (bytes: number) => t("newsroom.ui.videos.mb", { n: formatNumber(i18n.language as Language, Math.round((bytes / 1048576) * 10) / 10) });
+}
+
+/**
+ * The file of a video that has none yet (status 0), chosen again: «استئناف» asks for it, checks it is the same
+ * file (name and size) as the interrupted upload this browser remembers, and sends it on from the offset the
+ * server holds; with no upload remembered here, the file is sent from the start into the same video.
+ */
+function ResumeUpload({ guid, interrupted, onDone }: { guid: string; interrupted: Interrupted | null; onDone: () => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const toast = useToast();
+  const megabytes = useMegabytes();
+  const chooser = useRef<HTMLInputElement>(null);
+  const upload = useUpload({ started: 0, sent: 99 });
+
+  async function chosen(file: File | undefined) {
+    if (!file) return;
+    if (interrupted && !isSameFile(file, interrupted)) {
+      toast({
+        title: t("newsroom.ui.videos.notSameFileTitle"),
+        description: t("newsroom.ui.videos.notSameFile", { name: interrupted.filename, size: megabytes(interrupted.size) }),
+        variant: "destructive",
+        duration: 6000,
+      });
+      return;
+    }
+    try {
+      if (await upload.run((steps) => resumeVideoUpload(file, guid, interrupted, steps))) {
+        toast({ title: t("newsroom.ui.videos.uploadedTitle"), description: t("newsroom.ui.videos.uploadSucceeded"), variant: "success" });
+      }
+    } catch (error) {
+      toast({
+        title: t("newsroom.ui.videos.uploadFailedTitle"),
+        description: uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("newsroom.ui.videos.uploadPutFailed")),
+        variant: "destructive",
+        duration: 6000,
+      });
+    }
+    onDone();
+  }
+
+  const percent = interrupted?.offset != null && interrupted.size > 0 ? Math.floor((interrupted.offset * 100) / interrupted.size) : null;
+  return (
+    <div className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm" data-testid="video-interrupted">
+      {interrupted ? (
+        <>
+          <p className="font-bold text-amber-900">{t("newsroom.ui.videos.interruptedText")}</p>
+          <p data-testid="video-received" data-offset={interrupted.offset ?? undefined}>
+            {percent !== null
+              ? t("newsroom.ui.videos.received", {
+                  sent: megabytes(interrupted.offset!),
+                  total: megabytes(interrupted.size),
+                  percent: `${formatNumber(lang, percent)}%`,
+                })
+              : t("newsroom.ui.videos.receivedUnknown")}
+          </p>
+          {percent !== null && (
+            <progress max={100} value={percent} aria-label={t("newsroom.ui.videos.resumeProgress")} className="h-2 w-full accent-amber-600" />
+          )}
+        </>
+      ) : (
+        <p>{t("newsroom.ui.videos.waitingFile")}</p>
+      )}
+      {upload.busy ? (
+        <UploadProgress {...upload} label={t("newsroom.ui.videos.resumeProgress")} testId="video-resume-progress" />
+      ) : (
+        <>
+          <input
+            ref={chooser}
+            type="file"
+            accept={interrupted?.filetype || "video/*"}
+            hidden
+            tabIndex={-1}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = "";
+              void chosen(file);
+            }}
+            data-testid="video-resume-file"
+          />
+          <button
+            type="button"
+            onClick={() => chooser.current?.click()}
+            className="rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700"
+            aria-describedby={interrupted ? `resume-${guid}` : undefined}
+            data-testid="video-resume"
+          >
+            {t("newsroom.ui.videos.resume")}
+          </button>
+          {interrupted && (
+            <p id={`resume-${guid}`} className="text-xs text-ink-soft">
+              {t("newsroom.ui.videos.resumeFile", { name: "" })}
+              <bdi dir="auto" className="font-bold">
+                {interrupted.filename}
+              </bdi>
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
 /** While a video is being processed (1–3) the list refreshes itself, so the editor sees it become ready. */
 const PROCESSING_POLL_MS = 3000;
 
@@ -106,6 +242,7 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
     );
   }, [actionData, t, toast]);
   const processing = videos.some((v) => v.status >= 1 && v.status <= 3);
+  const interrupted = useInterruptedUploads(videos.filter((v) => v.status === 0).map((v) => v.guid.toLowerCase()));
   useEffect(() => {
     if (!processing) return;
     const timer = setInterval(() => {
@@ -137,20 +274,24 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
       ) : (
         <ul className="grid gap-4 md:grid-cols-2" data-testid="video-grid">
           {videos.map((v) => {
-            const status = STATUS_KEYS[v.status] ?? { key: "unknown", style: "bg-sand-100 text-ink-soft" };
+            const stopped = v.status === 0 ? (interrupted.get(v.guid.toLowerCase()) ?? null) : null;
+            const status = stopped
+              ? { key: "interrupted", style: "bg-amber-100 text-amber-900" }
+              : (STATUS_KEYS[v.status] ?? { key: "unknown", style: "bg-sand-100 text-ink-soft" });
             return (
               <li
                 key={v.guid}
                 className="flex flex-col gap-3 rounded-lg border border-sand-200 bg-white p-4 shadow-sm"
                 data-testid="admin-video"
                 data-status={v.status}
+                data-interrupted={stopped ? "" : undefined}
               >
                 <div className="flex items-start justify-between gap-3">
                   <h2 className="font-bold" dir="auto">
                     {v.title}
                   </h2>
-                  <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${status.style}`}>
-                    {t(`newsroom.ui.videos.status.${status.key}`)}
+                  <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${status.style}`} data-testid="video-status">
+                    {t(status.key === "interrupted" ? "newsroom.ui.videos.interrupted" : `newsroom.ui.videos.status.${status.key}`)}
                   </span>
                 </div>
                 {v.thumbnail && v.status === 4 && (
@@ -162,18 +303,29 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
                     {t("newsroom.ui.videos.failureReason", { reason: v.failure_reason })}
                   </p>
                 )}
-                <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+                {v.status === 0 && <ResumeUpload guid={v.guid} interrupted={stopped} onDone={() => void revalidator.revalidate()} />}
+                {/* Every value starts where its label's column starts, in either direction; the Latin runs
+                    (a duration, an id) are isolated left to right inside it rather than turning the cell. */}
+                <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-start text-sm" data-testid="video-details">
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.uploaded")}</dt>
-                  <dd>{formatDate(v.date_uploaded, lang, "long")}</dd>
+                  <dd className="text-start">
+                    <bdi>{formatDate(v.date_uploaded, lang, "long")}</bdi>
+                  </dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.duration")}</dt>
-                  <dd dir="ltr" className="text-start" data-testid="video-duration">
-                    {formatDuration(v.length)}
+                  <dd className="text-start">
+                    <bdi dir="ltr" className="tabular-nums" data-testid="video-duration">
+                      {formatDuration(v.length)}
+                    </bdi>
                   </dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.views")}</dt>
-                  <dd>{number.format(v.views)}</dd>
+                  <dd className="text-start">
+                    <bdi className="tabular-nums">{number.format(v.views)}</bdi>
+                  </dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.id")}</dt>
-                  <dd dir="ltr" className="text-start font-mono" title={v.guid}>
-                    {v.guid.slice(0, 8)}
+                  <dd className="text-start">
+                    <bdi dir="ltr" className="font-mono" title={v.guid}>
+                      {v.guid.slice(0, 8)}
+                    </bdi>
                   </dd>
                 </dl>
                 <div>

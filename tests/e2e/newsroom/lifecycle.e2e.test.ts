@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { fillDateTime } from "#tests/e2e/support/date-time.ts";
 import {
   expectToast,
   keepEvidence,
@@ -179,7 +180,7 @@ describe.skipIf(!hasChromium)("the newsroom's items as readers see them", () => 
           await open(page, `${base}/admin/${c.segment}/${id}`);
           await page.check('[data-testid="status-scheduled"]');
           const dueAt = Date.now() + SCHEDULE_AHEAD_MS;
-          await page.fill('[data-testid="input-publish_date"]', siteTimeIn(dueAt - Date.now()));
+          await fillDateTime(page, "input-publish_date", siteTimeIn(dueAt - Date.now()));
           await saveAndExpectToast(page, c.segment, c.updated);
           const scheduled = await staffItem(base, cookie, c.segment, id);
           expect(scheduled.status).toBe("scheduled");
