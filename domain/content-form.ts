@@ -19,6 +19,8 @@ export const PUBLISHING_FIELDS = ["status", "publish_date", "page_slug"] as cons
 /** Form-only inputs beside an image field `x`: the chosen file and the "remove the image" box. */
 export const imageFileInput = (field: string) => `${field}__file`;
 export const imageRemoveInput = (field: string) => `${field}__remove`;
+/** Beside an image field `x`: the URL of a media library file chosen for it (the server checks the library has it). */
+export const imageLibraryInput = (field: string) => `${field}__library`;
 
 /** back-office.md §9: images up to 10 MB (the browser's early check; server/media/storage/index.server.ts enforces it). */
 export const IMAGE_LIMIT_MB = 10;

@@ -9,6 +9,7 @@
  * pages' browser bundle carries none.
  */
 import { definitionOf, type ContentType, type EditorStatus } from "./content-types/index.ts";
+import type { ImageDetailsMap } from "./image-details.ts";
 import type { Language } from "./language.ts";
 import { localized } from "./localized.ts";
 
@@ -63,6 +64,8 @@ export type DetailPage = {
   preview?: { status: EditorStatus };
   /** A hosted video's direct file, played by the browser itself without JavaScript (server/content/detail-page.server.ts). */
   videoFile?: string;
+  /** The media library's alt text, caption, credit and focal point of the page's pictures, by URL (domain/image-details.ts). */
+  images?: ImageDetailsMap;
 };
 
 /** A column's text, or null when it holds none. */

@@ -36,6 +36,7 @@ import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.server.ts";
 import { createLocalTusServer } from "./media/video/tus.server.ts";
 import { createFileUploadServer, FILE_TUS_PATH } from "./media/storage/file-uploads.server.ts";
+import { recordLibraryFileQuietly } from "./media/library.server.ts";
 import { getStorage, sharedStorage } from "./media/storage/index.server.ts";
 import { requirePermission } from "./auth/session.server.ts";
 import { getDb } from "./db/client.server.ts";
@@ -196,6 +197,7 @@ export function createApp() {
     sharedStorage: sharedStorage(config),
     storage: getStorage,
     authorize: (request) => requirePermission(request, "content.write", { mode: "api" }),
+    record: async (file) => recordLibraryFileQuietly(await getDb(), file),
   });
   app.use((req, res, next) => (fileUploads.matches(req.path) ? void fileUploads.handle(req, res).catch(uploadFailed) : next()));
 

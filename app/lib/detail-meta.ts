@@ -6,6 +6,7 @@
 import { definitionOf } from "#domain/content-types/index.ts";
 import { localizedField, textOf, type DetailPage } from "#domain/detail-view.ts";
 import { localized } from "#domain/localized.ts";
+import { shareImagePath } from "#domain/image-details.ts";
 import { absoluteUrl, contentMeta, rootData } from "./seo.ts";
 
 type Match = Parameters<typeof rootData>[0][number];
@@ -26,7 +27,8 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     title: localizedField(lang, item, "title") ?? item.title,
     description: localized(lang, page.summary, page.summaryFr),
     path: page.url,
-    image: item.imageUrl,
+    // A library picture is shared cropped around its focal point (server/media/share-image.server.ts).
+    image: item.imageUrl ? (shareImagePath(item.imageUrl, page.images?.[item.imageUrl]) ?? item.imageUrl) : null,
     schemaType: (category && view.schema.byCategory?.[category]) || view.schema.type,
     publishedTime: item.publishDate,
     modifiedTime: item.updatedAt,

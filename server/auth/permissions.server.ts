@@ -69,6 +69,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
   { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },
+  { path: "/admin/library", label: "admin.library", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
 ];
 
@@ -84,6 +85,8 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // DELETE content.delete).
   { path: "/api/admin/:type", access: "content.write" },
   { path: "/api/admin/:type/:id", access: "content.write" },
+  // The editor's autosave of a draft (the type's write permission is checked again inside).
+  { path: "/api/admin/:type/:id/autosave", access: "content.write" },
   // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
   { path: "/api/admin/contacts", access: "contacts.manage" },
   { path: "/api/admin/contacts/:id", access: "contacts.manage" },
@@ -91,6 +94,9 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   { path: "/api/admin/videos", access: "videos.manage" },
   { path: "/api/admin/videos/:guid", access: "videos.manage" },
   { path: "/api/admin/videos/:guid/upload", access: "videos.manage" },
+  // The media library's JSON API: its files serve every form, so content.write, as /admin/library.
+  { path: "/api/admin/library", access: "content.write" },
+  { path: "/api/admin/library/:id", access: "content.write" },
 ];
 
 export function adminPageAccess(pathname: string): Access | undefined {

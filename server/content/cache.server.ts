@@ -15,9 +15,12 @@ import { LRUCache } from "lru-cache";
 import { markDegraded, withReadScope } from "#server/http/render-scope.server.ts";
 import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 
-/** A tag is a content type's key (domain/content-types/: what a read of its table depends on), or one of the other tables public pages read. */
-export type CacheTag = ContentType | "categories" | "videos";
-export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos"];
+/**
+ * A tag is a content type's key (domain/content-types/: what a read of its table depends on), or one of the other
+ * tables public pages read ("library": the media library's alt texts, captions and focal points, server/content/image-details.server.ts).
+ */
+export type CacheTag = ContentType | "categories" | "videos" | "library";
+export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos", "library"];
 
 type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
 

@@ -26,6 +26,7 @@ import {
 import type { Database } from "#server/db/client.server.ts";
 import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
+import { imageDetailsOf } from "./image-details.server.ts";
 
 /** A stored body that starts with a tag came from the rich-text editor; the demo's and the old site's are plain text. */
 const HTML_BODY = /^\s*<[a-z][a-z0-9]*[\s/>]/i;
@@ -91,7 +92,8 @@ export async function loadDetailPage(db: Database, type: ContentType, slugOrId: 
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
   if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
   const [related, videoFile] = await Promise.all([relatedOf(db, type, found.page.item), plainVideoFileOf(type, found.page.item)]);
-  return { ...found.page, related, ...(videoFile ? { videoFile } : {}) };
+  const images = await imageDetailsOf(db, { item: found.page.item, related });
+  return { ...found.page, related, images, ...(videoFile ? { videoFile } : {}) };
 }
 
 /**
@@ -117,5 +119,7 @@ async function plainVideoFileOf(type: ContentType, item: DetailItem): Promise<st
 export async function loadPreviewPage(db: Database, type: ContentType, id: number): Promise<DetailPage> {
   const row = Number.isInteger(id) && id > 0 ? await findItemForStaff(db, type, id) : null;
   if (!row) notFound();
-  return { ...shape(type, row), related: await relatedOf(db, type, row), preview: { status: editorStatusOf(row.status, row.publishDate) } };
+  const related = await relatedOf(db, type, row);
+  const images = await imageDetailsOf(db, { item: row, related });
+  return { ...shape(type, row), related, images, preview: { status: editorStatusOf(row.status, row.publishDate) } };
 }

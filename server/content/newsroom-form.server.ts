@@ -3,7 +3,8 @@
  * `saveFromForm` and turns its outcome into a redirect or a re-rendered form. Images are checked and stored
  * only once the rest of the form passes the type's schema, and a stored image is removed again when the
  * save fails, so a refused form leaves no file behind. A failed image upload does not stop the save
- * (back-office.md §8: the item is saved without its image, with a warning).
+ * (back-office.md §8: the item is saved without its image, with a warning). An image chosen from the media
+ * library (`{field}__library`) is taken only when the library has that URL.
  */
 import type { ContentTypeDefinition } from "#domain/content-types/index.ts";
 import {
@@ -11,6 +12,7 @@ import {
   checkFormValues,
   formValuesOf,
   imageFileInput,
+  imageLibraryInput,
   imageRemoveInput,
   OVERWRITE_INPUT,
   UPDATED_AT_INPUT,
@@ -22,6 +24,7 @@ import { logger } from "#server/ops/logger.server.ts";
 import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { getStorage, storeImage, UploadError, type StoredFile } from "#server/media/storage/index.server.ts";
 import { removeImage } from "#server/media/storage/images.server.ts";
+import { libraryDetailsByUrl, recordLibraryFileQuietly } from "#server/media/library.server.ts";
 import { ContentConflictError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
 
 export type ImageWarning = { key: string; values: Record<string, string | number> };
@@ -45,17 +48,37 @@ const chosenFile = (form: FormData, name: string): File | null => {
   return value instanceof File && (value.size > 0 || value.name !== "") ? value : null;
 };
 
+/** The chosen library files that the library does not have as images (a stale page, a forged post): the field's message. */
+async function libraryErrors(db: Database, picked: { field: string; url: string }[]): Promise<FieldErrors> {
+  if (picked.length === 0) return {};
+  const known = await libraryDetailsByUrl(
+    db,
+    picked.map((p) => p.url),
+  );
+  const errors: FieldErrors = {};
+  for (const { field, url } of picked) if (known.get(url)?.kind !== "image") errors[field] = "libraryPicker.notInLibrary";
+  return errors;
+}
+
 /** Saves a posted editor form as a new item (`id` null) or over item `id`. */
 export async function saveFromForm(db: Database, def: ContentTypeDefinition, form: FormData, author: Author, id: number | null): Promise<SaveOutcome> {
   const values = formValuesOf(def, form);
   const images = def.fields.filter((f) => f.kind === "image");
   for (const field of images) if (form.get(imageRemoveInput(field.name)) === "on") values[field.name] = "";
+  // A file chosen from the media library: its URL becomes the field's value, if the library has it.
+  const picked = images.flatMap((field) => {
+    const url = asText(form.get(imageLibraryInput(field.name))).trim();
+    return url ? [{ field: field.name, url }] : [];
+  });
+  for (const { field, url } of picked) values[field] = url;
 
-  const errors = checkFormValues(def, values);
+  const errors = { ...checkFormValues(def, values), ...(await libraryErrors(db, picked)) };
   if (Object.keys(errors).length) return { ok: false, status: 400, values, errors };
 
   const input: Record<string, unknown> = { ...values };
   const stored: StoredFile[] = [];
+  /** The images stored for this save, recorded in the media library once the save succeeds. */
+  const uploaded: { url: string; file: File }[] = [];
   let imageFailed: ImageWarning | null = null;
   for (const field of images) {
     const file = chosenFile(form, imageFileInput(field.name));
@@ -63,6 +86,7 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
     try {
       const saved = await storeImage(file, def.folders[field.name] ?? def.segment);
       stored.push(saved);
+      uploaded.push({ url: saved.url, file });
       input[field.name] = saved.url;
     } catch (error) {
       if (error instanceof UploadError) imageFailed = { key: error.messageKey, values: error.values };
@@ -81,6 +105,9 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
     const expected = asText(form.get(OVERWRITE_INPUT)) || asText(form.get(UPDATED_AT_INPUT)) || null;
     const item =
       id === null ? await createItem(db, def.type, input, author) : await updateItem(db, def.type, id, input, author, { expectedUpdatedAt: expected });
+    for (const { url, file } of uploaded) {
+      await recordLibraryFileQuietly(db, { url, kind: "image", bytes: file.size, originalName: file.name, uploadedBy: author.id });
+    }
     return { ok: true, item, imageFailed };
   } catch (error) {
     await forgetImages();

@@ -4,9 +4,25 @@
  * created_at, updated_at, is_demo, and indexes for the listing queries of the spec.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  primaryKey,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { CONTACT_KINDS, CONTACT_STATUSES } from "#domain/contacts.ts";
 import { MEDIA_TYPES } from "#domain/media-library.ts";
+import { LIBRARY_KINDS } from "#domain/library.ts";
 
 export const CONTENT_STATUSES = ["draft", "published"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
@@ -277,6 +293,41 @@ export const videos = pgTable(
   (t) => [index("videos_date_idx").on(t.dateUploaded.desc())],
 );
 
+/**
+ * The media library (decision 0120, server/media/library.server.ts): every uploaded image, audio file and PDF,
+ * keyed by the public URL the content columns store, with its alt text, caption, credit and focal point.
+ */
+export const libraryFiles = pgTable(
+  "library_files",
+  {
+    id: serial("id").primaryKey(),
+    url: text("url").notNull(),
+    kind: text("kind", { enum: LIBRARY_KINDS }).notNull(),
+    mime: text("mime"),
+    bytes: bigint("bytes", { mode: "number" }),
+    width: integer("width"),
+    height: integer("height"),
+    originalName: text("original_name").notNull().default(""),
+    altAr: text("alt_ar").notNull().default(""),
+    altFr: text("alt_fr").notNull().default(""),
+    captionAr: text("caption_ar").notNull().default(""),
+    captionFr: text("caption_fr").notNull().default(""),
+    creditAr: text("credit_ar").notNull().default(""),
+    creditFr: text("credit_fr").notNull().default(""),
+    focalX: real("focal_x").notNull().default(0.5),
+    focalY: real("focal_y").notNull().default(0.5),
+    uploadedBy: text("uploaded_by"),
+    /** The folded text the search reads (name and texts through domain/arabic.ts); null until the application fills it. */
+    searchText: text("search_text"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("library_files_url_unique").on(t.url),
+    index("library_files_kind_created_idx").on(t.kind, t.createdAt.desc()),
+    index("library_files_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
 export const newsletterSubscribers = pgTable(
   "newsletter_subscribers",
   {
@@ -403,6 +454,10 @@ export const profiles = pgTable(
   (t) => [uniqueIndex("profiles_username_unique").on(t.username)],
 );
 
+/** A revision's kind (drizzle/0009_revision_kind.sql). */
+export const REVISION_KINDS = ["save", "autosave"] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
 /**
  * Every save of a content item keeps the item as it was saved (the spec's field names), so an editor can
  * see an earlier version and restore it. Kept per type and item, newest first.
@@ -417,8 +472,16 @@ export const contentRevisions = pgTable(
     authorId: text("author_id"),
     authorName: text("author_name"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** 'save' (what someone saved) or 'autosave' (a draft's form as it was being typed; the item unchanged). */
+    kind: text("kind", { enum: REVISION_KINDS }).notNull().default("save"),
   },
-  (t) => [index("content_revisions_item_idx").on(t.contentType, t.itemId, t.createdAt.desc())],
+  (t) => [
+    index("content_revisions_item_idx").on(t.contentType, t.itemId, t.createdAt.desc()),
+    // At most one autosave per item and author: a newer one replaces it.
+    uniqueIndex("content_revisions_autosave_idx")
+      .on(t.contentType, t.itemId, t.authorId)
+      .where(sql`${t.kind} = 'autosave'`),
+  ],
 );
 
 /** A slug an item had before it was changed: its old URL answers with a 301 to the new one. */

@@ -27,6 +27,7 @@ import { COVERAGES } from "./seed-data/coverages.ts";
 import { MEDIA } from "./seed-data/media.ts";
 import type { ArticleSeed } from "./seed-data/types.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { registerContentFiles } from "#server/media/library.server.ts";
 
 export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
 
@@ -263,6 +264,9 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   // The seeded items searchable at once, then planner statistics for what was just loaded: PGlite has no
   // autovacuum to gather them, and without them the search's choice of plan (decision 0071) is blind.
   await syncSearchIndex(db);
+  // Every demo file in the media library, with its size and dimensions, as an upload would be.
+  const libraryAdded = await registerContentFiles(db, { uploadsDir: opts.uploadsDir });
+  if (libraryAdded) log(`media library: ${libraryAdded} demo files recorded`);
   if (total > 0) await db.execute(sql`analyze`);
   log(
     total === 0

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { RichTextField } from "#app/components/editor/rich-text-field.tsx";
@@ -16,10 +16,12 @@ import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type F
 import type { FieldErrors } from "#domain/schemas/shared.ts";
 import type { Language } from "#domain/language.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
-import { Field, fieldIds, FILE_INPUT_CLASS, type ControlProps } from "#app/components/forms/field.tsx";
+import { Field, fieldIds, type ControlProps } from "#app/components/forms/field.tsx";
+import { DateTimeInput } from "#app/components/forms/date-time-input.tsx";
 import { useFormCheck } from "#app/components/forms/form-check.ts";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
 import { MediaRefField } from "./media-ref-field.tsx";
+import { ImageField } from "./image-field.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
 
@@ -38,6 +40,10 @@ export type ContentFormProps = {
   conflict: { updatedAt: string; title: string } | null;
   /** The editor may add videos to the library (videos.manage): video fields then take an upload. */
   canUploadVideo: boolean;
+  /** Called after any change in the form (a key, a choice, the rich text): the editor keeps its copy. */
+  onChanged?: () => void;
+  /** Shown above the save button: where the work is (saved, saving, kept on this device). */
+  status?: ReactNode;
 };
 
 /** Every control of the editor is `field-{name}` (its label `field-{name}-label`, its message `error-{name}`). */
@@ -75,53 +81,6 @@ function EditorField({
     >
       {children}
     </Field>
-  );
-}
-
-/** The current image, a file to replace it (image/*, 10 MB) and a box to remove it. */
-function ImageField({ field, value, invalid, describedBy }: { field: FieldDefinition; value: string; invalid: boolean; describedBy?: string }) {
-  const { t } = useTranslation();
-  const [chosen, setChosen] = useState<string | null>(null);
-  const [removed, setRemoved] = useState(false);
-  useEffect(() => () => void (chosen && URL.revokeObjectURL(chosen)), [chosen]);
-  const shown = chosen ?? (removed ? null : value || null);
-  return (
-    <div className="space-y-2">
-      <input type="hidden" name={field.name} value={value} />
-      {shown && (
-        <img
-          src={shown}
-          alt={t(chosen ? "newsroom.ui.imageChosen" : "newsroom.ui.imageCurrent")}
-          className="max-h-48 rounded-md border border-sand-200 object-contain"
-          data-testid={`image-preview-${field.name}`}
-        />
-      )}
-      <input
-        id={ids(field.name).control}
-        name={imageFileInput(field.name)}
-        type="file"
-        accept="image/*"
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        data-testid={`input-${field.name}`}
-        onChange={(e) => {
-          const file = e.currentTarget.files?.[0];
-          setChosen(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
-        }}
-        className={FILE_INPUT_CLASS}
-      />
-      {value && (
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            name={imageRemoveInput(field.name)}
-            onChange={(e) => setRemoved(e.currentTarget.checked)}
-            data-testid={`remove-${field.name}`}
-          />
-          {t("newsroom.ui.imageRemove")}
-        </label>
-      )}
-    </div>
   );
 }
 
@@ -224,9 +183,20 @@ function FieldControl({
           <input {...common} type="text" inputMode="numeric" pattern="[0-9]*" defaultValue={value} dir="ltr" className={`${props.className} h-11 max-w-40`} />
         );
       case "date":
-        return <input {...common} type="date" defaultValue={value} className={`${props.className} h-11 max-w-56`} />;
+        return (
+          <DateTimeInput
+            id={id.control}
+            name={field.name}
+            defaultValue={value}
+            required={field.required}
+            aria-labelledby={id.label}
+            aria-describedby={describedBy}
+            aria-invalid={props["aria-invalid"]}
+            data-testid={`input-${field.name}`}
+          />
+        );
       case "image":
-        return <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} />;
+        return <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} id={id.control} />;
       case "audio":
       case "video":
       case "file":
@@ -280,15 +250,15 @@ function PublishingSection({
       </EditorField>
       <EditorField name="publish_date" label={t("newsroom.ui.publishDate")} hint={t("newsroom.ui.publishDateHint")} error={errors.publish_date}>
         {(control) => (
-          <input
-            {...control}
+          <DateTimeInput
+            id={control.id}
             name="publish_date"
-            type="datetime-local"
-            step={60}
+            mode="datetime"
             defaultValue={values.publish_date}
+            aria-labelledby={ids("publish_date").label}
+            aria-describedby={control["aria-describedby"]}
+            aria-invalid={control["aria-invalid"]}
             data-testid="input-publish_date"
-            className={`${control.className} h-11`}
-            dir="ltr"
           />
         )}
       </EditorField>
@@ -346,7 +316,7 @@ function imageErrors(def: ContentTypeDefinition, form: HTMLFormElement): FieldEr
  * the route's action, with or without JavaScript. With JavaScript it checks itself with the type's schema
  * first (the same one the server runs), then after each change of a field that shows a message.
  */
-export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict, canUploadVideo }: ContentFormProps) {
+export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict, canUploadVideo, onChanged, status }: ContentFormProps) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigation = useNavigation();
@@ -380,14 +350,16 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
 
   const onInput = (e: FormEvent<HTMLFormElement>) => {
     const target = e.target as HTMLInputElement;
-    const name = target.name?.replace(/__(file|remove)$/, "");
+    const name = target.name?.replace(/__(file|remove|library)$/, "");
     if (name === "title" || name === "page_slug") setSlugInputs((s) => ({ ...s, [name === "title" ? "title" : "slug"]: target.value }));
     if (name) recheck(e.currentTarget, name);
+    onChanged?.();
   };
 
   const onRichEdited = (name: string, html: string) => {
     const form = document.getElementById("content-form");
     if (form instanceof HTMLFormElement) recheck(form, name, { [name]: html });
+    onChanged?.();
   };
 
   const errorCount = Object.keys(errors).length;
@@ -465,6 +437,7 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
           <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
           {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map(control)}</div>}
           <div className="flex flex-wrap gap-2">
+            {status}
             <SubmitButton pending={saving} pendingLabel={t("admin.saving")} testId="save" className="flex-1 px-5 py-3">
               {t("admin.save")}
             </SubmitButton>

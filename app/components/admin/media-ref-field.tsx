@@ -6,6 +6,8 @@ import { CAPTIONS_MIME } from "#domain/captions.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "#app/lib/resumable-upload.ts";
 import { UploadProgress } from "./upload-progress.tsx";
+import { LibraryPicker } from "./library-picker.tsx";
+import type { LibraryFilter } from "#domain/library.ts";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 
 type Props = {
@@ -36,12 +38,14 @@ const asCaptionsFile = (file: File) => (file.type === CAPTIONS_MIME ? file : new
  * The one control of the file kinds (audio, video, media file): the file's URL, a path on this site or a video
  * library id, typed in or filled by an upload. The upload is resumable (tus): a video goes to the video library
  * and the field keeps its id, an audio file or a document goes to the field's storage folder and the field keeps
- * its address. The form is not saved while a file is on its way (`data-uploading`).
+ * its address. The form is not saved while a file is on its way (`data-uploading`). A file of the media library
+ * (a video of the video library) can be chosen instead: its address (its id) fills the field.
  */
 export function MediaRefField({ field, value: initial, invalid, describedBy, folder, canUploadVideo }: Props) {
   const { t } = useTranslation();
   const toast = useToast();
   const [value, setValue] = useState(initial);
+  const [picking, setPicking] = useState(false);
   const upload = useUpload({ started: 10, sent: 90 });
   const id = `field-${field.name}`;
   const openable = value && !isVideoId(value) && /^(?:https?:\/\/|\/(?!\/))/i.test(value);
@@ -85,6 +89,10 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
       });
     }
   }
+
+  // The library's files of this field's kinds (a video field: the video library's videos, by their id).
+  const libraryKinds: readonly LibraryFilter[] | null =
+    field.kind === "video" ? ["video"] : field.kind === "audio" ? ["audio"] : field.kind === "file" ? ["image", "audio", "document", "video"] : null;
 
   async function cancel() {
     const guid = await upload.cancel();
@@ -137,6 +145,21 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
             </label>
           ))}
       </div>
+      {libraryKinds && !upload.busy && (
+        <>
+          <button
+            type="button"
+            onClick={() => setPicking(true)}
+            aria-haspopup="dialog"
+            aria-describedby={describedBy}
+            className="inline-flex h-11 items-center rounded-md border border-sand-300 px-3 text-sm font-bold hover:bg-sand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-desert-500"
+            data-testid={`library-open-${field.name}`}
+          >
+            {t("libraryPicker.fromLibrary")}
+          </button>
+          <LibraryPicker open={picking} onClose={() => setPicking(false)} onChoose={(file) => setValue(file.url)} kinds={libraryKinds} folder={folder} />
+        </>
+      )}
       {upload.busy && <UploadProgress {...upload} label={t("newsroom.ui.fileUpload.progress")} testId={`upload-progress-${field.name}`} />}
     </div>
   );

@@ -2,9 +2,9 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
 import { PlainVideo } from "#app/components/media/plain-video.tsx";
-import { DETAIL_IMAGE_SIZES, DetailLayout } from "./detail-layout.tsx";
-import { ResponsiveImage } from "./responsive-image.tsx";
+import { DetailImage, DetailLayout } from "./detail-layout.tsx";
 import { Transcript } from "./transcript.tsx";
+import { ImageDetailsProvider } from "./image-details.tsx";
 import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
 import { localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage } from "#domain/detail-view.ts";
 import { definitionOf, type DetailView } from "#domain/content-types/index.ts";
@@ -63,7 +63,7 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T, lang: 
           <VideoPlayer source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />
         </Suspense>
       ) : image ? (
-        <ResponsiveImage url={image} sizes={DETAIL_IMAGE_SIZES} width={1200} height={675} priority className="aspect-video w-full rounded-xl object-cover" />
+        <DetailImage url={image} />
       ) : null}
       {audio && (
         <figure className="rounded-xl border border-sand-200 bg-white p-4">
@@ -96,7 +96,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
   const category = textOf(item, "categorySlug");
   const bio = textOf(item, "authorBio");
   return (
-    <>
+    <ImageDetailsProvider images={page.images}>
       {page.preview && (
         <div className="mx-auto max-w-4xl px-4 pt-6">
           <p
@@ -135,6 +135,6 @@ export function ContentDetail({ page }: { page: DetailPage }) {
           </p>
         )}
       </DetailLayout>
-    </>
+    </ImageDetailsProvider>
   );
 }

@@ -3,6 +3,8 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ContentCard } from "./content-card.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
+import { useImageDetails } from "./image-details.tsx";
+import { libraryText } from "#domain/image-details.ts";
 import { ShareButton } from "./share-button.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
@@ -12,6 +14,40 @@ import type { DetailPage } from "#domain/detail-view.ts";
 
 /** The main image's slot: the article's column (max-w-4xl less its padding), the screen less 2rem below it. */
 export const DETAIL_IMAGE_SIZES = "(min-width: 896px) 864px, calc(100vw - 2rem)";
+
+/**
+ * The detail page's main picture: with the media library's caption and credit under it (a <figure>), the
+ * credit on a smaller line of its own; a plain image when the library has neither. Each text keeps its own
+ * direction (an Arabic caption on a French page).
+ */
+export function DetailImage({ url, className = "" }: { url: string; className?: string }) {
+  const { i18n } = useTranslation();
+  const lang = i18n.language as Language;
+  const details = useImageDetails(url);
+  const caption = libraryText(lang, details?.caption);
+  const credit = libraryText(lang, details?.credit);
+  const image = (
+    <ResponsiveImage url={url} sizes={DETAIL_IMAGE_SIZES} width={1200} height={675} priority className="aspect-video w-full rounded-xl object-cover" />
+  );
+  if (!caption && !credit) return <div className={className}>{image}</div>;
+  return (
+    <figure className={className} data-testid="detail-figure">
+      {image}
+      <figcaption className="mt-2 space-y-0.5 border-s-2 border-sand-300 ps-3 text-start">
+        {caption && (
+          <span className="block text-sm leading-relaxed text-ink" data-testid="image-caption" {...textProps(lang, caption)}>
+            {caption}
+          </span>
+        )}
+        {credit && (
+          <span className="block text-xs text-ink-soft" data-testid="image-credit" {...textProps(lang, credit)}>
+            {credit}
+          </span>
+        )}
+      </figcaption>
+    </figure>
+  );
+}
 
 /** `count`: the number a counted fact was written from (data-count), for the page's tests. */
 type Fact = { label?: string; value: string | null | undefined; testId?: string; count?: number };
@@ -110,17 +146,7 @@ export function DetailLayout({
         </dl>
         <ShareButton title={title} text={lead ?? undefined} url={path} />
       </div>
-      {media ??
-        (imageUrl ? (
-          <ResponsiveImage
-            url={imageUrl}
-            sizes={DETAIL_IMAGE_SIZES}
-            width={1200}
-            height={675}
-            priority
-            className="mt-6 aspect-video w-full rounded-xl object-cover"
-          />
-        ) : null)}
+      {media ?? (imageUrl ? <DetailImage url={imageUrl} className="mt-6" /> : null)}
       <div className="mt-6">{children}</div>
 
       {related.length > 0 && (

@@ -1,5 +1,9 @@
 import { useEffect, useRef, type SyntheticEvent } from "react";
 import { imageSources } from "#domain/image-sources.ts";
+import { libraryText, objectPositionOf } from "#domain/image-details.ts";
+import { useLanguage } from "#app/lib/i18n.ts";
+import { textProps } from "#domain/localized.ts";
+import { useImageDetails } from "./image-details.tsx";
 
 type ResponsiveImageProps = {
   url: string;
@@ -13,23 +17,36 @@ type ResponsiveImageProps = {
   /** Below the fold: fetched when scrolled near. */
   lazy?: boolean;
   className?: string;
+  /**
+   * The text alternative when the media library has none in the reader's language (default "": decorative,
+   * as a card's picture beside its linked title is). The library's alt text, when written, always wins.
+   */
+  alt?: string;
 };
 
 /**
  * An image at the width its slot needs, in WebP where the browser takes it (decision 0104): a <picture>
  * when the stored name lists resized copies, a plain <img> otherwise. No script: the browser chooses. A
- * file that fails to load is hidden rather than shown broken.
+ * file that fails to load is hidden rather than shown broken. A picture of the media library (the page's
+ * ImageDetailsProvider) carries its alt text in the reader's language and, cropped to its slot, keeps its
+ * focal point in view (`object-position`).
  */
-export function ResponsiveImage({ url, sizes, width, height, priority, lazy, className }: ResponsiveImageProps) {
+export function ResponsiveImage({ url, sizes, width, height, priority, lazy, className, alt = "" }: ResponsiveImageProps) {
+  const lang = useLanguage();
+  const details = useImageDetails(url);
   const sources = imageSources(url);
+  const altText = libraryText(lang, details?.alt) || alt;
+  const position = objectPositionOf(details);
   const img = (
     <img
       src={sources.src}
       srcSet={sources.srcSet}
       sizes={sources.srcSet ? sizes : undefined}
-      alt=""
-      width={sources.width ?? width}
-      height={sources.height ?? height}
+      alt={altText}
+      {...(altText ? { lang: textProps(lang, altText).lang } : {})}
+      style={position ? { objectPosition: position } : undefined}
+      width={sources.width ?? details?.width ?? width}
+      height={sources.height ?? details?.height ?? height}
       loading={lazy && !priority ? "lazy" : undefined}
       decoding={priority ? undefined : "async"}
       fetchPriority={priority ? "high" : undefined}

@@ -3,12 +3,14 @@
  * code (ProseMirror and the extensions, the bulk of the back-office's JavaScript) stays out of every other
  * page. It edits HTML and posts it through a hidden input; the server sanitises what arrives.
  */
-import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import Link from "@tiptap/extension-link";
 import Image from "@tiptap/extension-image";
 import { useTranslation } from "react-i18next";
+import { LibraryPicker } from "#app/components/admin/library-picker.tsx";
+import { localizedText, type LibraryFile } from "#domain/library.ts";
 import { ImageIcon, LinkIcon, ListBulletIcon, ListOrderedIcon, QuoteIcon, RedoIcon, UndoIcon } from "#app/components/admin/icons.tsx";
 
 export type TiptapEditorProps = {
@@ -86,7 +88,7 @@ export default function TiptapEditor({ name, id, labelId, initialHtml, invalid, 
       className={`rounded-md border bg-white focus-within:ring-2 focus-within:ring-desert-500 ${invalid ? "border-red-600" : "border-sand-300"}`}
       data-editor="rich"
     >
-      {editor && <Toolbar editor={editor} />}
+      {editor && <Toolbar editor={editor} lang={name.endsWith("_fr") ? "fr" : "ar"} />}
       <EditorContent editor={editor} />
       <input type="hidden" name={name} value={html} data-testid={`input-${name}`} />
     </div>
@@ -95,7 +97,7 @@ export default function TiptapEditor({ name, id, labelId, initialHtml, invalid, 
 
 type Panel = "link" | "image" | null;
 
-function Toolbar({ editor }: { editor: Editor }) {
+function Toolbar({ editor, lang }: { editor: Editor; lang: "ar" | "fr" }) {
   const { t } = useTranslation();
   const [panel, setPanel] = useState<Panel>(null);
   const state = useEditorState({
@@ -181,6 +183,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       )}
       {panel === "image" && (
         <ImagePanel
+          lang={lang}
           onInsert={(src, alt) => {
             chain().setImage({ src, alt }).run();
             setPanel(null);
@@ -291,12 +294,26 @@ function LinkPanel({ href, onApply, onRemove, onCancel }: { href: string; onAppl
   );
 }
 
-/** An image by URL, with its alternative text, which the issue requires. */
-function ImagePanel({ onInsert, onCancel }: { onInsert: (src: string, alt: string) => void; onCancel: () => void }) {
+/**
+ * An image from the media library (chosen or uploaded in its dialog) or by URL, with its alternative text, which
+ * the issue requires: a library file's alt text in the body's language fills it, still editable.
+ */
+function ImagePanel({ lang, onInsert, onCancel }: { lang: "ar" | "fr"; onInsert: (src: string, alt: string) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const [src, setSrc] = useState("");
   const [alt, setAlt] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [fromLibrary, setFromLibrary] = useState<LibraryFile | null>(null);
+  const altInput = useRef<HTMLInputElement>(null);
+  const chosen = (file: LibraryFile) => {
+    setFromLibrary(file);
+    setSrc(file.url);
+    setAlt(localizedText(file.alt, lang));
+    setError(null);
+    // Back from the dialog, the editor checks (or writes) the alt text next.
+    requestAnimationFrame(() => altInput.current?.focus());
+  };
   const insert = () => {
     if (!SAFE_URL.test(src.trim())) return setError(t("newsroom.ui.editor.urlInvalid"));
     if (!alt.trim()) return setError(t("newsroom.ui.editor.altRequired"));
@@ -304,6 +321,26 @@ function ImagePanel({ onInsert, onCancel }: { onInsert: (src: string, alt: strin
   };
   return (
     <div className="grid gap-2 border-t border-sand-200 p-2 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end" data-testid="image-panel">
+      <div className="flex flex-wrap items-center gap-2 sm:col-span-4">
+        <button
+          type="button"
+          onClick={() => setPicking(true)}
+          aria-haspopup="dialog"
+          className={`${panelButton} border border-desert-600 text-desert-700 hover:bg-sand-100`}
+          data-testid="image-from-library"
+        >
+          {t("libraryPicker.fromLibrary")}
+        </button>
+        {fromLibrary && src === fromLibrary.url && (
+          <span className="flex min-w-0 items-center gap-2 text-xs" data-testid="image-library-chosen">
+            <img src={fromLibrary.thumbnail ?? fromLibrary.url} alt="" className="h-9 w-12 rounded object-cover" />
+            <span className="truncate" dir="auto">
+              {fromLibrary.name}
+            </span>
+          </span>
+        )}
+      </div>
+      <LibraryPicker open={picking} onClose={() => setPicking(false)} onChoose={chosen} kinds={["image"]} />
       <label className="text-xs font-bold">
         {t("newsroom.ui.editor.imageUrl")}
         <input
@@ -320,6 +357,8 @@ function ImagePanel({ onInsert, onCancel }: { onInsert: (src: string, alt: strin
       <label className="text-xs font-bold">
         {t("newsroom.ui.editor.imageAlt")}
         <input
+          ref={altInput}
+          dir="auto"
           value={alt}
           onChange={(e) => setAlt(e.target.value)}
           onKeyDown={onEnter(insert)}
@@ -335,6 +374,11 @@ function ImagePanel({ onInsert, onCancel }: { onInsert: (src: string, alt: strin
       <button type="button" onClick={onCancel} className={`${panelButton} border border-sand-300`}>
         {t("admin.cancel")}
       </button>
+      {fromLibrary && src === fromLibrary.url && alt && alt === localizedText(fromLibrary.alt, lang) && (
+        <p className="text-xs text-ink-soft sm:col-span-4" data-testid="image-alt-from-library">
+          {t("libraryPicker.altFromLibrary")}
+        </p>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-700 sm:col-span-4" data-testid="image-panel-error">
           {error}

@@ -1,14 +1,19 @@
-import { useEffect } from "react";
-import { data, Link, redirect } from "react-router";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-editor";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentForm } from "#app/components/admin/content-form.tsx";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
+import { DraftOffer, SaveStatus, type DraftOfferCopy } from "#app/components/admin/autosave-status.tsx";
+import { LeaveGuard } from "#app/components/admin/leave-guard.tsx";
+import { SignInAgainDialog } from "#app/components/admin/sign-in-again.tsx";
+import { forgetDraftAt, registerDraftPath, useDraftKeeper } from "#app/components/admin/use-draft-keeper.ts";
+import { browserStorage, draftKey, dropDraft, parseDraft, sameValues } from "#app/lib/draft-store.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
-import { contentTypeOfUrl, initialValues, type FormValues } from "#domain/content-form.ts";
+import { contentTypeOfUrl, formValuesOf, initialValues, type FormValues } from "#domain/content-form.ts";
 import { contentTypeBySegment, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { fieldsOf, formErrorOf, type FormFailure } from "#domain/form-answer.ts";
 import { getConfig } from "#server/config.server.ts";
@@ -16,7 +21,7 @@ import { getDb } from "#server/db/client.server.ts";
 import { formAction } from "#server/http/form-action.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { can } from "#server/auth/permissions.server.ts";
-import { getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES } from "#server/content/newsroom.server.ts";
+import { discardAutosave, getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES, newerAutosave } from "#server/content/newsroom.server.ts";
 import { saveFromForm } from "#server/content/newsroom-form.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 
@@ -47,9 +52,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   const db = await getDb();
-  const [item, categories] = await Promise.all([
+  const [item, categories, autosave] = await Promise.all([
     id === null ? null : getForStaff(db, def.type, id),
     def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db) : [],
+    id === null ? null : newerAutosave(db, def.type, id, user.id),
   ]);
   if (id !== null && !item) throw notFound();
   // A restored revision lands here with its toast.
@@ -63,6 +69,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       categories,
       origin: getConfig().publicUrl,
       canUploadVideo: can(user.profile, "videos.manage"),
+      // No lost work: whose copies the browser keeps, and this user's autosave when newer than the last save.
+      draftOwner: user.id,
+      email: user.email,
+      autosave: autosave ? { savedAt: autosave.saved_at, values: initialValues(def, autosave.data) } : null,
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
@@ -74,9 +84,12 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) 
  * A refused save (domain/form-answer.ts): the messages under the fields, what was typed (none when the body
  * could not be read), and for a conflict the version saved since.
  */
-type Refusal = FormFailure<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "CONFLICT" | "FAILED"> & {
+type Refusal = FormFailure<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "CONFLICT" | "FAILED" | SaveLost> & {
   conflict?: { updatedAt: string; title: string };
 };
+
+/** A save that did not reach the server (clientAction): the network, or a session that ended. */
+type SaveLost = "OFFLINE" | "UNAUTHENTICATED";
 
 /** saveFromForm's refusals by status. */
 const SAVE_CODES = { 400: "INVALID", 404: "NOT_FOUND", 409: "CONFLICT", 500: "FAILED" } as const;
@@ -94,16 +107,45 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   return formAction<Refusal>(request, { limit: MAX_CONTENT_FORM_BYTES }, async (form) => {
-    const outcome = await saveFromForm(await getDb(), def, form, { id: user.id, email: user.email }, id);
+    const db = await getDb();
+    const outcome = await saveFromForm(db, def, form, { id: user.id, email: user.email }, id);
     if (!outcome.ok) {
       const refusal: Refusal = { ok: false, formError: SAVE_CODES[outcome.status], fields: outcome.errors, values: outcome.values };
       if (outcome.conflict) refusal.conflict = outcome.conflict;
       return data(refusal, { status: outcome.status });
     }
+    // The saved version supersedes this user's autosave of it.
+    if (id !== null) await discardAutosave(db, def.type, id, user.id);
     return redirect(`/admin/${def.segment}`, {
       headers: { "Set-Cookie": flashCookie({ kind: id === null ? "created" : "updated", type: def.type, imageFailed: outcome.imageFailed ?? undefined }) },
     });
   });
+}
+
+/**
+ * With JavaScript a save goes through here. A save that never reached the server (the network down, or an
+ * error page of a proxy instead of the action's answer) comes back as OFFLINE, and one refused because the
+ * session ended as UNAUTHENTICATED, each with what was typed: the page keeps the form, retries or asks to
+ * sign in again, then saves (docs/how-it-works.md, "No lost work"). A save that went through clears the
+ * copy kept on this device. The status codes keep React Router from reloading the page's data meanwhile.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const def = contentTypeOfUrl(request.url);
+  // Read before the server call consumes the body.
+  const values = def ? formValuesOf(def, await request.clone().formData()) : {};
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (error instanceof Response) {
+      if (error.status >= 300 && error.status < 400) forgetDraftAt(new URL(request.url).pathname);
+      throw error;
+    }
+    if (isRouteErrorResponse(error) && error.status === 401) {
+      return data<Refusal>({ ok: false, formError: "UNAUTHENTICATED", values }, { status: 401 });
+    }
+    if (isRouteErrorResponse(error) && error.status < 500) throw error;
+    return data<Refusal>({ ok: false, formError: "OFFLINE", values }, { status: 503 });
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
@@ -113,7 +155,8 @@ function useRefusalToast(def: ContentTypeDefinition, editing: boolean, refusal: 
   const toast = useToast();
   const { t } = useTranslation();
   useEffect(() => {
-    if (!refusal) return;
+    // A save lost on the network or to an ended session is told beside the save button, and retried.
+    if (!refusal || refusal.formError === "OFFLINE" || refusal.formError === "UNAUTHENTICATED") return;
     const title = t(editing ? def.labels.updateFailed : def.labels.createFailed);
     const failure = refusal.formError && SAVE_FAILURES[refusal.formError];
     const description = refusal.conflict ? t("newsroom.ui.conflictTitle") : t(failure || "newsroom.ui.checkFields");
@@ -121,14 +164,93 @@ function useRefusalToast(def: ContentTypeDefinition, editing: boolean, refusal: 
   }, [refusal, def, editing, t, toast]);
 }
 
-export default function ContentEditorPage({ loaderData, actionData }: Route.ComponentProps) {
+type Offer = DraftOfferCopy & { values: FormValues };
+
+/** The copy kept on this device as each editor page found it when it opened (read once per visit, in the browser). */
+const openedCopies = new Map<string, string | null>();
+const noSubscription = () => () => undefined;
+
+/**
+ * The copy to offer when the editor opens: the one kept on this device, or this user's autosave on the
+ * server, whichever is newer, when it differs from what the page opened with.
+ */
+function useDraftOffer(storageKey: string, opened: FormValues, autosave: { savedAt: string; values: FormValues } | null): Offer | null {
+  const raw = useSyncExternalStore(
+    noSubscription,
+    () => {
+      if (!openedCopies.has(storageKey)) openedCopies.set(storageKey, browserStorage()?.getItem(storageKey) ?? null);
+      return openedCopies.get(storageKey) ?? null;
+    },
+    () => null,
+  );
+  // Read afresh when the editor comes back to the item later.
+  useEffect(() => () => void openedCopies.delete(storageKey), [storageKey]);
+  return useMemo(() => {
+    const local = parseDraft(raw);
+    const copies: Offer[] = [];
+    if (local && !sameValues(local.values, opened)) copies.push({ source: "local", savedAt: local.savedAt, values: local.values });
+    if (autosave && !sameValues(autosave.values, opened)) copies.push({ source: "server", savedAt: autosave.savedAt, values: autosave.values });
+    copies.sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt));
+    return copies[0] ?? null;
+  }, [raw, opened, autosave]);
+}
+
+/** One editor per item: moving to another item starts afresh (its form, its copy, its offer). */
+export default function ContentEditorPage(props: Route.ComponentProps) {
+  const { segment, item } = props.loaderData;
+  return <ContentEditor key={`${segment}:${item?.id ?? "new"}`} {...props} />;
+}
+
+function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const def = contentTypeBySegment(loaderData.segment)!;
   const { item } = loaderData;
   useRefusalToast(def, item !== null, actionData);
   useNewsroomFlash(loaderData.flash);
-  // A body the server could not read comes back without values: the form keeps the item's.
-  const values = actionData?.values && Object.keys(actionData.values).length ? (actionData.values as FormValues) : loaderData.values;
+  const location = useLocation();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction === location.pathname;
+
+  // No lost work: the copy on this device, the draft's autosave, the way back after an ended session.
+  const storageKey = draftKey(loaderData.draftOwner, def.type, item?.id ?? null);
+  registerDraftPath(location.pathname, storageKey);
+  const found = useDraftOffer(storageKey, loaderData.values, loaderData.autosave);
+  const [settled, setSettled] = useState(false);
+  const offer = settled ? null : found;
+  const [restored, setRestored] = useState<{ values: FormValues; generation: number; answer: unknown } | null>(null);
+  const autosaveUrl = item && item.status === "draft" ? `/api/admin/${def.segment}/${item.id}/autosave` : null;
+  const keeper = useDraftKeeper({ def, storageKey, base: item?.updatedAt ?? null, autosaveUrl, submitting, answer: actionData });
+  // A save refused because the session ended opens the sign-in dialog; the status's button opens it too.
+  const saveRefused = actionData?.formError === "UNAUTHENTICATED";
+  const [signInAsked, setSignInAsked] = useState(false);
+  const [signInClosedFor, setSignInClosedFor] = useState<unknown>(null);
+  const signingIn = signInAsked || (saveRefused && signInClosedFor !== actionData);
+  const closeSignIn = useCallback(() => {
+    setSignInAsked(false);
+    setSignInClosedFor(actionData);
+  }, [actionData]);
+  const { signedIn } = keeper;
+  const onSignedIn = useCallback(() => {
+    closeSignIn();
+    signedIn();
+  }, [closeSignIn, signedIn]);
+
+  const restore = () => {
+    if (!offer) return;
+    setRestored((r) => ({ values: offer.values, generation: (r?.generation ?? 0) + 1, answer: actionData }));
+    keeper.restored(offer.values);
+    setSettled(true);
+  };
+  const discard = () => {
+    if (!offer) return;
+    dropDraft(browserStorage(), storageKey);
+    if (offer.source === "server" && autosaveUrl) void fetch(autosaveUrl, { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
+    setSettled(true);
+  };
+
+  // A body the server could not read comes back without values: the form keeps the item's (or the restored copy).
+  const answered = actionData?.values && Object.keys(actionData.values).length ? (actionData.values as FormValues) : null;
+  const values = restored && restored.answer === actionData ? restored.values : (answered ?? restored?.values ?? loaderData.values);
   const code = formErrorOf(actionData);
   const failure = code && SAVE_FAILURES[code];
 
@@ -171,7 +293,9 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
         failure={failure ? { title: t(item ? def.labels.updateFailed : def.labels.createFailed), message: t(failure) } : null}
         testId="save-failure"
       />
+      {offer && <DraftOffer copy={offer} onRestore={restore} onDiscard={discard} />}
       <ContentForm
+        key={restored?.generation ?? 0}
         def={def}
         item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
         values={values}
@@ -180,7 +304,11 @@ export default function ContentEditorPage({ loaderData, actionData }: Route.Comp
         origin={loaderData.origin}
         conflict={actionData?.conflict ?? null}
         canUploadVideo={loaderData.canUploadVideo}
+        onChanged={keeper.changed}
+        status={<SaveStatus state={keeper.state} autosavedAt={keeper.autosavedAt} onSignIn={() => setSignInAsked(true)} />}
       />
+      <LeaveGuard when={keeper.dirty} onLeave={keeper.flush} />
+      <SignInAgainDialog open={signingIn} email={loaderData.email} onSignedIn={onSignedIn} onClose={closeSignIn} />
     </section>
   );
 }

@@ -1,18 +1,21 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-revisions";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { StatusBadge } from "#app/components/admin/content-table.tsx";
+import { RevisionDifferences, type FieldDifference } from "#app/components/admin/revision-diff.tsx";
+import { RestoreButton, RestoreDialog, RestoreStep, type RestoreTarget } from "#app/components/admin/revision-restore.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
-import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
+import { contentTypeOfUrl } from "#domain/content-form.ts";
 import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
-import { getDb } from "#server/db/client.server.ts";
-import { richTextToPlainText } from "#server/content/rich-text.server.ts";
+import { changedFields, diffLongText, displayValue, LONG_TEXT_KINDS, type CategoryName } from "#domain/revision-diff.ts";
+import { getDb, type Database } from "#server/db/client.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { getForStaff, getRevision, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { getForStaff, getRevision, listCategoryOptions, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
@@ -20,8 +23,16 @@ import { Notice } from "#app/components/forms/notice.tsx";
 import { flashCookie } from "#server/content/newsroom-flash.server.ts";
 
 /**
- * An item's revisions (/admin/{segment}/:id/revisions): every save kept, newest first; `?rev=N` shows one
- * as it was saved, and restoring it saves it again as the current version (itself a new revision).
+ * An item's revisions (/admin/{segment}/:id/revisions): every save kept, newest first, and apart from them the
+ * autosaves of drafts (what was being typed, kept every few seconds). Any two can be compared: only the fields
+ * that differ, with their values as people read them (a category's name, yes/no, dates, image thumbnails) and
+ * long text word by word (domain/revision-diff.ts). Restoring a version asks first, then saves it again as the
+ * current version (itself a new revision).
+ *
+ * The query: `?from=A&to=B` compares two versions (shown older first); `?rev=N` compares N with the current
+ * version, or the current one with the save before it; nothing compares the last two saves. `&restore=N` is
+ * the confirmation step of a browser without JavaScript. A revision of another item is a 404; a parameter that
+ * is not a revision number is answered 400 with the usual comparison and a message saying so.
  */
 
 const notFound = () => data(null, { status: 404, statusText: "Not Found" });
@@ -37,11 +48,41 @@ const positive = (value: unknown): number | null => {
   return typeof value === "string" && /^\d{1,12}$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : null;
 };
 
-/** A saved value as the page shows it: rich text as its words, everything else as text. */
-function shownValue(def: ContentTypeDefinition, name: string, value: unknown): string {
-  const field = def.fields.find((f) => f.name === name);
-  if (field?.kind === "boolean") return value === true ? "✓" : "✗";
-  return field?.kind === "richtext" ? richTextToPlainText(asText(value)) : asText(value);
+type Kind = "save" | "autosave";
+const kindOf = (kind: string | null | undefined): Kind => (kind === "autosave" ? "autosave" : "save");
+
+/** The publishing section's fields, compared with the type's own (their kinds as domain/revision-diff.ts shows them). */
+const PUBLISHING = [
+  { name: "status", kind: "status", label: "newsroom.ui.status" },
+  { name: "publish_date", kind: "datetime", label: "newsroom.ui.publishDate" },
+  { name: "page_slug", kind: "slug", label: "newsroom.f.slug" },
+] as const;
+
+/** What differs between two versions' data, field by field, in the editor's order. */
+async function differences(
+  db: Database,
+  def: ContentTypeDefinition,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<FieldDifference[]> {
+  const fields = [...def.fields.map((f) => ({ name: f.name, kind: f.kind as string, label: f.label, optionLabels: f.optionLabels })), ...PUBLISHING];
+  // A field an autosave did not record (its form did not send it) is not compared: it was not emptied.
+  const recorded = fields.filter((f) => f.name in before && f.name in after);
+  const changed = new Set(changedFields(recorded, before, after));
+  const shown = fields.filter((f) => changed.has(f.name));
+  const categories = new Map<number, CategoryName>();
+  if (shown.some((f) => f.kind === "category")) for (const c of await listCategoryOptions(db)) categories.set(c.id, c);
+  return shown.map((f): FieldDifference => {
+    if ((LONG_TEXT_KINDS as readonly string[]).includes(f.kind))
+      return { name: f.name, label: f.label, type: "text", diff: diffLongText(f.kind, before[f.name], after[f.name]) };
+    return {
+      name: f.name,
+      label: f.label,
+      type: "value",
+      before: displayValue(f, before[f.name], categories),
+      after: displayValue(f, after[f.name], categories),
+    };
+  });
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -52,23 +93,76 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = await getDb();
   const item = await getForStaff(db, def.type, id);
   if (!item) throw notFound();
-  const revisions = await listRevisions(db, def.type, id);
-  const revId = positive(new URL(request.url).searchParams.get("rev"));
-  const found = revId === null ? null : await getRevision(db, def.type, id, revId);
-  const shown = found
-    ? {
-        id: found.id,
-        createdAt: found.created_at,
-        authorName: found.author_name,
-        status: (EDITOR_STATUSES as readonly string[]).includes(String(found.data.status)) ? (found.data.status as EditorStatus) : "draft",
-        fields: def.fields.map((f) => ({ name: f.name, label: f.label, value: shownValue(def, f.name, found.data[f.name]) })),
-        publishDate: typeof found.data.publish_date === "string" ? found.data.publish_date : null,
-        slug: typeof found.data.page_slug === "string" ? found.data.page_slug : "",
-      }
-    : null;
+  const listed = (await listRevisions(db, def.type, id)).map((r) => ({ ...r, kind: kindOf(r.kind) }));
+  const saves = listed.filter((r) => r.kind === "save");
+  const autosaves = listed.filter((r) => r.kind === "autosave");
+  const currentId = saves[0]?.id ?? null;
+
+  // Each parameter, when present, is a revision number; anything else is refused (400) and left out.
+  const query = new URL(request.url).searchParams;
+  const refused: string[] = [];
+  const param = (name: string) => {
+    const raw = query.get(name);
+    if (raw === null || raw === "") return null;
+    const n = positive(raw);
+    if (n === null) refused.push(name);
+    return n;
+  };
+  const [rev, from, to, restore] = [param("rev"), param("from"), param("to"), param("restore")];
+
+  // A revision of this item (any, also one older than the listed ones), or a 404.
+  const revisionOf = async (revId: number) => {
+    const found = await getRevision(db, def.type, id, revId);
+    if (!found) throw notFound();
+    return found;
+  };
+
+  let pair: [number, number] | null = null;
+  const chosen = from ?? rev ?? to;
+  if (from !== null && to !== null) pair = [from, to];
+  else if (chosen !== null) {
+    if (currentId !== null && chosen !== currentId) pair = [chosen, currentId];
+    else {
+      const previous = saves[saves.findIndex((s) => s.id === chosen) + 1];
+      pair = previous ? [previous.id, chosen] : [chosen, chosen];
+    }
+  } else if (saves.length >= 2) pair = [saves[1].id, saves[0].id];
+  else if (currentId !== null && autosaves.length) pair = [currentId, autosaves[0].id];
+
+  let compare = null;
+  if (pair) {
+    const loaded = await Promise.all(pair.map(revisionOf));
+    // Older first, whichever way the two were given.
+    const [older, newer] = loaded.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.id - b.id);
+    const head = (r: typeof older) => ({
+      id: r.id,
+      kind: kindOf(r.kind),
+      created_at: r.created_at,
+      author_name: r.author_name,
+      status: (EDITOR_STATUSES as readonly string[]).includes(String(r.data.status)) ? (r.data.status as EditorStatus) : ("draft" as EditorStatus),
+      current: r.id === currentId,
+    });
+    compare = {
+      before: head(older),
+      after: head(newer),
+      same: older.id === newer.id,
+      fields: older.id === newer.id ? [] : await differences(db, def, older.data, newer.data),
+    };
+  }
+  const confirming = restore === null ? null : await revisionOf(restore);
+
   return data(
-    { segment: def.segment, item: { id: item.id, title: item.title }, revisions, shown, latestId: revisions[0]?.id ?? null },
-    { headers: { "Cache-Control": "private, no-store" } },
+    {
+      segment: def.segment,
+      item: { id: item.id, title: item.title },
+      saves,
+      autosaves,
+      currentId,
+      compare,
+      confirm: confirming && { id: confirming.id, kind: kindOf(confirming.kind), created_at: confirming.created_at, author_name: confirming.author_name },
+      refused,
+    },
+    { status: refused.length ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
@@ -105,16 +199,103 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "newsroom.ui.revisions");
 
+type Entry = { id: number; kind: Kind; created_at: string; author_name: string | null; title?: string | null };
+
 export default function RevisionsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const def = contentTypeBySegment(loaderData.segment)!;
-  const { item, revisions, shown, latestId } = loaderData;
-  const navigation = useNavigation();
-  const restoring = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const { item, saves, autosaves, currentId, compare, confirm, refused } = loaderData;
+  const [restoring, setRestoring] = useState<RestoreTarget | null>(null);
   const editHref = `/admin/${def.segment}/${item.id}`;
   const code = formErrorOf(actionData);
   const restoreFailure = code ? (RESTORE_FAILURES[code] ?? RESTORE_FAILURES.FAILED) : null;
+  // A refused restore answers here: the dialog closes so its message shows.
+  useEffect(() => setRestoring(null), [actionData]);
+
+  const nameOf = (r: Entry) => r.author_name ?? t("admin.notSet");
+  const labelOf = (r: Entry) =>
+    `${r.kind === "autosave" ? `${t("newsroom.revisions.autosave")} · ` : ""}${t("newsroom.revisions.entry", { date: formatDate(r.created_at, lang, "dateTime"), name: nameOf(r) })}`;
+  const targetOf = (r: Entry): RestoreTarget => ({ id: r.id, kind: r.kind, label: labelOf(r) });
+  const pairQuery = compare ? `from=${compare.before.id}&to=${compare.after.id}` : "";
+  const here = `?${pairQuery}`;
+  const inPair = (revId: number) => (compare ? (compare.before.id === revId ? "before" : compare.after.id === revId ? "after" : null) : null);
+
+  const entries = (list: Entry[], testId: string) => (
+    <ol className="space-y-2" data-testid={testId}>
+      {list.map((r) => {
+        const side = inPair(r.id);
+        return (
+          <li key={r.id}>
+            <Link
+              to={`?rev=${r.id}`}
+              aria-current={side ? "true" : undefined}
+              className={`block rounded-lg border px-3 py-2 text-sm ${side ? "border-desert-600 bg-white shadow-sm" : "border-sand-200 bg-white hover:bg-sand-50"}`}
+              data-testid="revision"
+              data-rev={r.id}
+              data-kind={r.kind}
+            >
+              <span className="flex flex-wrap items-center justify-between gap-x-2">
+                <span className="font-bold">{formatDate(r.created_at, lang, "dateTime")}</span>
+                {side && <span className="rounded-full bg-sand-100 px-2 text-xs font-bold text-ink">{t(`newsroom.revisions.${side}`)}</span>}
+              </span>
+              <span className="block text-ink-soft">
+                {nameOf(r)}
+                {r.id === currentId && <> · {t("newsroom.ui.currentVersion")}</>}
+              </span>
+              {r.title && (
+                <span className="mt-1 block truncate" dir="auto">
+                  {r.title}
+                </span>
+              )}
+            </Link>
+          </li>
+        );
+      })}
+    </ol>
+  );
+
+  const option = (r: Entry) => (
+    <option key={r.id} value={r.id}>
+      {labelOf(r)}
+      {r.id === currentId ? ` · ${t("newsroom.ui.currentVersion")}` : ""}
+    </option>
+  );
+  const picker = (name: "from" | "to", label: string, selected: number | undefined) => (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={`compare-${name}`} className="mb-1 block text-sm font-bold">
+        {label}
+      </label>
+      <select
+        id={`compare-${name}`}
+        name={name}
+        defaultValue={selected}
+        key={selected}
+        className="w-full rounded-md border border-sand-300 bg-white px-2 py-2 text-sm"
+        data-testid={`compare-${name}`}
+      >
+        <optgroup label={t("newsroom.revisions.saves")}>{saves.map(option)}</optgroup>
+        {autosaves.length > 0 && <optgroup label={t("newsroom.revisions.autosaves")}>{autosaves.map(option)}</optgroup>}
+      </select>
+    </div>
+  );
+
+  const head = (h: NonNullable<typeof compare>["before"], side: "before" | "after") => (
+    <div className="min-w-0 space-y-2 rounded-lg border border-sand-200 bg-sand-50 p-3" data-testid={`head-${side}`} data-rev={h.id}>
+      <p className="text-xs font-bold uppercase text-ink-soft">{t(`newsroom.revisions.${side}`)}</p>
+      <p className="text-sm">
+        {t(h.kind === "autosave" ? "newsroom.revisions.autosavedBy" : "newsroom.revisions.savedBy", {
+          date: formatDate(h.created_at, lang, "dateTime"),
+          name: h.author_name ?? t("admin.notSet"),
+        })}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <StatusBadge status={h.status} />
+        {h.current && <span className="text-sm font-bold">{t("newsroom.ui.currentVersion")}</span>}
+        {!h.current && <RestoreButton target={targetOf(h)} href={`${here}&restore=${h.id}`} onOpen={setRestoring} />}
+      </div>
+    </div>
+  );
 
   return (
     <section className="space-y-5" data-testid="content-revisions">
@@ -132,80 +313,76 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
         />
         <h1 className="text-2xl font-bold">{t("newsroom.ui.revisionsTitle", { title: item.title })}</h1>
       </div>
+      {refused.length > 0 && (
+        <Notice tone="error" testId="bad-query">
+          {t("newsroom.revisions.badQuery")}
+        </Notice>
+      )}
       {restoreFailure && (
         <Notice tone="error" testId="restore-failure">
           {t(restoreFailure)}
         </Notice>
       )}
-      <div className="grid gap-5 lg:grid-cols-[20rem_minmax(0,1fr)]">
-        <ol className="space-y-2" data-testid="revision-list">
-          {revisions.length === 0 && <li className="text-ink-soft">{t("newsroom.ui.noRevisions")}</li>}
-          {revisions.map((r) => {
-            const active = shown?.id === r.id;
-            return (
-              <li key={r.id}>
-                <Link
-                  to={`?rev=${r.id}`}
-                  aria-current={active ? "true" : undefined}
-                  className={`block rounded-lg border px-3 py-2 text-sm ${active ? "border-desert-600 bg-white shadow-sm" : "border-sand-200 bg-white hover:bg-sand-50"}`}
-                  data-testid="revision"
-                >
-                  <span className="block font-bold">{formatDate(r.created_at, lang, "dateTime")}</span>
-                  <span className="block text-ink-soft">
-                    {r.author_name ?? t("admin.notSet")}
-                    {r.id === latestId && <> · {t("newsroom.ui.currentVersion")}</>}
-                  </span>
-                  <span className="mt-1 block truncate">{r.title}</span>
-                </Link>
-              </li>
-            );
-          })}
-        </ol>
-        {shown ? (
-          <article className="space-y-4 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6" data-testid="revision-view">
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="text-sm text-ink-soft">
-                {t("newsroom.ui.revisionBy", { date: formatDate(shown.createdAt, lang, "dateTime"), name: shown.authorName ?? t("admin.notSet") })}
-              </p>
-              <StatusBadge status={shown.status} />
+      {confirm && <RestoreStep target={targetOf(confirm)} back={here} />}
+      <div className="grid gap-5 lg:grid-cols-[18rem_minmax(0,1fr)]">
+        <article
+          className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6 lg:col-start-2 lg:row-start-1"
+          aria-labelledby="compare-heading"
+          data-testid="revision-view"
+        >
+          <h2 id="compare-heading" className="text-lg font-bold">
+            {t("newsroom.revisions.compareHeading")}
+          </h2>
+          {saves.length + autosaves.length > 1 && (
+            <Form method="get" className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="compare-form">
+              {picker("from", t("newsroom.revisions.first"), compare?.before.id)}
+              {picker("to", t("newsroom.revisions.second"), compare?.after.id)}
+              <button
+                type="submit"
+                className="rounded-md border border-desert-600 px-4 py-2 text-sm font-bold text-desert-700 hover:bg-sand-50"
+                data-testid="compare-submit"
+              >
+                {t("newsroom.revisions.compare")}
+              </button>
+            </Form>
+          )}
+          {compare ? (
+            <>
+              <div className="grid gap-3 md:grid-cols-2">
+                {head(compare.before, "before")}
+                {head(compare.after, "after")}
+              </div>
+              {compare.same ? (
+                <p className="rounded-md border border-dashed border-sand-300 px-4 py-6 text-center text-ink-soft" data-testid="same-version">
+                  {t(saves.length + autosaves.length > 1 ? "newsroom.revisions.sameVersion" : "newsroom.revisions.onlyOne")}
+                </p>
+              ) : (
+                <RevisionDifferences fields={compare.fields} />
+              )}
+            </>
+          ) : (
+            <p className="rounded-md border border-dashed border-sand-300 px-4 py-6 text-center text-ink-soft" data-testid="only-one">
+              {t(saves.length ? "newsroom.revisions.onlyOne" : "newsroom.ui.noRevisions")}
+            </p>
+          )}
+        </article>
+        <nav aria-labelledby="saves-heading" className="space-y-5 lg:col-start-1 lg:row-start-1">
+          <div className="space-y-2">
+            <h2 id="saves-heading" className="font-bold">
+              {t("newsroom.revisions.saves")}
+            </h2>
+            {saves.length === 0 ? <p className="text-ink-soft">{t("newsroom.ui.noRevisions")}</p> : entries(saves, "revision-list")}
+          </div>
+          {autosaves.length > 0 && (
+            <div className="space-y-2">
+              <h2 className="font-bold">{t("newsroom.revisions.autosaves")}</h2>
+              <p className="text-xs text-ink-soft">{t("newsroom.revisions.autosavesHint")}</p>
+              {entries(autosaves, "autosave-list")}
             </div>
-            <dl className="space-y-3">
-              {shown.fields.map((f) => (
-                <div key={f.name}>
-                  <dt className="text-sm font-bold text-ink-soft">{t(f.label)}</dt>
-                  <dd className="whitespace-pre-line break-words" data-testid={`revision-${f.name}`}>
-                    {f.value || <span className="text-ink-soft">{t("admin.notSet")}</span>}
-                  </dd>
-                </div>
-              ))}
-              <div>
-                <dt className="text-sm font-bold text-ink-soft">{t("newsroom.ui.publishDate")}</dt>
-                <dd>{shown.publishDate ? formatDate(shown.publishDate, lang, "dateTime") : t("admin.notSet")}</dd>
-              </div>
-              <div>
-                <dt className="text-sm font-bold text-ink-soft">{t("newsroom.f.slug")}</dt>
-                <dd dir="auto">{shown.slug}</dd>
-              </div>
-            </dl>
-            {shown.id !== latestId && (
-              <Form method="post" className="border-t border-sand-100 pt-4">
-                <input type="hidden" name="intent" value="restore" />
-                <input type="hidden" name="rev" value={shown.id} />
-                <button
-                  type="submit"
-                  disabled={restoring}
-                  className="rounded-md bg-desert-600 px-4 py-2 font-bold text-white hover:bg-desert-700 disabled:opacity-70"
-                  data-testid="restore"
-                >
-                  {restoring ? t("admin.saving") : t("newsroom.ui.restore")}
-                </button>
-              </Form>
-            )}
-          </article>
-        ) : (
-          <p className="rounded-lg border border-dashed border-sand-300 bg-white px-4 py-10 text-center text-ink-soft">{t("newsroom.ui.pickRevision")}</p>
-        )}
+          )}
+        </nav>
       </div>
+      <RestoreDialog target={restoring} onClose={() => setRestoring(null)} />
     </section>
   );
 }

@@ -45,6 +45,17 @@ export default function UploadHub() {
           </li>
         ))}
       </ul>
+      <Link
+        to="/admin/library"
+        className="flex flex-col gap-1 rounded-lg border border-sand-200 bg-white p-5 shadow-sm transition hover:shadow-md focus-visible:ring-2 focus-visible:ring-desert-500 sm:flex-row sm:items-center sm:justify-between"
+        data-testid="upload-library-link"
+      >
+        <span>
+          <span className="block text-lg font-bold">{t("library.hubTitle")}</span>
+          <span className="block text-sm text-ink-soft">{t("library.hubText")}</span>
+        </span>
+        <span className="text-sm font-bold text-desert-700">{t("newsroom.ui.upload.open")}</span>
+      </Link>
       <aside aria-labelledby="upload-tips" className="rounded-lg border border-palm-600/30 bg-emerald-50/60 p-5" data-testid="upload-tips">
         <h2 id="upload-tips" className="text-lg font-bold">
           {t("newsroom.ui.upload.tipsTitle")}

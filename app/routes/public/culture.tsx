@@ -10,6 +10,8 @@ import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { findSection, listSectionArticles, listSectionChips, pageOfSectionArticles } from "#server/content/sections.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { cached } from "#server/content/cache.server.ts";
@@ -33,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const grid = await pageOfSectionArticles(db, "culture", { category, excludeIds: featured.map((a) => a.id) }, { page, pageSize: PAGE_SIZE });
     return { featured, grid };
   });
-  return {
+  const result = {
     title: translate(lang, "culturePage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "culturePage.intro"),
     chips,
@@ -41,6 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     featured: page === 1 ? featured : [],
     grid,
   };
+  return { ...result, images: await imageDetailsOf(db, result) };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
@@ -69,7 +72,7 @@ export default function CulturePage({ loaderData }: Route.ComponentProps) {
     />
   );
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="culture-intro">
         <FilterChips label={t("culturePage.categories")} chips={chipLinks} testId="culture-chip" />
       </PageIntro>
@@ -92,6 +95,6 @@ export default function CulturePage({ loaderData }: Route.ComponentProps) {
           <Pager page={grid.page} hasMore={grid.hasMore} search={search} />
         </section>
       </div>
-    </>
+    </ImageDetailsProvider>
   );
 }

@@ -14,6 +14,8 @@ import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { EMIRATES_EXCERPT_MAX, foundingNote } from "#domain/emirates.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { findSection, listSectionArticles, listSectionChips } from "#server/content/sections.server.ts";
 import { listVideosOfCategories } from "#server/content/media.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
@@ -39,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       VIDEO_LIMIT,
     ),
   ]);
-  return {
+  const result = {
     title: translate(lang, "emirates.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "emirates.intro"),
     chips,
@@ -47,6 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     articles,
     videos,
   };
+  return { ...result, images: await imageDetailsOf(db, result) };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
@@ -74,7 +77,7 @@ export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
   ];
 
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="emirates-intro">
         <FilterChips label={t("emirates.filtersLabel")} chips={chipLinks} testId="emirates-filter" />
       </PageIntro>
@@ -128,7 +131,7 @@ export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
           </section>
         )}
       </div>
-    </>
+    </ImageDetailsProvider>
   );
 }
 

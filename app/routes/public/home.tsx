@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/home";
 import { ContentCard } from "#app/components/content/content-card.tsx";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { excerpt } from "#domain/format.ts";
@@ -15,6 +16,7 @@ import { listSectionArticles } from "#server/content/sections.server.ts";
 import { literatureSamples } from "#server/content/literature-samples.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { cached } from "#server/content/cache.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
 import { socialBlockPosts, SOCIAL_LIMITS } from "#server/social/feed.server.ts";
 import { SocialPostGrid } from "#app/components/social/post-card.tsx";
@@ -45,7 +47,7 @@ export async function loader(_: Route.LoaderArgs) {
     cached("home", ["article", "program", "podcast", "categories"], () => homeSections(db)),
     socialBlockPosts(SOCIAL_LIMITS.home),
   ]);
-  return { ...sections, social };
+  return { ...sections, social, images: await imageDetailsOf(db, sections) };
 }
 
 async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
@@ -126,7 +128,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     />
   );
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <LoadFailedNotice />
       <section className="bg-gradient-to-b from-desert-700 to-desert-600 text-white" data-testid="home-hero">
         <div className="mx-auto max-w-7xl px-4 py-12 sm:py-16">
@@ -248,6 +250,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
-    </>
+    </ImageDetailsProvider>
   );
 }

@@ -14,6 +14,8 @@ import { pageParam } from "#domain/query.ts";
 import { formatNumber } from "#domain/plural.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import {
   filterOfMediaType,
   MEDIA_DESCRIPTION_MAX,
@@ -33,9 +35,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const type = mediaTypeOfFilter(raw);
   // A filter that does not exist is a listing that does not exist (as on the other section pages).
   if (type === undefined) throw data(null, { status: 404 });
-  const { featured, items, page, hasMore } = await loadMediaPage(await getDb(), type, pageParam(url, "page", 200));
+  const db = await getDb();
+  const { featured, items, page, hasMore } = await loadMediaPage(db, type, pageParam(url, "page", 200));
   const filter = filterOfMediaType(type);
-  return { featured, items, page, hasMore, filter, title: translate(lang, "mediaLibrary.title"), intro: translate(lang, "mediaLibrary.intro") };
+  const result = {
+    featured,
+    items,
+    page,
+    hasMore,
+    filter,
+    title: translate(lang, "mediaLibrary.title"),
+    intro: translate(lang, "mediaLibrary.intro"),
+  };
+  return { ...result, images: await imageDetailsOf(db, result) };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
@@ -68,7 +80,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
   }));
 
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={t("mediaLibrary.title")} intro={t("mediaLibrary.intro")} testId="media-intro">
         <FilterChips label={t("mediaLibrary.filtersLabel")} chips={chips} testId="media-filter" />
       </PageIntro>
@@ -104,7 +116,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
       </div>
 
       <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.source ?? ""} title={playing?.title} poster={playing?.poster} />
-    </>
+    </ImageDetailsProvider>
   );
 }
 

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/news";
 import { NewsCard, type NewsCardData } from "#app/components/content/news-card.tsx";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { pageParam } from "#domain/query.ts";
 import { withRetry } from "#app/lib/retry.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { newsPage } from "#server/content/news-feed.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { SocialBlock } from "#app/components/social/post-card.tsx";
@@ -14,10 +16,11 @@ import { socialBlockPosts, SOCIAL_LIMITS } from "#server/social/feed.server.ts";
 /** Server-rendered pages: ?page=N shows the first N pages, so the load-more button works without JavaScript. */
 export async function loader({ request }: Route.LoaderArgs) {
   const page = pageParam(new URL(request.url), "page", 20);
-  const result = await newsPage(await getDb(), page, { cumulative: true });
+  const db = await getDb();
+  const result = await newsPage(db, page, { cumulative: true });
   const lang = languageOfRequest(request);
-  const social = await socialBlockPosts(SOCIAL_LIMITS.default);
-  return { ...result, social, title: translate(lang, "newsList.title"), intro: translate(lang, "newsList.intro") };
+  const [social, images] = await Promise.all([socialBlockPosts(SOCIAL_LIMITS.default), imageDetailsOf(db, result)]);
+  return { ...result, social, images, title: translate(lang, "newsList.title"), intro: translate(lang, "newsList.intro") };
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
@@ -62,15 +65,17 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <header className="mb-6">
-        <h1 className="text-3xl font-bold">{t("newsList.title")}</h1>
-        <p className="mt-2 text-ink-soft">{t("newsList.intro")}</p>
-      </header>
+    <ImageDetailsProvider images={loaderData.images}>
+      <div className="mx-auto max-w-7xl px-4 py-8">
+        <header className="mb-6">
+          <h1 className="text-3xl font-bold">{t("newsList.title")}</h1>
+          <p className="mt-2 text-ink-soft">{t("newsList.intro")}</p>
+        </header>
 
-      <NewsFeed key={generation} initial={loaderData} />
-      <SocialBlock posts={loaderData.social} />
-    </div>
+        <NewsFeed key={generation} initial={loaderData} />
+        <SocialBlock posts={loaderData.social} />
+      </div>
+    </ImageDetailsProvider>
   );
 }
 

@@ -24,6 +24,8 @@ import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { findSection, listMostRead, listSectionArticles, listSectionChips, pageOfSectionArticles, type SectionCard } from "#server/content/sections.server.ts";
 import { subscribeToNewsletter } from "#server/content/newsletter.server.ts";
 import { ContactInputError, createArticleProposal } from "#server/content/contacts.server.ts";
@@ -59,7 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const list = await pageOfSectionArticles(db, "opinion", { category, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
     return { featured, list };
   });
-  return {
+  const result = {
     title: translate(lang, "opinionPage.title"),
     intro: translate(lang, "opinionPage.intro"),
     disclaimer: localized(lang, section?.description, section?.descriptionFr) ?? null,
@@ -69,6 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     list,
     mostRead,
   };
+  return { ...result, images: await imageDetailsOf(db, result) };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
@@ -149,7 +152,7 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
     ...chips.map((c) => ({ key: c.slug, label: localized(lang, c.name, c.nameFr), to: hrefWith(search, { category: c.slug }), active: category === c.slug })),
   ];
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="opinion-intro">
         <FilterChips label={t("opinionPage.categories")} chips={chipLinks} testId="opinion-chip" />
       </PageIntro>
@@ -193,6 +196,6 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
       <div className="mx-auto max-w-7xl px-4 pb-12">
         <ArticleProposalForm />
       </div>
-    </>
+    </ImageDetailsProvider>
   );
 }

@@ -24,6 +24,8 @@ import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import {
   countByRegion,
   findSection,
@@ -75,7 +77,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
     return { featured, list, timeline: null };
   });
-  return {
+  const result = {
     title: translate(lang, "politicsPage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "politicsPage.intro"),
     type: (typeParam as TypeParam | null) ?? null,
@@ -87,6 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     trending,
     regions,
   };
+  return { ...result, images: await imageDetailsOf(db, result) };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
@@ -145,7 +148,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
   ];
 
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="politics-intro">
         <FilterChips label={t("politicsPage.contentType")} chips={typeChips} testId="politics-type" />
         <FilterChips label={t("politicsPage.region")} chips={regionChips} testId="politics-region" />
@@ -302,7 +305,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
         title={playing?.title ?? ""}
         poster={playing?.poster}
       />
-    </>
+    </ImageDetailsProvider>
   );
 }
 

@@ -9,6 +9,7 @@
  */
 import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "#domain/captions.ts";
 import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types/index.ts";
+import { LIBRARY_FOLDER } from "#domain/library.ts";
 import { arabic } from "#server/http/errors.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { collect } from "./driver.server.ts";
@@ -31,6 +32,9 @@ export const FILE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["audi
 const CAPTIONS_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["captions"]));
 /** The image fields' folders: pictures only, and pictures go nowhere else. */
 export const IMAGE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["image"]));
+
+/** Files uploaded straight into the media library (/admin/library): images, audio and PDF, no captions. */
+const isLibraryFolder = (folder: string) => folder === LIBRARY_FOLDER;
 
 /** The image types a form's image field takes (storeImage's signatures); SVG is not one: it can carry script. */
 const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
@@ -63,6 +67,8 @@ export type FileUploadOptions = {
   authorize: (request: Request) => Promise<unknown>;
   /** The slowest an upload may arrive (server/media/storage/tus.server.ts). */
   minRate?: UploadRate;
+  /** Records a stored image, audio file or PDF in the media library (server/media/library.server.ts); never fails the upload. */
+  record?: (file: { url: string; kind: "image" | "audio" | "document"; bytes: number; originalName: string; uploadedBy: string | null }) => Promise<void>;
 };
 
 const storeFailed = (folder: string) => (error: unknown) => {
@@ -78,15 +84,22 @@ export function createFileUploadServer(options: FileUploadOptions) {
     authorize: options.authorize,
     minRate: options.minRate,
     refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload files" },
-    onCreate({ size, metadata }) {
+    async onCreate({ size, metadata, request }) {
       const accepted = acceptedType(metadata.filetype ?? "");
       if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
       const folder = metadata.folder ?? "";
+      // Who uploads it, for the media library (the guard already let the request in); never what the client says.
+      const user = (await options.authorize(request).catch(() => null)) as { id?: unknown } | null;
+      metadata.uploadedBy = typeof user?.id === "string" ? user.id : "";
+      if (isLibraryFolder(folder)) {
+        if (accepted.kind === "captions") throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+        return metadata;
+      }
       if (!FILE_UPLOAD_FOLDERS.has(folder) && !IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(400, "Upload-Metadata needs the folder of a file or image field");
       if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
       if ((accepted.kind === "image") !== IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
-      return Promise.resolve(metadata);
+      return metadata;
     },
     async onComplete({ head, size, metadata, open }) {
       const accepted = acceptedType(metadata.filetype ?? "")!;
@@ -97,6 +110,7 @@ export function createFileUploadServer(options: FileUploadOptions) {
           if (error instanceof UploadError) throw refuse(415, error.message);
           return storeFailed(metadata.folder)(error);
         });
+        await options.record?.({ url: stored.url, kind: "image", bytes: size, originalName: metadata.filename ?? "", uploadedBy: metadata.uploadedBy || null });
         return { [FILE_URL_HEADER]: stored.url };
       }
       const real = sniffed(accepted.kind, head);
@@ -105,6 +119,15 @@ export function createFileUploadServer(options: FileUploadOptions) {
         .storage()
         .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), await open(), real.mime, size)
         .catch(storeFailed(metadata.folder));
+      if (accepted.kind !== "captions") {
+        await options.record?.({
+          url: stored.url,
+          kind: accepted.kind,
+          bytes: size,
+          originalName: metadata.filename ?? "",
+          uploadedBy: metadata.uploadedBy || null,
+        });
+      }
       return { [FILE_URL_HEADER]: stored.url };
     },
   });

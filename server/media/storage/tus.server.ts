@@ -133,8 +133,8 @@ export type TusEndpointOptions = {
   authorize: (request: Request) => Promise<unknown>;
   /** Words of the refusal for a guard's 401 and 403. */
   refusals: { unauthenticated: string; forbidden: string };
-  /** Checks the declared upload before any byte; answers the metadata to keep, or throws `refuse(…)`. */
-  onCreate: (upload: { size: number; metadata: Record<string, string> }) => Promise<Record<string, string>>;
+  /** Checks the declared upload before any byte; answers the metadata to keep, or throws `refuse(…)`. `request` is the creation request. */
+  onCreate: (upload: { size: number; metadata: Record<string, string>; request: Request }) => Promise<Record<string, string>>;
   /** Puts a complete file where it belongs; may answer headers for the last response; throws `refuse(…)`. */
   onComplete: (upload: CompletedUpload) => Promise<Record<string, string> | void>;
   /** The slowest an upload may arrive (UPLOAD_MIN_BYTES_PER_SECOND over UPLOAD_RATE_WINDOW_MS); see guardUploadBody. */
@@ -204,12 +204,12 @@ export function createTusEndpoint(options: TusEndpointOptions) {
         throw error;
       }
     },
-    async onUploadCreate(_req, upload) {
+    async onUploadCreate(req, upload) {
       const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ""]));
       refuseBlockedName(metadata.filename ?? "");
       if (!upload.size) throw refuse(400, arabic("newsroom.v.fileMissing"));
       if (upload.size > options.maxSize) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: Math.floor(options.maxSize / MB) }));
-      return { metadata: await options.onCreate({ size: upload.size, metadata }) };
+      return { metadata: await options.onCreate({ size: upload.size, metadata, request: req as unknown as Request }) };
     },
     async onUploadFinish(_req, upload) {
       const metadata = Object.fromEntries(Object.entries(upload.metadata ?? {}).map(([k, v]) => [k, v ?? ""]));

@@ -337,9 +337,11 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
       const revisions = page.locator('[data-testid="revision"]');
       expect(await revisions.count()).toBe(2);
       await revisions.nth(1).click();
-      await page.waitForSelector('[data-testid="revision-view"]');
-      expect(await page.textContent('[data-testid="revision-title"]')).toBe(original);
-      await page.click('[data-testid="restore"]');
+      // The older version against the current one (tests/e2e/newsroom/revisions.e2e.test.ts has the rest).
+      await page.waitForSelector('[data-testid="diff-title"] [data-side="before"]');
+      expect(await page.textContent('[data-testid="diff-title"] [data-side="before"]')).toContain(original);
+      await page.click('[data-testid="head-before"] [data-testid="restore"]');
+      await page.click('[data-testid="restore-confirm"]');
       await page.waitForURL((url) => url.pathname === `/admin/news/${id}`);
       await expectToast(page, "تمت استعادة النسخة بنجاح");
       expect(await page.inputValue('[data-testid="input-title"]')).toBe(original);
@@ -446,6 +448,7 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
         "/admin/programs",
         "/admin/media",
         "/admin/upload",
+        "/admin/library",
       ]);
       const counts = await page.$$eval('[data-testid^="count-"]', (links) => links.map((a) => a.getAttribute("href")));
       expect(counts).toEqual(["/admin/articles", "/admin/news", "/admin/podcasts", "/admin/programs", "/admin/coverage", "/admin/media"]);

@@ -1,0 +1,142 @@
+/**
+ * Signing in again without leaving the editor (docs/how-it-works.md, "No lost work"): when the session ended
+ * while an editor was typing, this in-page dialog posts to the sign-in page's own action (/auth, with its
+ * checks and rate limit) and comes back to this same address; the form stays as it was typed, and the page
+ * then sends the save that was refused.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useFetcher, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { AUTH_ERRORS, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { Field } from "#app/components/forms/field.tsx";
+import { Notice } from "#app/components/forms/notice.tsx";
+
+type SignInAnswer = { ok: false; formError?: AuthErrorCode; fields?: Record<string, string> } | { ok: true } | undefined;
+
+export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: boolean; email: string; onSignedIn: () => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const fetcher = useFetcher<SignInAnswer>();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const password = useRef<HTMLInputElement>(null);
+  const busy = fetcher.state !== "idle";
+  const wasBusy = useRef(false);
+  /** The answer the dialog had when it posted: a redirect leaves it as it was (React Router keeps a fetcher's last data). */
+  const before = useRef<SignInAnswer>(undefined);
+  /** The same, for the page: a refusal older than the last post is not shown. */
+  const [stale, setStale] = useState<SignInAnswer>(undefined);
+  const answer = fetcher.data;
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (open && !el.open) {
+      el.showModal();
+      password.current?.focus();
+    }
+    if (!open && el.open) el.close();
+  }, [open]);
+
+  // The post went through when it brought no new refusal: the sign-in page redirected here, signed in.
+  useEffect(() => {
+    if (busy) {
+      wasBusy.current = true;
+      return;
+    }
+    if (!wasBusy.current) return;
+    wasBusy.current = false;
+    if (answer === before.current || !answer || answer.ok !== false) onSignedIn();
+  }, [busy, answer, onSignedIn]);
+
+  const refusal = answer && answer.ok === false && answer !== stale ? answer : null;
+  const message = refusal
+    ? refusal.formError
+      ? (AUTH_ERRORS[refusal.formError]?.message ?? "auth.signInFailed")
+      : (Object.values(refusal.fields ?? {})[0] ?? "auth.signInFailed")
+    : null;
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby="sign-in-again-title"
+      aria-describedby="sign-in-again-text"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-sand-200 bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
+      data-testid="sign-in-dialog"
+    >
+      <h2 id="sign-in-again-title" className="text-lg font-bold">
+        {t("autosave.signInTitle")}
+      </h2>
+      <p id="sign-in-again-text" className="mt-2 text-sm text-ink-soft">
+        {t("autosave.signInText")}
+      </p>
+      <fetcher.Form
+        method="post"
+        action="/auth"
+        className="mt-4 space-y-4"
+        noValidate
+        onSubmit={() => {
+          before.current = fetcher.data;
+          setStale(fetcher.data);
+        }}
+      >
+        <input type="hidden" name="mode" value="signIn" />
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        {message && (
+          <Notice tone="error" testId="sign-in-again-error">
+            {t(message)}
+          </Notice>
+        )}
+        <Field id="sign-in-again-email" label={t("auth.email")}>
+          {(control) => (
+            <input
+              {...control}
+              name="email"
+              type="email"
+              dir="ltr"
+              autoComplete="username"
+              defaultValue={email}
+              required
+              className={`${control.className} h-11`}
+              data-testid="sign-in-again-email"
+            />
+          )}
+        </Field>
+        <Field id="sign-in-again-password" label={t("auth.password")}>
+          {(control) => (
+            <input
+              {...control}
+              ref={password}
+              name="password"
+              type="password"
+              dir="ltr"
+              autoComplete="current-password"
+              required
+              className={`${control.className} h-11`}
+              data-testid="sign-in-again-password"
+            />
+          )}
+        </Field>
+        <div className="flex flex-wrap justify-end gap-2">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            className="rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100"
+            data-testid="sign-in-again-cancel"
+          >
+            {t("admin.cancel")}
+          </button>
+          <button
+            type="submit"
+            disabled={busy}
+            aria-busy={busy || undefined}
+            className="rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700 disabled:opacity-70"
+            data-testid="sign-in-again-submit"
+          >
+            {busy ? t("autosave.signingIn") : t("autosave.signInSubmit")}
+          </button>
+        </div>
+      </fetcher.Form>
+    </dialog>
+  );
+}
