@@ -25,6 +25,71 @@ const AR_TOKEN = (length: string) => `طول الرمز ${length} (لا يُعر
 const VALUES: Record<string, Record<string, number>> = { "proposal.summaryHint": { min: 30 } };
 
 const CASES: Record<string, Row> = {
+  "library.deleteInUse": {
+    ar: {
+      0: "هذا الملف غير مستخدم.",
+      1: "هذا الملف مستخدم في عنصر واحد، وسيبقى هذا العنصر بلا ملف:",
+      2: "هذا الملف مستخدم في عنصرين، وسيبقيان بلا ملف:",
+      3: "هذا الملف مستخدم في 3 عناصر، وستبقى بلا ملف:",
+      11: "هذا الملف مستخدم في 11 عنصراً، وستبقى بلا ملف:",
+      100: "هذا الملف مستخدم في 100 عنصر، وستبقى بلا ملف:",
+    },
+    fr: {
+      0: "Ce fichier est utilisé par 0 élément, qui restera sans fichier :",
+      1: "Ce fichier est utilisé par 1 élément, qui restera sans fichier :",
+      2: "Ce fichier est utilisé par 2 éléments, qui resteront sans fichier :",
+      1_000_000: `Ce fichier est utilisé par ${MILLION_FR} d’éléments, qui resteront sans fichier :`,
+    },
+    en: {
+      0: "This file is used by 0 items, which will be left without it:",
+      1: "This file is used by 1 item, which will be left without it:",
+      2: "This file is used by 2 items, which will be left without it:",
+    },
+  },
+  "library.results": {
+    ar: { 0: "لا توجد ملفات", 1: "ملف واحد", 2: "ملفان", 3: "3 ملفات", 11: "11 ملفاً", 100: "100 ملف" },
+    fr: { 0: "0 fichier", 1: "1 fichier", 2: "2 fichiers", 1_000_000: `${MILLION_FR} de fichiers` },
+    en: { 0: "0 files", 1: "1 file", 2: "2 files" },
+  },
+  "library.uploaded": {
+    ar: {
+      0: "لم يُرفع أي ملف.",
+      1: "أضيف ملف واحد إلى المكتبة.",
+      2: "أضيف ملفان إلى المكتبة.",
+      3: "أضيفت 3 ملفات إلى المكتبة.",
+      11: "أضيف 11 ملفاً إلى المكتبة.",
+      100: "أضيف 100 ملف إلى المكتبة.",
+    },
+    fr: {
+      0: "0 fichier ajouté à la médiathèque.",
+      1: "1 fichier ajouté à la médiathèque.",
+      2: "2 fichiers ajoutés à la médiathèque.",
+      1_000_000: `${MILLION_FR} de fichiers ajoutés à la médiathèque.`,
+    },
+    en: { 0: "0 files added to the library.", 1: "1 file added to the library.", 2: "2 files added to the library." },
+  },
+  "library.usedBy": {
+    ar: { 0: "غير مستخدم", 1: "مستخدم في عنصر واحد", 2: "مستخدم في عنصرين", 3: "مستخدم في 3 عناصر", 11: "مستخدم في 11 عنصراً", 100: "مستخدم في 100 عنصر" },
+    fr: { 0: "Utilisé par 0 élément", 1: "Utilisé par 1 élément", 2: "Utilisé par 2 éléments", 1_000_000: `Utilisé par ${MILLION_FR} d’éléments` },
+    en: { 0: "Used by 0 items", 1: "Used by 1 item", 2: "Used by 2 items" },
+  },
+  "newsroom.revisions.changedFields": {
+    ar: { 0: "لا حقول تغيّرت", 1: "تغيّر حقل واحد", 2: "تغيّر حقلان", 3: "تغيّرت 3 حقول", 11: "تغيّر 11 حقلاً", 100: "تغيّر 100 حقل" },
+    fr: { 0: "0 champ modifié", 1: "1 champ modifié", 2: "2 champs modifiés", 1_000_000: `${MILLION_FR} de champs modifiés` },
+    en: { 0: "0 fields changed", 1: "1 field changed", 2: "2 fields changed" },
+  },
+  "newsroom.revisions.unchanged": {
+    ar: {
+      0: "لا فقرات دون تغيير",
+      1: "فقرة واحدة دون تغيير",
+      2: "فقرتان دون تغيير",
+      3: "3 فقرات دون تغيير",
+      11: "11 فقرة دون تغيير",
+      100: "100 فقرة دون تغيير",
+    },
+    fr: { 0: "0 paragraphe inchangé", 1: "1 paragraphe inchangé", 2: "2 paragraphes inchangés", 1_000_000: `${MILLION_FR} de paragraphes inchangés` },
+    en: { 0: "0 paragraphs unchanged", 1: "1 paragraph unchanged", 2: "2 paragraphs unchanged" },
+  },
   "detail.readTime": {
     ar: { 0: "أقل من دقيقة قراءة", 1: "دقيقة قراءة واحدة", 2: "دقيقتا قراءة", 3: "3 دقائق قراءة", 11: "11 دقيقة قراءة", 100: "100 دقيقة قراءة" },
     fr: { 0: "0 min de lecture", 1: "1 min de lecture", 2: "2 min de lecture", 1_000_000: `${MILLION_FR} min de lecture` },

@@ -192,6 +192,7 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     const details = await libraryDetailsByUrl(t.db, [url, "/uploads/none.jpg", ""]);
     expect(details.size).toBe(1);
     expect(details.get(url)).toEqual({
+      kind: "image",
       alt: { ar: "بئر", fr: "Un puits" },
       caption: { ar: "بئر في أدرار", fr: "Un puits dans l'Adrar" },
       credit: { ar: "تصوير: سيدي", fr: "Photo : Sidi" },
