@@ -4,7 +4,7 @@ import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { imageFileInput, imageLibraryInput, imageRemoveInput } from "#domain/content-form.ts";
 import { localizedText, type LibraryFile } from "#domain/library.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
-import { LibraryPicker } from "./library-picker.tsx";
+import { LibraryPickButton } from "./library-picker.tsx";
 
 type Props = {
   field: FieldDefinition;
@@ -29,7 +29,6 @@ export function ImageField({ field, value, invalid, describedBy, folder, id }: P
   const [chosen, setChosen] = useState<string | null>(null);
   const [picked, setPicked] = useState<LibraryFile | null>(null);
   const [removed, setRemoved] = useState(false);
-  const [picking, setPicking] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => () => void (chosen && URL.revokeObjectURL(chosen)), [chosen]);
 
@@ -70,16 +69,14 @@ export function ImageField({ field, value, invalid, describedBy, folder, id }: P
           </button>
         </p>
       )}
-      <button
-        type="button"
-        onClick={() => setPicking(true)}
-        aria-haspopup="dialog"
-        aria-describedby={describedBy}
-        className="inline-flex h-11 items-center rounded-md border border-desert-600 px-4 text-sm font-bold text-desert-700 hover:bg-sand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-desert-500"
-        data-testid={`library-open-${field.name}`}
-      >
-        {t("libraryPicker.fromLibrary")}
-      </button>
+      <LibraryPickButton
+        name={field.name}
+        describedBy={describedBy}
+        className="inline-flex h-11 items-center rounded-md border border-desert-600 px-4 text-sm font-bold text-desert-700 hover:bg-sand-100"
+        onChoose={pick}
+        kinds={["image"]}
+        folder={folder}
+      />
       <FileInput
         id={id}
         name={imageFileInput(field.name)}
@@ -108,7 +105,6 @@ export function ImageField({ field, value, invalid, describedBy, folder, id }: P
           {t("newsroom.ui.imageRemove")}
         </label>
       )}
-      <LibraryPicker open={picking} onClose={() => setPicking(false)} onChoose={pick} kinds={["image"]} folder={folder} />
     </div>
   );
 }

@@ -7,10 +7,10 @@
 import { useEffect, useRef } from "react";
 import { useBlocker } from "react-router";
 import { useTranslation } from "react-i18next";
+import { ModalDialog } from "./modal-dialog.tsx";
 
 export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => void }) {
   const { t } = useTranslation();
-  const dialog = useRef<HTMLDialogElement>(null);
   const stay = useRef<HTMLButtonElement>(null);
   // Only a move to another page: a save posts to this one, and signing in again comes back to it.
   const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
@@ -27,29 +27,12 @@ export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => v
     return () => window.removeEventListener("beforeunload", ask);
   }, [when, onLeave]);
 
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (blocker.state === "blocked" && !el.open) {
-      el.showModal();
-      stay.current?.focus();
-    }
-    if (blocker.state !== "blocked" && el.open) el.close();
-  }, [blocker.state]);
-
   const reset = () => {
     if (blocker.state === "blocked") blocker.reset();
   };
 
   return (
-    <dialog
-      ref={dialog}
-      onClose={reset}
-      aria-labelledby="leave-title"
-      aria-describedby="leave-text"
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-sand-200 bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
-      data-testid="leave-dialog"
-    >
+    <ModalDialog open={blocker.state === "blocked"} onClose={reset} labelledBy="leave-title" describedBy="leave-text" initialFocus={stay} testId="leave-dialog">
       <h2 id="leave-title" className="text-lg font-bold">
         {t("autosave.leaveTitle")}
       </h2>
@@ -60,7 +43,7 @@ export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => v
         <button
           ref={stay}
           type="button"
-          onClick={() => dialog.current?.close()}
+          onClick={(event) => event.currentTarget.closest("dialog")?.close()}
           className="rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700"
           data-testid="leave-stay"
         >
@@ -78,6 +61,6 @@ export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => v
           {t("autosave.leave")}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -2,10 +2,12 @@ import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent } fro
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { imageSources } from "#domain/image-sources.ts";
-import { focalPosition, LIBRARY_FOLDER, localizedText, type LibraryFile, type LibraryFilter, type LibraryPage } from "#domain/library.ts";
+import { LIBRARY_FOLDER, localizedText, type LibraryFile, type LibraryFilter, type LibraryPage } from "#domain/library.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { uploadFileToStorage } from "#app/lib/resumable-upload.ts";
+import { LibraryThumbnail } from "./library-thumbnail.tsx";
+import { DialogHeader, ModalDialog } from "./modal-dialog.tsx";
 import { UploadProgress } from "./upload-progress.tsx";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 
@@ -66,17 +68,6 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
   const [state, setState] = useState<State>({ status: "loading" });
   const [attempt, setAttempt] = useState(0);
   const upload = useUpload({ started: 10, sent: 90 });
-
-  // Shown and hidden with the native modal API: the rest of the page becomes inert while it is open.
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (open && !el.open) {
-      el.showModal();
-      search.current?.focus();
-    }
-    if (!open && el.open) el.close();
-  }, [open]);
 
   // The list follows the query, once the typing pauses; an answer to an older query is dropped.
   useEffect(() => {
@@ -145,35 +136,31 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
   const lang = i18n.language;
 
   const content = (
-    <dialog
-      ref={dialog}
+    // Shown and hidden with the native modal API: the rest of the page becomes inert while it is open.
+    <ModalDialog
+      open={open}
+      dialogRef={dialog}
+      initialFocus={search}
       onClose={() => {
         if (upload.busy) void upload.cancel();
         onClose();
       }}
-      aria-labelledby={ids.title}
+      labelledBy={ids.title}
       // The dialog sits in the body but React events still bubble to the opener's form: its search box and
       // file chooser are not the form's input (no autosave, no field checks for them).
       onInput={(e) => e.stopPropagation()}
       onChange={(e) => e.stopPropagation()}
       className="m-auto max-h-[min(52rem,calc(100dvh-1rem))] w-[min(60rem,calc(100vw-1rem))] flex-col rounded-xl border border-sand-200 bg-white p-0 text-ink shadow-xl backdrop:bg-ink/50 open:flex"
-      data-testid="library-picker"
+      testId="library-picker"
     >
       {open && (
         <>
-          <div className="flex items-center justify-between gap-3 border-b border-sand-200 px-4 py-3 sm:px-5">
-            <h2 id={ids.title} className="text-lg font-bold">
-              {title ?? t("libraryPicker.title")}
-            </h2>
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="inline-flex h-10 min-w-10 items-center justify-center rounded-md border border-sand-300 px-3 text-sm font-bold hover:bg-sand-100"
-              data-testid="library-picker-close"
-            >
-              {t("libraryPicker.close")}
-            </button>
-          </div>
+          <DialogHeader
+            titleId={ids.title}
+            title={title ?? t("libraryPicker.title")}
+            closeLabel={t("libraryPicker.close")}
+            closeTestId="library-picker-close"
+          />
 
           <div className="grid gap-3 border-b border-sand-200 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end sm:px-5">
             <div className="flex flex-wrap items-end gap-3">
@@ -309,10 +296,48 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
           )}
         </>
       )}
-    </dialog>
+    </ModalDialog>
   );
   // Only while open (so never on the server, nor while the page hydrates), in the body.
   return open ? createPortal(content, document.body) : null;
+}
+
+/**
+ * A form field's «from the library» button and the picker it opens (image, audio, document fields): the button is
+ * `library-open-{name}`, described like the field; choosing a file hands it to `onChoose`.
+ */
+export function LibraryPickButton({
+  name,
+  describedBy,
+  className,
+  onChoose,
+  kinds,
+  folder,
+}: {
+  name: string;
+  describedBy?: string;
+  className: string;
+  onChoose: (file: LibraryFile) => void;
+  kinds: readonly LibraryFilter[];
+  folder?: string;
+}) {
+  const { t } = useTranslation();
+  const [picking, setPicking] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setPicking(true)}
+        aria-haspopup="dialog"
+        aria-describedby={describedBy}
+        className={`${className} focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-desert-500`}
+        data-testid={`library-open-${name}`}
+      >
+        {t("libraryPicker.fromLibrary")}
+      </button>
+      <LibraryPicker open={picking} onClose={() => setPicking(false)} onChoose={onChoose} kinds={kinds} folder={folder} />
+    </>
+  );
 }
 
 /** One file of the grid: its picture (or its kind), its name and its alt text; the whole tile is the button. */
@@ -329,22 +354,13 @@ function FileTile({ file, lang, onChoose }: { file: LibraryFile; lang: string; o
       data-testid="library-picker-item"
       data-url={file.url}
     >
-      <span className="flex aspect-[4/3] w-full items-center justify-center overflow-hidden bg-sand-100">
-        {picture ? (
-          <img
-            src={sources.src}
-            srcSet={sources.srcSet}
-            sizes={sources.srcSet ? TILE_SIZES : undefined}
-            alt=""
-            loading="lazy"
-            decoding="async"
-            style={{ objectPosition: focalPosition(file.focal) }}
-            className="h-full w-full object-cover"
-          />
-        ) : (
-          <span className="text-sm font-bold text-ink-soft">{t(`libraryPicker.kinds.${file.kind}`)}</span>
-        )}
-      </span>
+      <LibraryThumbnail
+        src={picture ? sources.src : null}
+        srcSet={sources.srcSet}
+        sizes={sources.srcSet ? TILE_SIZES : undefined}
+        focal={file.focal}
+        fallback={<span className="text-sm font-bold text-ink-soft">{t(`libraryPicker.kinds.${file.kind}`)}</span>}
+      />
       <span className="block w-full space-y-0.5 p-2">
         <span className="block truncate text-sm font-bold" dir="auto" title={file.name}>
           <span className="sr-only">{t("libraryPicker.chooseFile")} </span>

@@ -6,7 +6,7 @@ import { CAPTIONS_MIME } from "#domain/captions.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "#app/lib/resumable-upload.ts";
 import { UploadProgress } from "./upload-progress.tsx";
-import { LibraryPicker } from "./library-picker.tsx";
+import { LibraryPickButton } from "./library-picker.tsx";
 import type { LibraryFilter } from "#domain/library.ts";
 import { uploadFailureText, useUpload } from "./use-upload.ts";
 
@@ -45,7 +45,6 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
   const { t } = useTranslation();
   const toast = useToast();
   const [value, setValue] = useState(initial);
-  const [picking, setPicking] = useState(false);
   const upload = useUpload({ started: 10, sent: 90 });
   const id = `field-${field.name}`;
   const openable = value && !isVideoId(value) && /^(?:https?:\/\/|\/(?!\/))/i.test(value);
@@ -146,19 +145,14 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
           ))}
       </div>
       {libraryKinds && !upload.busy && (
-        <>
-          <button
-            type="button"
-            onClick={() => setPicking(true)}
-            aria-haspopup="dialog"
-            aria-describedby={describedBy}
-            className="inline-flex h-11 items-center rounded-md border border-sand-300 px-3 text-sm font-bold hover:bg-sand-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-desert-500"
-            data-testid={`library-open-${field.name}`}
-          >
-            {t("libraryPicker.fromLibrary")}
-          </button>
-          <LibraryPicker open={picking} onClose={() => setPicking(false)} onChoose={(file) => setValue(file.url)} kinds={libraryKinds} folder={folder} />
-        </>
+        <LibraryPickButton
+          name={field.name}
+          describedBy={describedBy}
+          className="inline-flex h-11 items-center rounded-md border border-sand-300 px-3 text-sm font-bold hover:bg-sand-100"
+          onChoose={(file) => setValue(file.url)}
+          kinds={libraryKinds}
+          folder={folder}
+        />
       )}
       {upload.busy && <UploadProgress {...upload} label={t("newsroom.ui.fileUpload.progress")} testId={`upload-progress-${field.name}`} />}
     </div>

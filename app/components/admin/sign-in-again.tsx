@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { AUTH_ERRORS, type AuthErrorCode } from "#domain/schemas/auth.ts";
 import { Field } from "#app/components/forms/field.tsx";
 import { Notice } from "#app/components/forms/notice.tsx";
+import { CloseDialogButton, ModalDialog } from "./modal-dialog.tsx";
 
 type SignInAnswer = { ok: false; formError?: AuthErrorCode; fields?: Record<string, string> } | { ok: true } | undefined;
 
@@ -17,7 +18,6 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
   const { t } = useTranslation();
   const location = useLocation();
   const fetcher = useFetcher<SignInAnswer>();
-  const dialog = useRef<HTMLDialogElement>(null);
   const password = useRef<HTMLInputElement>(null);
   const busy = fetcher.state !== "idle";
   const wasBusy = useRef(false);
@@ -26,16 +26,6 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
   /** The same, for the page: a refusal older than the last post is not shown. */
   const [stale, setStale] = useState<SignInAnswer>(undefined);
   const answer = fetcher.data;
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (open && !el.open) {
-      el.showModal();
-      password.current?.focus();
-    }
-    if (!open && el.open) el.close();
-  }, [open]);
 
   // The post went through when it brought no new refusal: the sign-in page redirected here, signed in.
   useEffect(() => {
@@ -56,13 +46,13 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
     : null;
 
   return (
-    <dialog
-      ref={dialog}
+    <ModalDialog
+      open={open}
       onClose={onClose}
-      aria-labelledby="sign-in-again-title"
-      aria-describedby="sign-in-again-text"
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-sand-200 bg-white p-6 text-ink shadow-xl backdrop:bg-ink/40"
-      data-testid="sign-in-dialog"
+      labelledBy="sign-in-again-title"
+      describedBy="sign-in-again-text"
+      initialFocus={password}
+      testId="sign-in-dialog"
     >
       <h2 id="sign-in-again-title" className="text-lg font-bold">
         {t("autosave.signInTitle")}
@@ -118,14 +108,7 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
           )}
         </Field>
         <div className="flex flex-wrap justify-end gap-2">
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            className="rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100"
-            data-testid="sign-in-again-cancel"
-          >
-            {t("admin.cancel")}
-          </button>
+          <CloseDialogButton testId="sign-in-again-cancel" />
           <button
             type="submit"
             disabled={busy}
@@ -137,6 +120,6 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
           </button>
         </div>
       </fetcher.Form>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -3,6 +3,8 @@ import { data, Form, Link, useFetcher, useNavigate, useRevalidator, useSearchPar
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/library";
 import { AdminError } from "#app/components/admin/guard.tsx";
+import { LibraryThumbnail } from "#app/components/admin/library-thumbnail.tsx";
+import { DialogHeader, ModalDialog } from "#app/components/admin/modal-dialog.tsx";
 import { UploadProgress } from "#app/components/admin/upload-progress.tsx";
 import { uploadFailureText, useUpload } from "#app/components/admin/use-upload.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
@@ -274,24 +276,11 @@ function LibraryCard({ item, to }: { item: LibraryFile; to: string }) {
       data-kind={item.kind}
       data-id={item.id || undefined}
     >
-      <div className="relative flex aspect-[4/3] items-center justify-center bg-sand-100">
-        {item.thumbnail ? (
-          <img
-            src={item.thumbnail}
-            alt=""
-            loading="lazy"
-            width={item.width ?? 400}
-            height={item.height ?? 300}
-            className="h-full w-full object-cover"
-            style={{ objectPosition: focalPosition(item.focal) }}
-          />
-        ) : (
-          <KindIcon kind={item.kind} />
-        )}
+      <LibraryThumbnail src={item.thumbnail} width={item.width ?? 400} height={item.height ?? 300} focal={item.focal} fallback={<KindIcon kind={item.kind} />}>
         <span className="absolute start-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-bold text-ink shadow-sm">
           {t(`library.kinds.${item.kind}`)}
         </span>
-      </div>
+      </LibraryThumbnail>
       <div className="flex flex-1 flex-col gap-1 p-2.5">
         <span className="line-clamp-2 text-sm font-bold break-words" dir="auto" title={item.name}>
           {item.name}
@@ -420,16 +409,10 @@ function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: strin
   const count = useCount();
   const toast = useToast();
   const navigate = useNavigate();
-  const dialog = useRef<HTMLDialogElement>(null);
   const save = useFetcher<LibraryAnswer>();
   const remove = useFetcher<LibraryAnswer>({ key: DELETE_FETCHER });
   const [confirming, setConfirming] = useState(false);
   const [focal, setFocal] = useState<FocalPoint>(open?.file.focal ?? { x: 0.5, y: 0.5 });
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (el && open && !el.open) el.showModal();
-  }, [open]);
 
   useEffect(() => {
     if (save.state !== "idle" || !save.data) return;
@@ -455,31 +438,21 @@ function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: strin
   const fieldErrors = save.data && !save.data.ok ? (save.data.fields ?? {}) : {};
 
   return (
-    <dialog
-      ref={dialog}
+    <ModalDialog
+      open
       onClose={() => void navigate(closeTo, { preventScrollReset: true, replace: true })}
-      aria-labelledby="library-details-title"
+      labelledBy="library-details-title"
       className="m-auto max-h-[calc(100dvh-2rem)] w-[min(60rem,calc(100vw-1.5rem))] overflow-y-auto rounded-xl border border-sand-200 bg-white p-0 text-ink shadow-xl backdrop:bg-ink/40"
-      data-testid="library-details"
+      testId="library-details"
     >
-      <div className="flex items-start justify-between gap-3 border-b border-sand-200 px-5 py-3">
-        <div className="min-w-0">
-          <h2 id="library-details-title" className="text-lg font-bold">
-            {t("library.details")}
-          </h2>
-          <p className="truncate text-sm text-ink-soft" dir="auto" title={file.name}>
-            {file.name}
-          </p>
-        </div>
-        <button
-          type="button"
-          onClick={() => dialog.current?.close()}
-          className="h-10 shrink-0 rounded-md border border-sand-300 px-3 text-sm font-bold hover:bg-sand-100"
-          data-testid="library-details-close"
-        >
-          {t("library.close")}
-        </button>
-      </div>
+      <DialogHeader
+        titleId="library-details-title"
+        title={t("library.details")}
+        subtitle={file.name}
+        closeLabel={t("library.close")}
+        closeTestId="library-details-close"
+        inset="px-5"
+      />
 
       <div className="grid gap-5 p-5 md:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)]">
         <div className="space-y-4">
@@ -659,7 +632,7 @@ function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: strin
           </remove.Form>
         </section>
       )}
-    </dialog>
+    </ModalDialog>
   );
 }
 

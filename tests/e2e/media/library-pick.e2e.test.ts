@@ -11,17 +11,19 @@ import { AxeBuilder } from "@axe-core/playwright";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, PHONE } from "#tests/e2e/support/browser.ts";
 import { projectRoot } from "#tests/e2e/support/server.ts";
 import { horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 import {
+  contentEditor,
   keepEvidence,
   open,
   richEditorReady,
   saveAndExpectToast,
   signedInPage,
   staffItem,
-  startNewsroomServer,
+  startNewsroomBrowser,
+  stopNewsroomBrowser,
   typeBody,
   type NewsroomServer,
 } from "#tests/e2e/newsroom/support.ts";
@@ -66,18 +68,11 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
   let picked: LibraryItem | null = null;
 
   beforeAll(async () => {
-    server = await startNewsroomServer({
-      editor: { email: "picker@library.test", password: "Ed1torPassword", role: "editor", permissions: ["content.write", "content.delete"] },
-    });
-    base = server.url;
-    browser = await launchBrowser();
+    ({ server, base, browser } = await startNewsroomBrowser({ editor: contentEditor("picker@library.test") }));
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => stopNewsroomBrowser(browser, server));
 
   const as = (opts: Parameters<typeof signedInPage>[3] = {}) => signedInPage(browser, server, server.personas.editor, opts);
   const staff = (extra: Record<string, string> = {}) => ({ cookie: server.personas.editor.cookie, origin: base, ...extra });
@@ -216,7 +211,8 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
         await page.fill('[data-testid="library-picker-search"]', file.name.replace(/\.png$/, ""));
         const tile = page.locator(`[data-testid="library-picker-item"][data-url="${file.url}"]`);
         await tile.waitFor();
-        expect(await page.locator('[data-testid="library-picker-item"]').count()).toBe(1);
+        // The whole library may show for a moment before the search's answer replaces it.
+        await expect.poll(() => page.locator('[data-testid="library-picker-item"]').count()).toBe(1);
         expect(await tile.textContent()).toContain(DETAILS.alt.ar);
         await tile.click();
         await page.locator('[data-testid="library-picker"]').waitFor({ state: "detached" });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { hasChromium } from "#tests/e2e/support/browser.ts";
 import { post } from "#tests/e2e/auth/support.ts";
 import type { Persona } from "#tests/helpers/auth.ts";
 import {
@@ -19,7 +19,8 @@ import {
   richEditorReady,
   signedInPage,
   staffItem,
-  startNewsroomServer,
+  startNewsroomBrowser,
+  stopNewsroomBrowser,
   typeBody,
   type NewsroomServer,
 } from "./support.ts";
@@ -57,22 +58,17 @@ describe.skipIf(!hasChromium)("no lost work in the editor", () => {
   const waitForState = (page: Page, wanted: string) => page.waitForSelector(`[data-testid="save-status"][data-state="${wanted}"]`);
 
   beforeAll(async () => {
-    server = await startNewsroomServer({
+    ({ server, base, browser } = await startNewsroomBrowser({
       admin: { email: "admin@autosave.test", password: "Adm1nPassword", role: "admin" },
       late: { email: "late@autosave.test", password: "L4teEditorPass", role: "editor", permissions: ["content.write"] },
       writer: { email: "writer@autosave.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write"] },
       reader: { email: "reader@autosave.test", password: "Re4derPassword", role: "editor", permissions: ["contacts.manage"] },
-    });
-    base = server.url;
+    }));
     const categories = (await (await fetch(`${base}/api/categories`)).json()) as { id: number }[] | { categories: { id: number }[] };
     categoryId = String((Array.isArray(categories) ? categories : categories.categories)[0].id);
-    browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => stopNewsroomBrowser(browser, server));
 
   it("asks before a menu link or back leaves unsaved typing, and offers the kept copy on return", async () => {
     const { context, page } = await signedInPage(browser, server, server.personas.writer);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, PHONE } from "#tests/e2e/support/browser.ts";
 import { horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 import {
   expectToast,
@@ -18,7 +18,8 @@ import {
   saveAndExpectToast,
   signedInPage,
   staffItem,
-  startNewsroomServer,
+  startNewsroomBrowser,
+  stopNewsroomBrowser,
   typeBody,
   type NewsroomServer,
 } from "./support.ts";
@@ -64,19 +65,14 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startNewsroomServer({
+    ({ server, base, browser } = await startNewsroomBrowser({
       admin: { email: "admin@editor.test", password: "Adm1nPassword", role: "admin", name: "سيدي المدير" },
       editor: { email: "editor@editor.test", password: "Ed1torPassword", role: "editor", permissions: ["content.write", "content.delete"] },
       writer: { email: "writer@editor.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write"] },
-    });
-    base = server.url;
-    browser = await launchBrowser();
+    }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => stopNewsroomBrowser(browser, server));
 
   const as = (who: "admin" | "editor" | "writer", opts: Parameters<typeof signedInPage>[3] = {}) => signedInPage(browser, server, server.personas[who], opts);
 

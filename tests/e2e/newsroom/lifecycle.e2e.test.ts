@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, PHONE } from "#tests/e2e/support/browser.ts";
 import { fillDateTime } from "#tests/e2e/support/date-time.ts";
 import {
   expectToast,
@@ -21,7 +21,9 @@ import {
   siteTimeIn,
   sitemapUrls,
   staffItem,
-  startNewsroomServer,
+  contentEditor,
+  startNewsroomBrowser,
+  stopNewsroomBrowser,
   tinyPng,
   typeBody,
   type NewsroomServer,
@@ -61,23 +63,10 @@ describe.skipIf(!hasChromium)("the newsroom's items as readers see them", () => 
   let base: string;
 
   beforeAll(async () => {
-    server = await startNewsroomServer({
-      editor: {
-        email: "editor@newsroom.test",
-        password: "Ed1torPassword",
-        role: "editor",
-        permissions: ["content.write", "content.delete"],
-        name: "محررة الأخبار",
-      },
-    });
-    base = server.url;
-    browser = await launchBrowser();
+    ({ server, base, browser } = await startNewsroomBrowser({ editor: contentEditor("editor@newsroom.test", "محررة الأخبار") }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => stopNewsroomBrowser(browser, server));
 
   /** Whether an anonymous reader finds `text` on `path` (a boolean, so a failure names the page rather than printing it). */
   const shows = async (path: string, text: string) => (await publicPage(base, path)).text.includes(text);

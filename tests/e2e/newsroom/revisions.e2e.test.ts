@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, launchBrowser, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, PHONE } from "#tests/e2e/support/browser.ts";
 import { horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 import {
   expectToast,
@@ -19,7 +19,9 @@ import {
   saveAndExpectToast,
   signedInPage,
   staffItem,
-  startNewsroomServer,
+  contentEditor,
+  startNewsroomBrowser,
+  stopNewsroomBrowser,
   typeBody,
   type NewsroomServer,
 } from "./support.ts";
@@ -33,23 +35,10 @@ describe.skipIf(!hasChromium)("revisions that can be compared", () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startNewsroomServer({
-      editor: {
-        email: "revisions@newsroom.test",
-        password: "Ed1torPassword",
-        role: "editor",
-        permissions: ["content.write", "content.delete"],
-        name: "مريم المحررة",
-      },
-    });
-    base = server.url;
-    browser = await launchBrowser();
+    ({ server, base, browser } = await startNewsroomBrowser({ editor: contentEditor("revisions@newsroom.test", "مريم المحررة") }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => stopNewsroomBrowser(browser, server));
 
   const as = (opts: Parameters<typeof signedInPage>[3] = {}) => signedInPage(browser, server, server.personas.editor, opts);
 

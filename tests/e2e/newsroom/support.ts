@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { hydrated, newPage } from "#tests/e2e/support/browser.ts";
+import { hydrated, launchBrowser, newPage } from "#tests/e2e/support/browser.ts";
 import { makePng } from "#tests/helpers/png.ts";
 import { projectRoot } from "#tests/e2e/support/server.ts";
 import { seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
@@ -19,6 +19,35 @@ export type NewsroomServer<K extends string> = AuthServer<K>;
 /** A server on a fresh database with the demo content (categories, items for the lists) and the personas. */
 export function startNewsroomServer<K extends string>(personas: Record<K, PersonaSpec>): Promise<NewsroomServer<K>> {
   return startAuthServer({ personas, seed: true });
+}
+
+/** An editor who writes and deletes content (password "Ed1torPassword"), by email and, when given, display name. */
+export const contentEditor = (email: string, name?: string): PersonaSpec => ({
+  email,
+  password: "Ed1torPassword",
+  role: "editor",
+  permissions: ["content.write", "content.delete"],
+  ...(name ? { name } : {}),
+});
+
+/** What a describe block of browser tests works with: the seeded server, its address and a Chromium. */
+export type NewsroomBrowser<K extends string> = { server: NewsroomServer<K>; base: string; browser: Browser };
+
+/** For a describe block's beforeAll: a seeded server with `personas` (startNewsroomServer) and a Chromium. */
+export async function startNewsroomBrowser<K extends string>(personas: Record<K, PersonaSpec>): Promise<NewsroomBrowser<K>> {
+  const server = await startNewsroomServer(personas);
+  try {
+    return { server, base: server.url, browser: await launchBrowser() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** For its afterAll: closes what startNewsroomBrowser opened (either may be missing when the start failed). */
+export async function stopNewsroomBrowser(browser: Browser | undefined, server: { stop: () => Promise<unknown> } | undefined) {
+  await browser?.close();
+  await server?.stop();
 }
 
 /** A page signed in as `persona`, in Arabic unless told. */
