@@ -16,6 +16,8 @@ import { loader as categoriesLoader } from "./categories.ts";
 import { loader as literatureLoader } from "./literature.ts";
 import { loader as literatureTypesLoader } from "./literature-types.ts";
 import { loader as newsLoader } from "./news.ts";
+import { recordLibraryFile, updateLibraryFile } from "#server/media/library.server.ts";
+import type { ImageDetailsMap } from "#domain/image-details.ts";
 
 type Loader = (args: never) => Promise<Response>;
 
@@ -239,6 +241,21 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
       expect(first.cache).toBe("public, max-age=30");
       expect(first.body.items.length).toBeGreaterThan(0);
       expect((await get(newsLoader, "?page=2")).status).toBe(200);
+    });
+
+    it("carries the library's alt text and focal point of the page's pictures in `images`, by URL", async () => {
+      type NewsJson = { items: { imageUrl: string | null }[]; images: ImageDetailsMap };
+      const before = await get<NewsJson>(newsLoader);
+      const url = before.body.items.find((item) => item.imageUrl)?.imageUrl;
+      expect(url).toBeTruthy();
+      const file = await recordLibraryFile(t.db, { url: url!, kind: "image" });
+      await updateLibraryFile(t.db, file.id, { alt: { ar: "نص بديل للخبر", fr: "Texte de remplacement" }, focal: { x: 0.2, y: 0.8 } });
+      const { status, body } = await get<NewsJson>(newsLoader);
+      expect(status).toBe(200);
+      expect(body.images[url!]).toMatchObject({ alt: { ar: "نص بديل للخبر", fr: "Texte de remplacement" }, focal: { x: 0.2, y: 0.8 } });
+      // Only pictures of this page: every key is one of its items' images.
+      const shown = new Set(body.items.map((item) => item.imageUrl));
+      for (const key of Object.keys(body.images)) expect(shown.has(key)).toBe(true);
     });
 
     it.each([

@@ -13,6 +13,8 @@ import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { loadLiteraturePage, readLiteraturePage, type LiteratureItem, type LiteratureType } from "#server/content/sections.server.ts";
 import { cached } from "#server/content/cache.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { translate } from "#server/http/i18n.server.ts";
 
 /** Spec §9: literature excerpts are cut at 120 characters. */
@@ -33,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const result = await loadLiteraturePage(getDb(), { type, page, pageSize: PAGE_SIZE }, (db, options) =>
     cached(`literature:${type ?? ""}:${page}`, ["article", "categories"], () => readLiteraturePage(db, options)),
   );
-  return {
+  const shown = {
     title: translate(lang, "literaturePage.title"),
     intro: translate(lang, "literaturePage.intro"),
     type: type ?? null,
@@ -43,6 +45,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     page,
     fallback: result.fallback,
   };
+  // The built-in samples are not in the library (and the database may be what failed).
+  return { ...shown, images: result.fallback ? {} : await imageDetailsOf(await getDb(), shown) };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
@@ -118,7 +122,7 @@ export default function LiteraturePage({ loaderData }: Route.ComponentProps) {
     ...TYPES.map((k) => ({ key: k, label: t(`literaturePage.types.${k}`), to: hrefWith(search, { type: k }), active: type === k })),
   ];
   return (
-    <>
+    <ImageDetailsProvider images={loaderData.images}>
       <PageIntro title={loaderData.title} intro={loaderData.intro} testId="literature-intro">
         <FilterChips label={t("literaturePage.typeFilter")} chips={chips} testId="literature-type" />
       </PageIntro>
@@ -152,6 +156,6 @@ export default function LiteraturePage({ loaderData }: Route.ComponentProps) {
           <Pager page={page} hasMore={hasMore} search={search} />
         </section>
       </div>
-    </>
+    </ImageDetailsProvider>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/news";
 import { NewsCard, type NewsCardData } from "#app/components/content/news-card.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
+import type { ImageDetailsMap } from "#domain/image-details.ts";
 import { pageParam } from "#domain/query.ts";
 import { withRetry } from "#app/lib/retry.ts";
 import { getDb } from "#server/db/client.server.ts";
@@ -36,7 +37,8 @@ const SENTINEL_MARGIN_PX = 200;
  * (one request, with its retries), error (retries spent: the retry button), end (everything is shown).
  */
 type FeedState = "idle" | "loading" | "error" | "end";
-type NewsPage = { items: NewsCardData[]; hasMore: boolean; page: number };
+/** /api/news's answer: a page of cards and the library's details of their pictures (alt text, focal point). */
+type NewsPage = { items: NewsCardData[]; hasMore: boolean; page: number; images?: ImageDetailsMap };
 
 class HttpError extends Error {
   constructor(readonly status: number) {
@@ -87,6 +89,8 @@ export default function NewsListing({ loaderData }: Route.ComponentProps) {
 function NewsFeed({ initial }: { initial: Route.ComponentProps["loaderData"] }) {
   const { t } = useTranslation();
   const [items, setItems] = useState<NewsCardData[]>(initial.items);
+  // The library's details of every picture shown: the server's first pages', then each loaded page's own.
+  const [images, setImages] = useState<ImageDetailsMap>(initial.images);
   const [shownPages, setShownPages] = useState(initial.page);
   const [state, setState] = useState<FeedState>(initial.hasMore ? "idle" : "end");
   const [error, setError] = useState<string | null>(null);
@@ -117,6 +121,7 @@ function NewsFeed({ initial }: { initial: Route.ComponentProps["loaderData"] }) 
         const seen = new Set(current.map((item) => item.id));
         return [...current, ...result.items.filter((item) => !seen.has(item.id))];
       });
+      if (result.images && Object.keys(result.images).length > 0) setImages((current) => ({ ...current, ...result.images }));
       setShownPages(next);
       setState(result.hasMore ? "idle" : "end");
     } catch (e) {
@@ -151,12 +156,14 @@ function NewsFeed({ initial }: { initial: Route.ComponentProps["loaderData"] }) 
           <p className="mt-2 text-ink-soft">{t("newsList.emptyText")}</p>
         </div>
       ) : (
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="news-list" data-state={state} aria-busy={busy}>
-          {items.map((item, i) => (
-            // Straight under the page's h1: the cards' titles are the next level down.
-            <NewsCard key={item.id} item={item} eager={i < 3} headingLevel={2} />
-          ))}
-        </div>
+        <ImageDetailsProvider images={images}>
+          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="news-list" data-state={state} aria-busy={busy}>
+            {items.map((item, i) => (
+              // Straight under the page's h1: the cards' titles are the next level down.
+              <NewsCard key={item.id} item={item} eager={i < 3} headingLevel={2} />
+            ))}
+          </div>
+        </ImageDetailsProvider>
       )}
 
       <div ref={sentinel} aria-hidden="true" data-testid="news-sentinel" />

@@ -2,6 +2,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/search";
 import { ContentCard } from "#app/components/content/content-card.tsx";
+import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { Highlight } from "#app/components/content/highlight.tsx";
 import { PageLinks } from "#app/components/sections/section-ui.tsx";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
@@ -12,6 +13,7 @@ import { languageOfRequest } from "#server/http/language.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { clientAddress } from "#server/content/views.server.ts";
+import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "#domain/search.ts";
 import {
   displayedQuery,
@@ -63,8 +65,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
     if (!limit.allowed) return failed({ code: "RATE_LIMITED", status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
     const query = parseSearchQuery(raw);
-    const page: ResultsPage = await searchPublished(await getDb(), query, { types, page: parseSearchPage(url.searchParams.get("page")) });
-    return { state: "results" as const, query, filter, page, title: title(query) };
+    const db = await getDb();
+    const page: ResultsPage = await searchPublished(db, query, { types, page: parseSearchPage(url.searchParams.get("page")) });
+    // The results' pictures' alt text and focal points from the media library, in one query.
+    return { state: "results" as const, query, filter, page, images: await imageDetailsOf(db, page.results), title: title(query) };
   } catch (error) {
     if (error instanceof SearchInputError) return failed({ code: error.code, status: 400 });
     if (error instanceof SearchTimeoutError) return failed({ code: "SEARCH_TIMEOUT", status: 503, headers: { "Retry-After": "5" } });
@@ -176,29 +180,31 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               })}
             </span>
           </h2>
-          <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {found.results.map((r, i) => {
-              const title = localized(lang, r.title, r.titleFr);
-              // Where the query was found, in the reader's language when that text has it; else the excerpt.
-              const snippet = lang === "fr" && (r.snippetFr || r.excerptFr) ? r.snippetFr : r.snippet;
-              const summary = snippet ?? excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
-              return (
-                <ContentCard
-                  key={`${r.type}-${r.id}`}
-                  href={r.href}
-                  title={title}
-                  titleNode={<Highlight text={title} query={query} />}
-                  excerpt={summary}
-                  excerptNode={<Highlight text={summary} query={query} />}
-                  imageUrl={r.imageUrl}
-                  date={r.publishDate}
-                  category={t(`search.types.${r.type}`)}
-                  eager={i < 3}
-                  testId="search-result"
-                />
-              );
-            })}
-          </div>
+          <ImageDetailsProvider images={loaderData.state === "results" ? loaderData.images : undefined}>
+            <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+              {found.results.map((r, i) => {
+                const title = localized(lang, r.title, r.titleFr);
+                // Where the query was found, in the reader's language when that text has it; else the excerpt.
+                const snippet = lang === "fr" && (r.snippetFr || r.excerptFr) ? r.snippetFr : r.snippet;
+                const summary = snippet ?? excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
+                return (
+                  <ContentCard
+                    key={`${r.type}-${r.id}`}
+                    href={r.href}
+                    title={title}
+                    titleNode={<Highlight text={title} query={query} />}
+                    excerpt={summary}
+                    excerptNode={<Highlight text={summary} query={query} />}
+                    imageUrl={r.imageUrl}
+                    date={r.publishDate}
+                    category={t(`search.types.${r.type}`)}
+                    eager={i < 3}
+                    testId="search-result"
+                  />
+                );
+              })}
+            </div>
+          </ImageDetailsProvider>
           <PageLinks
             page={found.page}
             hasMore={found.hasMore}

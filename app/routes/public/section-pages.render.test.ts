@@ -19,6 +19,8 @@ import CulturePage from "./culture.tsx";
 import PoliticsPage from "./politics.tsx";
 import LiteraturePage from "./literature.tsx";
 import OpinionPage from "./opinion.tsx";
+import SearchPage from "./search.tsx";
+import type { ImageDetails } from "#domain/image-details.ts";
 
 const LONG = "هذا نص طويل جداً يتجاوز حدود المقتطف المسموح بها في صفحات الأقسام، ".repeat(6).trim();
 const LONG_FR = "Un texte très long qui dépasse largement la limite de l'extrait autorisée sur les pages de rubrique, ".repeat(5).trim();
@@ -199,5 +201,80 @@ describe("section pages rendered with long texts", () => {
     expect(fallback).toContain('data-testid="literature-fallback"');
     expect(fallback.match(/data-testid="demo-badge"/g)!.length).toBe(literatureSamples({ featured: true }, 4).length + literatureSamples({}, 2).length);
     expect(fallback).not.toContain('href="/articles/"');
+  });
+});
+
+describe("the library's alt text and focal point on the literature and search pages", () => {
+  const DETAILS: ImageDetails = {
+    kind: "image",
+    alt: { ar: "مخطوطة قديمة في شنقيط", fr: "Manuscrit ancien à Chinguetti" },
+    caption: { ar: "", fr: "" },
+    credit: { ar: "", fr: "" },
+    focal: { x: 0.3, y: 0.6 },
+    width: 1600,
+    height: 900,
+  };
+  const described = "/uploads/demo/2.svg";
+  /** The alt and style attributes of each <img> in the html, in order. */
+  const pictures = (html: string) =>
+    [...html.matchAll(/<img\s([^>]*?)\/?>/g)].map((m) => ({
+      src: /src="([^"]*)"/.exec(m[1])?.[1] ?? "",
+      alt: /alt="([^"]*)"/.exec(m[1])?.[1] ?? "",
+      style: /style="([^"]*)"/.exec(m[1])?.[1],
+    }));
+
+  it.each(["ar", "fr"] as const)("literature's cards (%s)", (lang) => {
+    const prose = (id: number): LiteratureItem => ({ ...card(id, { categorySlug: "prose" }), isPoetry: false, verses: [], versesFr: [] });
+    const html = render(
+      LiteraturePage as never,
+      {
+        title: "t",
+        intro: "i",
+        type: null,
+        featured: [],
+        items: [prose(2), prose(3)],
+        hasMore: false,
+        page: 1,
+        fallback: false,
+        images: { [described]: DETAILS },
+      },
+      { lang },
+    );
+    const [first, second] = pictures(html);
+    expect(first).toMatchObject({ alt: DETAILS.alt[lang], style: "object-position:30% 60%" });
+    // A picture the library does not describe stays decorative and centred.
+    expect(second).toMatchObject({ alt: "", style: undefined });
+  });
+
+  it.each(["ar", "fr"] as const)("search results (%s)", (lang) => {
+    const result = (id: number) => ({
+      type: "articles",
+      id,
+      title: `عنوان ${id}`,
+      titleFr: `Titre ${id}`,
+      excerpt: "نص",
+      excerptFr: "Texte",
+      snippet: null,
+      snippetFr: null,
+      imageUrl: `/uploads/demo/${id}.svg`,
+      publishDate: new Date("2026-03-01T10:00:00Z"),
+      href: `/articles/item-${id}`,
+      match: "title",
+    });
+    const html = render(
+      SearchPage as never,
+      {
+        state: "results",
+        query: "عنوان",
+        filter: null,
+        page: { query: "عنوان", page: 1, results: [result(2), result(3)], hasMore: false, suggestion: null },
+        images: { [described]: DETAILS },
+        title: "t",
+      },
+      { lang, url: "/search?q=x" },
+    );
+    const [first, second] = pictures(html);
+    expect(first).toMatchObject({ alt: DETAILS.alt[lang], style: "object-position:30% 60%" });
+    expect(second).toMatchObject({ alt: "", style: undefined });
   });
 });

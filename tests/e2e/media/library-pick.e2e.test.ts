@@ -66,6 +66,8 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
   let base: string;
   /** The file uploaded in the first test, used again by the next ones. */
   let picked: LibraryItem | null = null;
+  /** The news item saved with it in the first test. */
+  let pickedNews: { id: number; title: string; url: string } | null = null;
 
   beforeAll(async () => {
     ({ server, base, browser } = await startNewsroomBrowser({ editor: contentEditor("picker@library.test") }));
@@ -131,6 +133,7 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
         const id = Number(await page.locator('[data-testid="content-row"]', { hasText: title }).getAttribute("data-id"));
         const item = await staffItem(base, server.personas.editor.cookie, "news", id);
         expect(item.image_url).toBe(url);
+        pickedNews = { id, title, url };
 
         // The public page, in Arabic then French: alt text, caption and credit in the reader's language.
         const ar = await (await fetch(base + item.url, { headers: { cookie: "i18nextLng=ar" } })).text();
@@ -192,6 +195,63 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
       server.output,
     );
     await context.close();
+  });
+
+  it("gives its alt text and focal point to the search results and to the news cards that 'load more' brings", async () => {
+    expect(pickedNews).not.toBeNull();
+    const { id, title, url } = pickedNews!;
+
+    // The search results, in French: the library's French alt text, cropped around the focal point.
+    const found = await (await fetch(`${base}/search?q=${encodeURIComponent(title)}`, { headers: { cookie: "i18nextLng=fr" } })).text();
+    expect(imgWithSrc(found, url)).toMatchObject({ alt: DETAILS.alt.fr, style: "object-position:20% 80%" });
+
+    // The JSON the listing loads its next pages from carries the details of that page's pictures.
+    type NewsJson = { items: { id: number }[]; total: number | null; images: Record<string, unknown> };
+    const first = (await (await fetch(`${base}/api/news?page=1`)).json()) as NewsJson;
+    expect(first.items.some((n) => n.id === id)).toBe(true);
+    expect(first.images[url]).toMatchObject({ alt: DETAILS.alt, focal: DETAILS.focal });
+
+    // A page's worth of newer news pushes it to the listing's second page: only "load more" shows it.
+    const { category_id } = (await staffItem(base, server.personas.editor.cookie, "news", id)) as { category_id?: number };
+    for (let i = 0; i < first.items.length; i++) {
+      const created = await fetch(`${base}/api/admin/news`, {
+        method: "POST",
+        headers: staff({ "content-type": "application/json" }),
+        body: JSON.stringify({
+          title: `خبر أحدث من خبر الصورة رقم ${i + 1}`,
+          excerpt: "مقتطف خبر أحدث للاختبار",
+          content: "<p>نص خبر أحدث كتبه المحرر للاختبار.</p>",
+          category_id,
+          priority: "high",
+          location: "شنقيط",
+          status: "published",
+        }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+    }
+
+    const served = await (await fetch(`${base}/news`, { headers: { cookie: "i18nextLng=ar" } })).text();
+    expect(served).toContain('data-testid="news-list"');
+    expect(imgWithSrc(served, url)).toBeNull();
+
+    const reader = await browser.newContext({ viewport: DESKTOP });
+    await reader.addCookies([{ name: "i18nextLng", value: "ar", url: base }]);
+    const p = await reader.newPage();
+    await p.goto(`${base}/news`);
+    const card = p.locator(`[data-testid="news-list"] img[src="${url}"]`);
+    // The infinite scroll: the sentinel brought into view again and again until the picture or the list's end.
+    await p.waitForFunction(
+      (src) => {
+        document.querySelector('[data-testid="news-sentinel"]')?.scrollIntoView();
+        return Boolean(document.querySelector(`[data-testid="news-list"] img[src="${src}"]`) || document.querySelector('[data-testid="news-end"]'));
+      },
+      url,
+      { polling: 250, timeout: 30_000 },
+    );
+    expect(await card.count()).toBe(1);
+    expect(await card.getAttribute("alt")).toBe(DETAILS.alt.ar);
+    expect(await card.evaluate((img: HTMLImageElement) => img.style.objectPosition)).toBe("20% 80%");
+    await reader.close();
   });
 
   it("inserts an image chosen in the rich-text editor's dialog with the library's alt text, still editable", async () => {
