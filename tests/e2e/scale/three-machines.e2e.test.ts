@@ -319,7 +319,8 @@ describe.skipIf(missing.length > 0)("three machines sharing only PostgreSQL, Red
     await expect.poll(async () => Number((await api(b, "GET", `/api/admin/videos/${guid}`)).status), { timeout: 600_000, interval: 500 }).toBe(4);
     figures.videoMb = Math.round(bytes.length / 1024 / 1024);
     figures.uploadToPlayableMs = Date.now() - started;
-    expect(worker.output()).toContain(guid);
+    // The worker logs "video processed" once the row is marked ready, so its line may follow the status by a moment.
+    await expect.poll(() => worker.output(), { timeout: 30_000 }).toContain(guid);
 
     // B hands out the player's files, and they come from the store, not from any process's disk.
     const { playback } = (await (await fetch(`${b.url}/api/videos/${guid}/playback`, { headers: FORWARDED })).json()) as {
