@@ -43,6 +43,7 @@ export default [
   route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),
   route("rss.xml", "routes/feeds/rss-xml.ts"),
+  route("podcasts/feed.xml", "routes/feeds/podcast-feed-xml.ts"),
   route("social/image/:key", "routes/social/image.ts"),
   route("social/share", "routes/social/share-image.ts"),
   layout("routes/public/layout.tsx", [

@@ -22,7 +22,8 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
   const place = view.schema.place && textOf(item, view.schema.place);
   const audio = view.schema.audio && textOf(item, view.schema.audio);
   const episode = view.schema.episode ? item[view.schema.episode] : undefined;
-  return contentMeta({
+  const feed = definitionOf(type).feed;
+  const meta = contentMeta({
     matches,
     title: localizedField(lang, item, "title") ?? item.title,
     description: localized(lang, page.summary, page.summaryFr),
@@ -41,4 +42,11 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
       associatedMedia: audio ? { "@type": "MediaObject", contentUrl: absoluteUrl(root?.site.publicUrl ?? "", audio) } : undefined,
     },
   });
+  // A type with a feed (the podcasts) names it, so podcast apps and feed readers find it from any episode.
+  if (!feed) return meta;
+  const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  return [
+    ...meta,
+    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: siteName, href: absoluteUrl(root?.site.publicUrl ?? "", feed.path) },
+  ];
 }

@@ -1,6 +1,18 @@
 /** Articles (back-office.md §2 "Article management", public-site.md §3 articles): the sections' long reads. */
 import { body, category, defineContentType, image, summary, title, titleFr, v } from "./define.ts";
 
+/**
+ * The sections' categories (public-site.md §2–3: culture, politics, literature, the emirates, opinion, each
+ * parent with its filter chips); the news-only ones (breaking, sports, economy) and "general" are not articles'.
+ */
+export const ARTICLE_CATEGORIES = [
+  ...["culture", "music", "crafts", "manuscripts", "architecture"],
+  "politics",
+  ...["literature", "poetry", "prose", "folktales", "translations"],
+  ...["emirates", "adrar", "brakna", "taganit", "trarza"],
+  ...["opinion", "op-ed", "analysis", "columns"],
+] as const;
+
 export default defineContentType({
   type: "article",
   publicPath: "/articles",
@@ -16,6 +28,7 @@ export default defineContentType({
     image,
     { name: "is_featured", kind: "boolean", label: "newsroom.f.featured" },
   ],
+  categories: ARTICLE_CATEGORIES,
   columns: { title: "excerpt", category_id: "category", publish_date: "date", status: "status" },
   listOrder: "publish_date",
   summaryField: "excerpt",

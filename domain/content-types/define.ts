@@ -111,6 +111,8 @@ export type DetailView = {
    */
   readOnly?: readonly string[];
   relatedTitle: string;
+  /** Translation key naming the date under the headline: the publish date unless told (a podcast's is its broadcast). */
+  dateLabel?: string;
   schema: {
     type: SchemaType;
     byCategory?: Partial<Record<string, SchemaType>>;
@@ -136,6 +138,11 @@ export type ContentTypeInput<Key extends string = string> = {
   /** The segment of /admin/{segment} and /api/admin/{segment}, the dashboard's count and the admin menu's label. */
   segment: string;
   fields: readonly FieldInput[];
+  /**
+   * The slugs of the categories its category field offers (the form's select, the server's check and the
+   * list's names follow them), in the spec's order; absent: every category (back-office.md §3 lists news').
+   */
+  categories?: readonly string[];
   /** The admin list's columns (back-office.md §2) in order: a field's name (or publish_date, status, author_name) and its display. */
   columns: Readonly<Record<string, ColumnDisplay>>;
   /** The admin list's order: newest first by this field (§2: articles by publish date, the rest by creation). */
@@ -146,6 +153,11 @@ export type ContentTypeInput<Key extends string = string> = {
   folders: Partial<Record<string, string>>;
   /** An extra list action (§2: podcasts and programs open their audio or video in a new tab). */
   openMediaField?: string;
+  /**
+   * Its podcast feed (RSS 2.0 with the iTunes tags, server/content/feeds.server.ts): where it is served, the page
+   * the channel links to and its Apple Podcasts category. The admin list announces it; detail pages link it.
+   */
+  feed?: { path: string; link: string; category: string };
   /** The SQL columns whose text the search index reads, by weight; null for a type search does not show. */
   search: { title: readonly string[]; body: readonly string[] } | null;
   /** Whether a detail view adds to the item's `view_count` column (the running total of its listings). */

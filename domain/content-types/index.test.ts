@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import ar from "#domain/locales/ar/common.json" with { type: "json" };
-import { ALL_CONTENT_TYPES, CONTENT_TYPES, contentTypeBySegment, definitionOf, inOrderOf, publicUrl } from "./index.ts";
+import { ALL_CONTENT_TYPES, categoriesOf, CONTENT_TYPES, contentTypeBySegment, definitionOf, inOrderOf, offersCategory, publicUrl } from "./index.ts";
+import { CATEGORIES } from "#server/db/seed-data/categories.ts";
 import { formSchemaOf } from "./schema.ts";
 
 /** A translation key the Arabic file has (a counted key by its plural forms). */
@@ -44,6 +45,7 @@ describe("the content-type definitions", () => {
         ...d.fields.flatMap((f) => [f.label, f.hint, f.message, f.tooLong, f.plainText, ...(f.options ?? []).map((o) => `${f.optionLabels}.${o}`)]),
         ...d.columns.map((c) => c.label),
         d.detail.relatedTitle,
+        d.detail.dateLabel,
         d.detail.kicker.label,
         d.detail.kicker.fallback,
         ...(d.detail.kicker.option ? [d.detail.kicker.option.labels] : []),
@@ -67,6 +69,30 @@ describe("the content-type definitions", () => {
       // The column key is the name in camelCase, as in server/db/schema.server.ts.
       for (const f of d.fields) expect(f.column).toBe(f.name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()));
     }
+  });
+
+  it("offer each type's form the spec's categories, named in its definition (back-office.md §3)", () => {
+    const news = definitionOf("news");
+    const article = definitionOf("article");
+    // "News category slugs: breaking (عاجل), politics, culture, sports, economy."
+    expect(news.categories).toEqual(["breaking", "politics", "culture", "sports", "economy"]);
+    expect(categoriesOf(news, CATEGORIES).map((c) => c.slug)).toEqual(["breaking", "politics", "culture", "sports", "economy"]);
+    expect(offersCategory(news, "poetry")).toBe(false);
+    expect(offersCategory(news, "breaking")).toBe(true);
+    // Articles: the sections and their chips, no news-only category; media items: every category.
+    for (const slug of ["breaking", "sports", "economy"]) expect(offersCategory(article, slug), slug).toBe(false);
+    for (const slug of ["politics", "culture", "poetry", "adrar", "op-ed"]) expect(offersCategory(article, slug), slug).toBe(true);
+    expect(categoriesOf(definitionOf("media"), CATEGORIES)).toHaveLength(CATEGORIES.length);
+    // Every slug a definition names is a category the site has.
+    const slugs = new Set(CATEGORIES.map((c) => c.slug));
+    for (const d of ALL_CONTENT_TYPES) for (const slug of d.categories ?? []) expect(slugs.has(slug), `${d.type}: ${slug}`).toBe(true);
+    // Only a type with a category field names categories.
+    const withCategories = ALL_CONTENT_TYPES.filter((d) => d.categories);
+    for (const d of withCategories)
+      expect(
+        d.fields.map((f) => f.kind),
+        d.type,
+      ).toContain("category");
   });
 
   it("place each type once on the dashboard and on the upload hub, in the spec's orders (back-office.md §2)", () => {

@@ -52,6 +52,18 @@ export function publicUrl(type: ContentType, slug: string, id?: number): string 
   return `${publicPath}/${encodeURIComponent(slug)}`;
 }
 
+/** Whether a type's category field offers the category of that slug (every category when its definition names none). */
+export function offersCategory(def: Pick<ContentTypeDefinition, "categories">, slug: string): boolean {
+  return !def.categories || def.categories.includes(slug);
+}
+
+/** The categories a type's form offers, in its definition's order (or as given when it names none). */
+export function categoriesOf<C extends { slug: string }>(def: Pick<ContentTypeDefinition, "categories">, all: readonly C[]): C[] {
+  if (!def.categories) return [...all];
+  const order = def.categories;
+  return all.filter((c) => order.includes(c.slug)).sort((a, b) => order.indexOf(a.slug) - order.indexOf(b.slug));
+}
+
 /** The definitions in the order of the dashboard's cards, or of the upload hub's (back-office.md §2). */
 export const inOrderOf = (place: "dashboard" | "upload"): readonly ContentTypeDefinition[] =>
   [...ALL_CONTENT_TYPES].sort((a, b) => a[place].position - b[place].position);

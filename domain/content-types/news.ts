@@ -2,6 +2,8 @@
 import { body, category, defineContentType, image, select, summary, title, titleFr, v } from "./define.ts";
 
 export const NEWS_PRIORITIES = ["high", "medium", "low"] as const;
+/** back-office.md §3: "News category slugs: breaking (عاجل), politics, culture, sports, economy." */
+export const NEWS_CATEGORIES = ["breaking", "politics", "culture", "sports", "economy"] as const;
 
 export default defineContentType({
   type: "news",
@@ -19,6 +21,7 @@ export default defineContentType({
     { name: "location", kind: "text", label: "newsroom.f.location", max: 200 },
     image,
   ],
+  categories: NEWS_CATEGORIES,
   columns: {
     title: "text",
     category_id: "category",

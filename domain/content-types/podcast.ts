@@ -33,6 +33,7 @@ export default defineContentType({
   summaryField: "description",
   folders: { audio_url: "podcasts/audio", image_url: "podcasts/thumbnails", video_url: "podcasts/videos", captions_url: "podcasts/captions" },
   openMediaField: "audio_url",
+  feed: { path: "/podcasts/feed.xml", link: "/programs", category: "Society & Culture" },
   search: { title: ["title", "title_fr"], body: ["description", "content"] },
   viewCounter: false,
   dashboard: { position: 3, tone: "border-s-palm-600" },
@@ -43,6 +44,7 @@ export default defineContentType({
     media: { video: "videoUrl", audio: "audioUrl", captions: "captionsUrl" },
     transcript: "transcript",
     relatedTitle: "detail.relatedPodcasts",
+    dateLabel: "detail.airDate",
     schema: { type: "PodcastEpisode", author: ["hostName", "authorName"], episode: "episodeNumber", audio: "audioUrl" },
   },
 });

@@ -1,9 +1,9 @@
 /**
  * The machine-readable site files: sitemap.xml (sitemaps.org 0.9, an index of files past 50,000 URLs),
- * robots.txt and rss.xml (RSS 2.0).
+ * robots.txt, rss.xml (RSS 2.0) and the podcast feed (RSS 2.0 with the iTunes tags Apple Podcasts and Spotify read).
  * Pure functions of their inputs; the routes fetch the data. Every URL is absolute, built from PUBLIC_URL.
  */
-import type { FeedItem, SitemapEntry } from "./sitemap.server.ts";
+import type { FeedItem, PodcastEpisode, SitemapEntry } from "./sitemap.server.ts";
 
 /** Characters XML 1.0 cannot carry at all, even escaped. */
 const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -96,4 +96,101 @@ export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string 
     "</rss>",
     "",
   ].join("\n");
+}
+
+const ITUNES_NS = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+
+/** Where the podcast feed is served: the podcast definition's `feed` (domain/content-types/podcast.ts). */
+export type PodcastChannel = RssChannel & {
+  /** The feed's own path, e.g. /podcasts/feed.xml. */
+  path: string;
+  /** The page the channel links to, e.g. /programs. */
+  link: string;
+  author: string;
+  owner: { name: string; email: string } | null;
+  /** The show's artwork (a path or URL). */
+  image: string;
+  /** An Apple Podcasts category (https://podcasters.apple.com/support/1691-apple-podcasts-categories). */
+  category: string;
+  explicit: boolean;
+};
+
+/** A stored duration ("42:18", "1:02:03" or seconds) as whole seconds, the form Apple recommends; null when it reads as none. */
+export function durationSeconds(value: string | null): number | null {
+  const m = /^\s*(?:(\d+):)?(?:(\d+):)?(\d+)\s*$/.exec(value ?? "");
+  if (!m) return null;
+  const parts = [m[1], m[2], m[3]].filter((p) => p !== undefined).map(Number);
+  const seconds = parts.reduce((sum, n) => sum * 60 + n, 0);
+  return seconds > 0 ? seconds : null;
+}
+
+const AUDIO_MIME: Readonly<Record<string, string>> = {
+  mp3: "audio/mpeg",
+  m4a: "audio/x-m4a",
+  mp4: "audio/mp4",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  flac: "audio/flac",
+};
+const audioMimeOf = (url: string) => AUDIO_MIME[/\.([A-Za-z0-9]+)$/.exec(url.replace(/[?#].*$/, ""))?.[1]?.toLowerCase() ?? ""] ?? "audio/mpeg";
+
+/**
+ * The podcast feed: RSS 2.0 with the iTunes namespace. Each episode's <enclosure> carries the absolute audio
+ * URL, its size in bytes from the media library and its type; a size the library does not know is written
+ * as 0, what the RSS Advisory Board advises when the length cannot be determined.
+ */
+export function podcastRssXml(channel: PodcastChannel, episodes: readonly PodcastEpisode[]): string {
+  const url = (path: string) => (/^https?:\/\//.test(path) ? path : absolute(channel.publicUrl, path));
+  const lastBuild = episodes[0]?.publishDate ?? new Date();
+  const rendered = episodes.map((e) => {
+    const link = url(e.path);
+    const seconds = durationSeconds(e.duration);
+    const season = e.season && /^\d+$/.test(e.season.trim()) ? Number(e.season) : null;
+    return [
+      "    <item>",
+      `      <title>${escapeXml(e.title)}</title>`,
+      `      <itunes:title>${escapeXml(e.title)}</itunes:title>`,
+      `      <link>${escapeXml(link)}</link>`,
+      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      `      <pubDate>${e.publishDate.toUTCString()}</pubDate>`,
+      `      <description>${escapeXml(e.description)}</description>`,
+      `      <enclosure url="${escapeXml(url(e.audioUrl))}" length="${e.audioBytes && e.audioBytes > 0 ? Math.round(e.audioBytes) : 0}" type="${escapeXml(e.audioMime?.startsWith("audio/") ? e.audioMime : audioMimeOf(e.audioUrl))}"/>`,
+      seconds ? `      <itunes:duration>${seconds}</itunes:duration>` : "",
+      e.episodeNumber && e.episodeNumber > 0 ? `      <itunes:episode>${e.episodeNumber}</itunes:episode>` : "",
+      season && season > 0 ? `      <itunes:season>${season}</itunes:season>` : "",
+      "      <itunes:episodeType>full</itunes:episodeType>",
+      e.author ? `      <itunes:author>${escapeXml(e.author)}</itunes:author>` : "",
+      e.imageUrl ? `      <itunes:image href="${escapeXml(url(e.imageUrl))}"/>` : "",
+      `      <itunes:explicit>${channel.explicit ? "true" : "false"}</itunes:explicit>`,
+      "    </item>",
+    ]
+      .filter(Boolean)
+      .join("\n");
+  });
+  return `${[
+    XML_HEAD,
+    `<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:itunes="${ITUNES_NS}">`,
+    "  <channel>",
+    `    <title>${escapeXml(channel.title)}</title>`,
+    `    <link>${escapeXml(url(channel.link))}</link>`,
+    `    <description>${escapeXml(channel.description)}</description>`,
+    `    <language>${escapeXml(channel.language)}</language>`,
+    `    <lastBuildDate>${lastBuild.toUTCString()}</lastBuildDate>`,
+    `    <atom:link href="${escapeXml(url(channel.path))}" rel="self" type="application/rss+xml"/>`,
+    `    <itunes:author>${escapeXml(channel.author)}</itunes:author>`,
+    `    <itunes:summary>${escapeXml(channel.description)}</itunes:summary>`,
+    channel.owner
+      ? `    <itunes:owner><itunes:name>${escapeXml(channel.owner.name)}</itunes:name><itunes:email>${escapeXml(channel.owner.email)}</itunes:email></itunes:owner>`
+      : "",
+    `    <itunes:image href="${escapeXml(url(channel.image))}"/>`,
+    `    <image><url>${escapeXml(url(channel.image))}</url><title>${escapeXml(channel.title)}</title><link>${escapeXml(url(channel.link))}</link></image>`,
+    `    <itunes:category text="${escapeXml(channel.category)}"/>`,
+    `    <itunes:explicit>${channel.explicit ? "true" : "false"}</itunes:explicit>`,
+    "    <itunes:type>episodic</itunes:type>",
+    ...rendered,
+    "  </channel>",
+    "</rss>",
+  ]
+    .filter(Boolean)
+    .join("\n")}\n`;
 }

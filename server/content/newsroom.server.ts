@@ -15,9 +15,11 @@
 import { and, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
+  categoriesOf,
   CONTENT_TYPES,
   CONTENT_TYPE_DEFINITIONS,
   editorStatusOf,
+  offersCategory,
   parsePublishDate,
   publicUrl,
   slugify,
@@ -54,6 +56,8 @@ export type StaffItem = {
   author_name: string | null;
   url: string;
   category_name?: string | null;
+  /** The category's French name, for the French and English back-offices. */
+  category_name_fr?: string | null;
   [field: string]: unknown;
 };
 
@@ -83,7 +87,7 @@ function staffColumns(type: ContentType): Record<string, PgColumn | SQL> {
   const selection: Record<string, PgColumn | SQL> = {};
   for (const key of COMMON) selection[key] = columnOf(type, key)!;
   for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) selection[field.column] = columnOf(type, field.column)!;
-  if (columnOf(type, "categoryId")) selection.categoryName = categories.name;
+  if (columnOf(type, "categoryId")) Object.assign(selection, { categoryName: categories.name, categoryNameFr: categories.nameFr });
   return selection;
 }
 
@@ -107,7 +111,10 @@ function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new 
     const value = row[field.column];
     item[field.name] = field.kind === "category" || field.kind === "integer" ? (value == null ? null : String(value as number)) : (value ?? null);
   }
-  if ("categoryName" in row) item.category_name = (row.categoryName as string | null) ?? null;
+  if ("categoryName" in row) {
+    item.category_name = (row.categoryName as string | null) ?? null;
+    item.category_name_fr = (row.categoryNameFr as string | null) ?? null;
+  }
   return item;
 }
 
@@ -181,11 +188,13 @@ export async function getForStaff(db: Database, type: ContentType, id: number): 
   return row ? toStaffItem(type, row) : null;
 }
 
-export function listCategoryOptions(db: Database) {
-  return db
-    .select({ id: categories.id, name: categories.name, nameFr: categories.nameFr })
+/** Every category, or those a type's form offers (its definition's `categories`, in their order). */
+export async function listCategoryOptions(db: Database, type?: ContentType) {
+  const all = await db
+    .select({ id: categories.id, name: categories.name, nameFr: categories.nameFr, slug: categories.slug })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.name));
+  return type ? categoriesOf(CONTENT_TYPE_DEFINITIONS[type], all) : all;
 }
 
 // ---- Writing ----
@@ -204,11 +213,13 @@ async function validate(db: Database, type: ContentType, input: Record<string, u
   const category = def.fields.find((f) => f.kind === "category");
   if (category && values[category.name] != null) {
     const [found] = await db
-      .select({ id: categories.id })
+      .select({ id: categories.id, slug: categories.slug })
       .from(categories)
       .where(eq(categories.id, Number(values[category.name])))
       .limit(1);
     if (!found) throw invalidItem({ [category.name]: "newsroom.v.categoryNotFound" });
+    // A category the type's form does not offer (an article's section for a news item) is not a choice.
+    if (!offersCategory(def, found.slug)) throw invalidItem({ [category.name]: category.message ?? "newsroom.v.category" });
   }
   return values;
 }

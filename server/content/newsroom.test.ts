@@ -111,6 +111,28 @@ for (const kind of testDatabaseKinds) {
       expect(ar((missingCategory as ValidationError).fields!.category_id)).toBe("لم يتم العثور على الفئة المحددة");
     });
 
+    it("refuses a category the type's form does not offer (an article's section for a news item)", async () => {
+      const [poetry] = await h.db.insert(categories).values({ name: "الشعر", slug: "poetry", type: "literature" }).returning({ id: categories.id });
+      const before = (await listForStaff(h.db, "news")).counts.all;
+      const refused = await createItem(h.db, "news", { ...validInput("news", poetry.id), title: "خبر في فئة الشعر" }, editor).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(ar((refused as ValidationError).fields!.category_id)).toBe("الرجاء اختيار فئة");
+      expect((await listForStaff(h.db, "news")).counts.all).toBe(before);
+      // The same category is an article's, and a media item may take any.
+      const article = await createItem(h.db, "article", { ...validInput("article", poetry.id), title: "قصيدة في مدح شنقيط" }, editor);
+      expect(article.category_id).toBe(String(poetry.id));
+      const news = await createItem(h.db, "news", { ...validInput("news", categoryId), title: "خبر سياسي جديد" }, editor);
+      const update = await updateItem(h.db, "news", news.id, validInput("news", poetry.id), editor).catch((e: unknown) => e);
+      expect(ar((update as ValidationError).fields!.category_id)).toBe("الرجاء اختيار فئة");
+    });
+
+    it("lists each item's category name in Arabic and French", async () => {
+      const [sports] = await h.db.insert(categories).values({ name: "رياضة", nameFr: "Sports", slug: "sports", type: "news" }).returning({ id: categories.id });
+      const item = await createItem(h.db, "news", { ...validInput("news", sports.id), title: "نتائج الدوري الوطني" }, editor);
+      const listed = (await listForStaff(h.db, "news", { q: "الدوري الوطني" })).items.find((i) => i.id === item.id);
+      expect(listed).toMatchObject({ category_name: "رياضة", category_name_fr: "Sports" });
+    });
+
     it("uses each type's messages (coverage, podcast, program, media)", () => {
       const messages = (type: ContentType, input: Record<string, unknown>) => {
         const result = formSchemaOf(type).safeParse(input);

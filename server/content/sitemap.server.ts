@@ -4,10 +4,10 @@
  * (domain/content-types/): a type with `detailPage` is in the sitemap, a type with a detail page and a
  * category is in the feed. Published-only through isPublished().
  */
-import { count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "#server/db/client.server.ts";
-import { categories } from "#server/db/schema.server.ts";
+import { categories, libraryFiles, podcasts } from "#server/db/schema.server.ts";
 import { ALL_CONTENT_TYPES, definitionOf, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { isPublished } from "./published.server.ts";
@@ -116,4 +116,49 @@ export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[
     category: r.category,
     publishDate: r.publishDate,
   }));
+}
+
+export type PodcastEpisode = {
+  path: string;
+  title: string;
+  description: string;
+  author: string | null;
+  episodeNumber: number | null;
+  season: string | null;
+  duration: string | null;
+  imageUrl: string | null;
+  audioUrl: string;
+  /** The stored file's size from the media library (library_files.bytes); null when the library does not know it. */
+  audioBytes: number | null;
+  audioMime: string | null;
+  publishDate: Date;
+};
+
+/**
+ * The latest published podcast episodes that have an audio file, newest first: the podcast feed
+ * (/podcasts/feed.xml). The enclosure's size and type come from the media library row of the audio URL;
+ * nothing is fetched from elsewhere.
+ */
+export async function listPodcastEpisodes(db: Database, limit = 300): Promise<PodcastEpisode[]> {
+  const rows = await db
+    .select({
+      slug: podcasts.pageSlug,
+      title: podcasts.title,
+      description: podcasts.description,
+      author: sql<string | null>`coalesce(${podcasts.hostName}, ${podcasts.authorName})`,
+      episodeNumber: podcasts.episodeNumber,
+      season: podcasts.season,
+      duration: podcasts.duration,
+      imageUrl: podcasts.imageUrl,
+      audioUrl: podcasts.audioUrl,
+      audioBytes: libraryFiles.bytes,
+      audioMime: libraryFiles.mime,
+      publishDate: podcasts.publishDate,
+    })
+    .from(podcasts)
+    .leftJoin(libraryFiles, eq(libraryFiles.url, podcasts.audioUrl))
+    .where(isPublished(podcasts, and(isNotNull(podcasts.audioUrl), ne(podcasts.audioUrl, ""))))
+    .orderBy(desc(podcasts.publishDate), desc(podcasts.id))
+    .limit(limit);
+  return rows.map(({ slug, audioUrl, ...r }) => ({ ...r, path: publicUrl("podcast", slug), audioUrl: audioUrl! }));
 }

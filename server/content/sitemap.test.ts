@@ -2,15 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { setDatabaseHandle } from "#server/db/client.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
-import { countSitemapEntries, listFeedItems, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.server.ts";
-import { escapeXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "./feeds.server.ts";
+import { parse as parseXml, validate as validateXml } from "fast-xml-parser";
+import { countSitemapEntries, listFeedItems, listPodcastEpisodes, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.server.ts";
+import { durationSeconds, escapeXml, podcastRssXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "./feeds.server.ts";
 import { loader as sitemapLoader } from "#app/routes/feeds/sitemap-xml.ts";
 import { loader as sitemapFileLoader } from "#app/routes/feeds/sitemap-file.ts";
+import { loader as podcastFeedLoader } from "#app/routes/feeds/podcast-feed-xml.ts";
 
 describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   let t: TestDatabase;
@@ -63,6 +65,78 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
     const draftNews = await t.db.select({ slug: news.pageSlug }).from(news).where(eq(news.status, "draft"));
     expect(draftNews.length).toBeGreaterThan(0);
     for (const d of draftNews) expect(items.map((i) => i.path)).not.toContain(`/news/${d.slug}`);
+  });
+
+  it("serves /podcasts/feed.xml with every field Apple Podcasts and Spotify require, published episodes with audio only", async () => {
+    // A published episode without audio and a scheduled one: neither belongs in a podcast app.
+    const [noAudio, scheduled] = await t.db
+      .insert(podcasts)
+      .values([
+        { title: "حلقة بلا صوت", description: "وصف", pageSlug: "feed-no-audio", status: "published", audioUrl: null },
+        {
+          title: "حلقة قادمة",
+          description: "وصف",
+          pageSlug: "feed-scheduled",
+          status: "published",
+          audioUrl: "/uploads/x.mp3",
+          publishDate: new Date(Date.now() + 86_400_000),
+        },
+      ])
+      .returning({ id: podcasts.id });
+    setDatabaseHandle(t);
+    try {
+      const res = await podcastFeedLoader();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+      const xml = await res.text();
+      expect(validateXml(xml)).toBe(true);
+      const doc = parseXml(xml, { ignoreAttributes: false, attributeNamePrefix: "@", parseNodeValue: false, arrayMode: (name: string) => name === "item" }) as {
+        rss: Record<string, unknown>;
+      };
+      const rss = doc.rss;
+      expect(rss["@version"]).toBe("2.0");
+      expect(rss["@xmlns:itunes"]).toBe("http://www.itunes.com/dtds/podcast-1.0.dtd");
+      const channel = rss.channel as Record<string, never>;
+      expect(channel.title).toContain("بودكاست");
+      expect(String(channel.description).length).toBeGreaterThan(10);
+      expect(channel.language).toBe("ar");
+      expect(channel.link).toMatch(/^https?:\/\/[^/]+\/programs$/);
+      expect(channel["itunes:image"]["@href"]).toMatch(/^https?:\/\//);
+      // fast-xml-parser 3 leaves entities as written: this is "Society & Culture".
+      expect(channel["itunes:category"]["@text"]).toBe("Society &amp; Culture");
+      expect(channel["itunes:explicit"]).toBe("false");
+      expect(channel["itunes:author"]).toBeTruthy();
+      expect(channel["itunes:owner"]["itunes:email"]).toMatch(/@/);
+
+      const published = await listPodcastEpisodes(t.db);
+      const rows = await t.db.select({ slug: podcasts.pageSlug, status: podcasts.status }).from(podcasts);
+      const items = channel.item as Record<string, never>[];
+      expect(items.length).toBe(published.length);
+      expect(items.length).toBe(rows.filter((r) => r.status === "published").length - 2);
+      const links = items.map((i) => String(i.link));
+      for (const r of rows.filter((r) => r.status !== "published")) expect(links.some((l) => l.endsWith(`/podcasts/${r.slug}`))).toBe(false);
+      expect(links.some((l) => /feed-(no-audio|scheduled)$/.test(l))).toBe(false);
+      for (const item of items) {
+        expect(String(item.title).length).toBeGreaterThan(0);
+        expect(item.guid["#text"]).toBe(item.link);
+        expect(String(item.pubDate)).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
+        expect(item.enclosure["@url"]).toMatch(/^https?:\/\/.+\.wav$/);
+        // The seeded files are in the media library with their size.
+        expect(Number(item.enclosure["@length"])).toBeGreaterThan(1000);
+        expect(item.enclosure["@type"]).toBe("audio/wav");
+        expect(Number(item["itunes:duration"])).toBeGreaterThan(60);
+        expect(Number(item["itunes:episode"])).toBeGreaterThan(0);
+        expect(["1", "2"]).toContain(String(item["itunes:season"]));
+        expect(item["itunes:image"]["@href"]).toMatch(/^https?:\/\//);
+      }
+      const first = items.find((i) => String(i.link).endsWith("/podcasts/tent-talk-s1e1-why-a-million-poets"))!;
+      expect(first["itunes:duration"]).toBe("2538");
+      expect(first["itunes:episode"]).toBe("1");
+    } finally {
+      setDatabaseHandle(undefined);
+      await t.db.delete(podcasts).where(inArray(podcasts.id, [noAudio.id, scheduled.id]));
+    }
   });
 });
 
@@ -176,5 +250,53 @@ describe("the site files", () => {
     expect(xml).toContain("<link>https://sahara.example/news/x</link>");
     expect(xml).toContain("<pubDate>Wed, 04 Mar 2026 05:06:07 GMT</pubDate>");
     expect(xml).not.toContain("<dc:creator>");
+  });
+
+  it("builds the podcast feed with an honest enclosure size, escaped text and durations in seconds", () => {
+    const channel = {
+      title: "بودكاست <صحراء>",
+      description: "d",
+      language: "ar",
+      publicUrl: "https://sahara.example",
+      path: "/podcasts/feed.xml",
+      link: "/programs",
+      author: "صحراء ميديا",
+      owner: null,
+      image: "/social/cover.svg",
+      category: "Society & Culture",
+      explicit: false,
+    };
+    const episode = {
+      path: "/podcasts/x",
+      title: "حلقة & ضيف",
+      description: "وصف",
+      author: null,
+      episodeNumber: null,
+      season: "خاص",
+      duration: "1:02:03",
+      imageUrl: null,
+      audioUrl: "https://cdn.example/a.m4a",
+      audioBytes: null,
+      audioMime: null,
+      publishDate: new Date("2026-03-04T05:06:07Z"),
+    };
+    const xml = podcastRssXml(channel, [episode]);
+    expect(validateXml(xml)).toBe(true);
+    expect(xml).toContain("<title>بودكاست &lt;صحراء&gt;</title>");
+    expect(xml).toContain('<itunes:category text="Society &amp; Culture"/>');
+    expect(xml).toContain('<atom:link href="https://sahara.example/podcasts/feed.xml" rel="self" type="application/rss+xml"/>');
+    expect(xml).toContain('<enclosure url="https://cdn.example/a.m4a" length="0" type="audio/x-m4a"/>');
+    expect(xml).toContain("<itunes:duration>3723</itunes:duration>");
+    expect(xml).not.toContain("<itunes:episode>");
+    expect(xml).not.toContain("<itunes:season>");
+    expect(xml).not.toContain("<itunes:owner>");
+    expect(xml.endsWith("</rss>\n")).toBe(true);
+    expect([durationSeconds("42:18"), durationSeconds("90"), durationSeconds(""), durationSeconds("ساعة"), durationSeconds(null)]).toEqual([
+      2538,
+      90,
+      null,
+      null,
+      null,
+    ]);
   });
 });

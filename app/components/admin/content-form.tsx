@@ -273,9 +273,10 @@ function PublishingSection({
               <>
                 {" "}
                 {t("newsroom.ui.publicAddress")}
-                <span className="mt-1 block break-all font-mono text-[0.8rem] text-ink" dir="ltr" data-testid="public-address">
+                {/* A URL reads left to right as one isolated run in the Arabic page; it breaks mid-word only when it must. */}
+                <bdi className="mt-1 block text-[0.85rem] text-ink [overflow-wrap:anywhere] [unicode-bidi:isolate]" dir="ltr" data-testid="public-address">
                   {address}
-                </span>
+                </bdi>
               </>
             )}
           </>

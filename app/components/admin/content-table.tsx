@@ -14,6 +14,8 @@ export type ContentRow = {
   status: EditorStatus;
   summary: string | null;
   categoryName: string | null;
+  /** The category's French name (the French and English back-offices show it, as the form does). */
+  categoryNameFr: string | null;
   /** Where the extra action opens the item's audio or video (back-office.md §2), or null. */
   openMedia: string | null;
   /** The raw value of each column's field. */
@@ -65,7 +67,7 @@ function Cell({ def, column, row, editHref }: { def: ContentTypeDefinition; colu
         <span className="whitespace-nowrap text-ink-soft">{t("newsroom.ui.mediaMissing")}</span>
       );
     case "category":
-      return row.categoryName ? <>{row.categoryName}</> : notSet;
+      return row.categoryName ? <span data-testid="row-category">{lang === "ar" ? row.categoryName : (row.categoryNameFr ?? row.categoryName)}</span> : notSet;
     case "option": {
       const field = def.fields.find((f) => f.name === column.field);
       return present(value) && field?.optionLabels ? <>{t(`${field.optionLabels}.${asText(value)}`)}</> : notSet;

@@ -116,6 +116,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
         title={title}
         lead={localized(lang, page.summary, page.summaryFr)}
         date={item.publishDate}
+        dateLabel={view.dateLabel}
         facts={factsOf(view, item, lang, t, count)}
         imageUrl={imageUrl}
         media={media}

@@ -68,6 +68,8 @@ type DetailLayoutProps = {
   testId: string;
   /** Demo content seeded on first start is labelled as such. */
   demo?: boolean;
+  /** Translation key of the date's label (the type's detail view; the publish date unless told). */
+  dateLabel?: string;
 };
 
 /** The common shape of every detail page: headline, facts, media, body, share, related items. */
@@ -85,6 +87,7 @@ export function DetailLayout({
   relatedTitle,
   testId,
   demo,
+  dateLabel = "detail.publishDate",
 }: DetailLayoutProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
@@ -128,7 +131,7 @@ export function DetailLayout({
       <div className="mt-5 flex flex-wrap items-center justify-between gap-4 border-y border-sand-200 py-3">
         <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-ink-soft">
           <div className="flex gap-1">
-            <dt className="sr-only">{t("detail.airDate")}</dt>
+            <dt className="sr-only">{t(dateLabel)}</dt>
             <dd>
               <time dateTime={isoDate(date)} data-testid="detail-date">
                 {formatDate(date, lang)}

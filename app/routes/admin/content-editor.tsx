@@ -54,7 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = await getDb();
   const [item, categories, autosave] = await Promise.all([
     id === null ? null : getForStaff(db, def.type, id),
-    def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db) : [],
+    def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db, def.type) : [],
     id === null ? null : newerAutosave(db, def.type, id, user.id),
   ]);
   if (id !== null && !item) throw notFound();

@@ -15,6 +15,7 @@ import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
 import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { getConfig } from "#server/config.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
@@ -74,6 +75,7 @@ async function rowOf(def: ContentTypeDefinition, item: StaffItem): Promise<Conte
     status: item.status,
     summary: typeof summary === "string" ? summary : null,
     categoryName: item.category_name ?? null,
+    categoryNameFr: item.category_name_fr ?? null,
     openMedia: await openMediaOf(def, item),
     values,
   };
@@ -105,6 +107,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       segment: def.segment,
+      // A type with a feed (podcasts) announces its address for the podcast directories.
+      feedUrl: def.feed ? `${getConfig().publicUrl}${def.feed.path}` : null,
       rows: await Promise.all(list.items.map((item) => rowOf(def, item))),
       total: list.total,
       page: list.page,
@@ -217,6 +221,8 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
           {t("admin.addNew")}
         </Link>
       </div>
+
+      {loaderData.feedUrl && <FeedAddress url={loaderData.feedUrl} />}
 
       <ActionNotices
         flash={loaderData.flash}
@@ -336,4 +342,34 @@ function useListFailures(loadFailed: { title: string; key: unknown } | null, ans
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <AdminError error={error} />;
+}
+
+/** The address of the type's feed (domain/content-types/ `feed`), to give to Apple Podcasts and Spotify, with a copy button. */
+function FeedAddress({ url }: { url: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: t("podcastFeed.copied"), variant: "success" });
+    } catch {
+      toast({ title: t("detail.copyFailed"), description: url, variant: "warning", duration: 6000 });
+    }
+  };
+  return (
+    <p data-testid="feed-address" className="flex flex-wrap items-center gap-2 rounded-md border border-sand-300 bg-sand-50 px-3 py-2 text-sm">
+      <span>{t("podcastFeed.label")}</span>
+      <a href={url} dir="ltr" className="break-all font-mono text-desert-700 underline">
+        {url}
+      </a>
+      <button
+        type="button"
+        onClick={() => void copy()}
+        className="rounded-md border border-sand-300 bg-white px-3 py-1 font-bold hover:bg-sand-100"
+        data-testid="feed-copy"
+      >
+        {t("podcastFeed.copy")}
+      </button>
+    </p>
+  );
 }

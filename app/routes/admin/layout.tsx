@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { data, Link, NavLink, Outlet, useNavigation, useRouteLoaderData } from "react-router";
+import { data, Form, Link, NavLink, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
 import type { RootLoaderData } from "#app/root.tsx";
@@ -8,6 +8,7 @@ import { Avatar } from "#app/components/admin/avatar.tsx";
 import { SignOutButton } from "#app/components/admin/sign-out-button.tsx";
 import { Logo } from "#app/components/layout/logo.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
+import type { Language } from "#domain/language.ts";
 import { ADMIN_PAGES, hasAccess } from "#server/auth/permissions.server.ts";
 import { requireStaff } from "#server/auth/session.server.ts";
 
@@ -84,6 +85,41 @@ function Menu({ menu, idPrefix }: { menu: { to: string; label: string; slug: str
   );
 }
 
+/**
+ * The back-office's language switch, the public header's mechanism (app/routes/language.ts): a plain form
+ * posting the other language and this page's address, so it works without JavaScript and comes back to the
+ * same screen. It is a navigation like a menu link: an editor with unsaved changes is asked first (leave-guard).
+ */
+function LanguageSwitch({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const root = useRouteLoaderData<RootLoaderData>("root");
+  const lang: Language = root?.lang ?? "ar";
+  const target: Language = lang === "fr" ? "ar" : "fr";
+  const label = t(`language.${target}`);
+  return (
+    <Form method="post" action="/language" preventScrollReset>
+      <input type="hidden" name="lang" value={target} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button
+        type="submit"
+        data-testid={testId}
+        data-target={target}
+        // The accessible name starts with the visible label, as speech-input users say what they see.
+        aria-label={`${label} – ${t("language.switchTo")}`}
+        className="flex w-full items-center gap-2 rounded-md border border-sand-200 px-3 py-2 text-start text-sm hover:bg-sand-100"
+      >
+        <span aria-hidden="true" className="inline-flex h-6 min-w-6 items-center justify-center rounded border border-sand-300 px-1 text-xs font-bold">
+          {target === "ar" ? "ع" : target.toUpperCase()}
+        </span>
+        <span lang={target} dir={target === "ar" ? "rtl" : "ltr"}>
+          {label}
+        </span>
+      </button>
+    </Form>
+  );
+}
+
 function Brand() {
   const root = useRouteLoaderData<RootLoaderData>("root");
   const lang = root?.lang ?? "ar";
@@ -132,6 +168,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <aside className="hidden w-64 shrink-0 flex-col gap-6 border-e border-sand-200 bg-white p-4 lg:flex" aria-label={t("adminShell.menu")}>
         <Brand />
         {account}
+        {/* Under who is signed in, in sight on any screen (the footer's links sit below the longest lists). */}
+        <LanguageSwitch testId="admin-menu-language" />
         <nav aria-label={t("adminShell.menu")} data-testid="admin-menu">
           <Menu menu={menu} idPrefix="admin-menu-link" />
         </nav>
@@ -147,6 +185,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           </summary>
           <div className="absolute inset-x-0 top-full z-30 space-y-4 border-b border-sand-200 bg-white px-4 py-4 shadow-md">
             {account}
+            <LanguageSwitch testId="admin-mobile-menu-language" />
             <nav aria-label={t("adminShell.menu")}>
               <Menu menu={menu} idPrefix="admin-mobile-menu-link" />
             </nav>

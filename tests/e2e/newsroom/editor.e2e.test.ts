@@ -487,6 +487,67 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
     await context.close();
   });
 
+  it("offers news the spec's categories, names them in the back-office's language, switches it from the sidebar, isolates the short link", async () => {
+    const ARABIC = /[\u0600-\u06FF]/;
+    const { context, page, errors } = await as("editor", { viewport: DESKTOP });
+    await keepEvidence(page, "categories-language", async () => {
+      // back-office.md §3: "News category slugs: breaking (عاجل), politics, culture, sports, economy."
+      await open(page, `${base}/admin/news/new`);
+      const offered = await page.$$eval('[data-testid="input-category_id"] option', (o) => o.filter((x) => x.getAttribute("value")).map((x) => x.textContent));
+      expect(offered).toEqual(["عاجل", "السياسة والتاريخ", "الثقافة والتراث", "رياضة", "اقتصاد"]);
+
+      // The short link's preview reads left to right as one isolated run inside the Arabic page.
+      await page.fill('[data-testid="input-title"]', "مهرجان المدن القديمة في شنقيط");
+      const address = page.locator('[data-testid="public-address"]');
+      await address.waitFor();
+      expect(await address.textContent()).toMatch(/^http.*\/news\/مهرجان-المدن-القديمة-في-شنقيط$/);
+      expect(
+        await address.evaluate((el) => ({
+          tag: el.tagName,
+          dir: el.getAttribute("dir"),
+          bidi: getComputedStyle(el).unicodeBidi,
+          direction: getComputedStyle(el).direction,
+        })),
+      ).toEqual({ tag: "BDI", dir: "ltr", bidi: "isolate", direction: "ltr" });
+
+      // The sidebar's switch is a navigation: with a title typed, the editor is asked first, then stays on the same page.
+      await page.click('[data-testid="admin-menu-language"]');
+      await page.waitForSelector('[data-testid="leave-dialog"][open]');
+      await page.click('[data-testid="leave-confirm"]');
+      await page.waitForSelector('html[lang="fr"]');
+      expect(new URL(page.url()).pathname).toBe("/admin/news/new");
+      await hydrated(page);
+      const offeredFr = await page.$$eval('[data-testid="input-category_id"] option', (o) =>
+        o.filter((x) => x.getAttribute("value")).map((x) => x.textContent),
+      );
+      expect(offeredFr).toEqual(["Urgent", "Politique et histoire", "Culture et patrimoine", "Sports", "Économie"]);
+
+      // The French list names its categories in French (every seeded category has a French name).
+      await open(page, `${base}/admin/news?status=published`);
+      const names = await page.$$eval('[data-testid="content-table"] [data-testid="row-category"]', (n) => n.map((x) => x.textContent ?? ""));
+      expect(names.length).toBeGreaterThan(0);
+      expect(names.filter((n) => ARABIC.test(n))).toEqual([]);
+
+      // And back to Arabic from the same page, its filter kept.
+      await page.click('[data-testid="admin-menu-language"]');
+      await page.waitForSelector('html[lang="ar"]');
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/admin/news?status=published");
+      expect(errors).toEqual([]);
+    });
+    await context.close();
+
+    // Without JavaScript, on a phone: the switch in the menu posts and comes back to the same screen.
+    const plain = await as("editor", { viewport: PHONE, javaScriptEnabled: false });
+    await keepEvidence(plain.page, "language-no-js", async () => {
+      await plain.page.goto(`${base}/admin/articles?status=draft`);
+      await plain.page.click('[data-testid="admin-mobile-menu"] summary');
+      await plain.page.click('[data-testid="admin-mobile-menu-language"]');
+      await plain.page.waitForSelector('html[lang="fr"]');
+      expect(new URL(plain.page.url()).pathname + new URL(plain.page.url()).search).toBe("/admin/articles?status=draft");
+    });
+    await plain.context.close();
+  });
+
   it("has no serious accessibility problems on the list, the editor and the hub, in Arabic and French", async () => {
     for (const locale of ["ar", "fr"]) {
       const { context, page } = await as("editor", { viewport: DESKTOP, locale });

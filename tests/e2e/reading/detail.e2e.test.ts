@@ -90,10 +90,10 @@ describe("one detail page for every content type", () => {
 
   it("opens every type at its public URL with its own kicker, facts, player and schema.org type", async () => {
     const expected = {
-      article: { testId: "article-detail", ld: "NewsArticle", text: ["ثقافة", "مكتبات ودان العريقة"] },
+      article: { testId: "article-detail", ld: "NewsArticle", text: ["ثقافة", "مكتبات ودان العريقة", "تاريخ النشر"] },
       news: { testId: "news-detail", ld: "NewsArticle", text: ['data-testid="detail-location"', "شنقيط", "عاجل"] },
       coverage: { testId: "coverage-detail", ld: "ReportageNewsArticle", text: ["مراسلنا", "نواكشوط"] },
-      podcast: { testId: "podcast-detail", ld: "PodcastEpisode", text: ['data-testid="podcast-audio"', "الحلقة 3", "أحمد"] },
+      podcast: { testId: "podcast-detail", ld: "PodcastEpisode", text: ['data-testid="podcast-audio"', "الحلقة 3", "أحمد", "تاريخ البث"] },
       program: { testId: "program-detail", ld: "TVEpisode", text: ["محمد"] },
     } as const;
     for (const [type, want] of Object.entries(expected)) {
@@ -106,8 +106,10 @@ describe("one detail page for every content type", () => {
       expect(jsonLd(page.body)["@type"], type).toBe(want.ld);
       for (const text of want.text) expect(page.body, `${type}: ${text}`).toContain(text);
     }
-    // The related card links to the other article's URL.
-    expect((await get(created.article.url)).body).toContain(`href="${created.related.url}"`);
+    // The related card links to the other article's URL; an article's date is its publication, not a broadcast.
+    const article = (await get(created.article.url)).body;
+    expect(article).toContain(`href="${created.related.url}"`);
+    expect(article).not.toContain("تاريخ البث");
   });
 
   it("renders a rich-text body as HTML, with the script and the handler gone", async () => {

@@ -1,5 +1,5 @@
 /**
- * The machine-readable site files (sitemap.xml, rss.xml, robots.txt), the public JSON endpoints, and the
+ * The machine-readable site files (sitemap.xml, rss.xml, the podcast feed, robots.txt), the public JSON endpoints, and the
  * human pages beside them (/sitemap, /privacy, /terms), against the seeded server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { NEWS } from "#server/db/seed-data/news.ts";
 import { DEMO_ARTICLES } from "#server/db/seed.server.ts";
 import { PROGRAMS } from "#server/db/seed-data/programs.ts";
 import { PODCASTS } from "#server/db/seed-data/podcasts.ts";
+import { parse as parseXml, validate as validateXml } from "fast-xml-parser";
 
 const base = sharedServer().baseUrl;
 const published = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => !i.draft).map((i) => i.slug);
@@ -58,6 +59,54 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}<`);
     const dates = items.map((i) => Date.parse(/<pubDate>([^<]+)</.exec(i)![1]));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
+  });
+
+  it("serves /podcasts/feed.xml with what Apple Podcasts and Spotify require, every published episode and no draft", async () => {
+    const { status, type, cache, body } = await text("/podcasts/feed.xml");
+    expect(status).toBe(200);
+    expect(type).toContain("application/rss+xml");
+    expect(cache).toBe("public, max-age=300");
+    expect(validateXml(body)).toBe(true);
+    const doc = parseXml(body, { ignoreAttributes: false, attributeNamePrefix: "@", parseNodeValue: false, arrayMode: (name: string) => name === "item" }) as {
+      rss: Record<string, unknown>;
+    };
+    const channel = doc.rss.channel as Record<string, never>;
+    expect(doc.rss["@xmlns:itunes"]).toBe("http://www.itunes.com/dtds/podcast-1.0.dtd");
+    for (const field of ["title", "description", "language", "link", "itunes:author", "itunes:explicit"])
+      expect(String(channel[field] ?? "").length, field).toBeGreaterThan(0);
+    expect(channel.language).toBe("ar");
+    expect(channel["itunes:image"]["@href"]).toMatch(new RegExp(`^${base}/`));
+    expect(channel["itunes:category"]["@text"]).toBeTruthy();
+    expect(channel["itunes:explicit"]).toBe("false");
+    const items = channel.item as Record<string, never>[];
+    expect(items.map((i) => String(i.link)).sort()).toEqual(
+      published(PODCASTS)
+        .map((slug) => `${base}/podcasts/${slug}`)
+        .sort(),
+    );
+    for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}<`);
+    for (const item of items) {
+      expect(String(item.title).length).toBeGreaterThan(0);
+      expect(item.guid["#text"]).toBe(item.link);
+      expect(String(item.pubDate)).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
+      expect(item.enclosure["@url"]).toMatch(new RegExp(`^${base}/.+\\.wav$`));
+      expect(Number(item.enclosure["@length"])).toBeGreaterThan(1000);
+      expect(item.enclosure["@type"]).toMatch(/^audio\//);
+      expect(Number(item["itunes:duration"])).toBeGreaterThan(0);
+      expect(Number(item["itunes:episode"])).toBeGreaterThan(0);
+      expect(Number(item["itunes:season"])).toBeGreaterThan(0);
+      expect(item["itunes:image"]["@href"]).toMatch(new RegExp(`^${base}/`));
+    }
+    // The enclosure is the stored file: its length is the bytes the server sends for it.
+    const audio = await fetch(items[0].enclosure["@url"]);
+    expect(audio.status).toBe(200);
+    expect((await audio.arrayBuffer()).byteLength).toBe(Number(items[0].enclosure["@length"]));
+  });
+
+  it("names the podcast feed on every podcast page with <link rel=alternate>, and not on a news page", async () => {
+    const alternate = new RegExp(`<link rel="alternate" type="application/rss\\+xml" [^>]*href="${base}/podcasts/feed\\.xml"`);
+    expect((await text(`/podcasts/${published(PODCASTS)[0]}`)).body).toMatch(alternate);
+    expect((await text(`/news/${published(NEWS)[0]}`)).body).not.toContain("/podcasts/feed.xml");
   });
 
   it("allows everything but /admin and /auth in robots.txt and names the sitemap", async () => {
@@ -143,6 +192,31 @@ describe.skipIf(!hasChromium)("well-formed XML, as a browser's parser reads it",
     browser = await launchBrowser();
   });
   afterAll(async () => browser?.close());
+
+  it("/podcasts/feed.xml parses without error, with the iTunes tags in their namespace", async () => {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${base}/robots.txt`);
+    const xml = (await text("/podcasts/feed.xml")).body;
+    const result = await page.evaluate((source) => {
+      const doc = new DOMParser().parseFromString(source, "application/xml");
+      const ns = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+      const items = [...doc.getElementsByTagName("item")];
+      return {
+        error: doc.getElementsByTagName("parsererror").length > 0,
+        root: doc.documentElement.nodeName,
+        image: doc.querySelector("channel")!.getElementsByTagNameNS(ns, "image")[0]?.getAttribute("href"),
+        durations: items.map((i) => i.getElementsByTagNameNS(ns, "duration")[0]?.textContent),
+        enclosures: items.map((i) => i.getElementsByTagName("enclosure")[0]?.getAttribute("length")),
+      };
+    }, xml);
+    expect(result.error).toBe(false);
+    expect(result.root).toBe("rss");
+    expect(result.image).toMatch(/^https?:\/\//);
+    expect(result.durations.length).toBe(published(PODCASTS).length);
+    for (const d of result.durations) expect(d).toMatch(/^\d+$/);
+    for (const l of result.enclosures) expect(Number(l)).toBeGreaterThan(0);
+    await context.close();
+  });
 
   it.each(["/sitemap.xml", "/rss.xml"])("%s parses without error", async (path) => {
     const { page, context } = await newPage(browser);
