@@ -105,16 +105,16 @@ function LanguageSwitch({ testId }: { testId: string }) {
         type="submit"
         data-testid={testId}
         data-target={target}
-        // The accessible name starts with the visible label, as speech-input users say what they see.
-        aria-label={`${label} – ${t("language.switchTo")}`}
         className="flex w-full items-center gap-2 rounded-md border border-sand-200 px-3 py-2 text-start text-sm hover:bg-sand-100"
       >
-        <span aria-hidden="true" className="inline-flex h-6 min-w-6 items-center justify-center rounded border border-sand-300 px-1 text-xs font-bold">
+        {/* The accessible name is the visible text first ("FR Français"), as speech-input users say what they see, then what it does. */}
+        <span className="inline-flex h-6 min-w-6 items-center justify-center rounded border border-sand-300 px-1 text-xs font-bold">
           {target === "ar" ? "ع" : target.toUpperCase()}
         </span>
         <span lang={target} dir={target === "ar" ? "rtl" : "ltr"}>
           {label}
         </span>
+        <span className="sr-only"> – {t("language.switchTo")}</span>
       </button>
     </Form>
   );
