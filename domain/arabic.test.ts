@@ -176,6 +176,11 @@ describe("the keys of a word", () => {
     expect(analyzeQuery("جووووول").words[0].surface).toBe("جول");
   });
 
+  it("keeps a Latin run of three letters as typed, as the stored word keeps it (www, XIII, a code)", () => {
+    for (const word of ["tmwwweqk4", "www", "xiii"]) expect(queryWordKeys(word)).toEqual(expect.arrayContaining(wordKeys(word)));
+    expect(analyzeQuery("Louis XIII").words.map((w) => w.surface)).toContain("xiii");
+  });
+
   it("stems French lightly: plural, feminine, -aux", () => {
     expect(stemFrench("nationales")).toBe(stemFrench("national"));
     expect(stemFrench("journaux")).toBe(stemFrench("journal"));

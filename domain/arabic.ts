@@ -90,10 +90,11 @@ export const SEPARATOR_CLASS =
   "[\\t\\n\\v\\f\\r \\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E\\u00A0-\\u00AC\\u00AE-\\u00BF\\u00D7\\u00F7\\u060C\\u061B\\u061F\\u066A-\\u066C\\u06D4\\u1680\\u2000-\\u200A\\u2010-\\u205F\\u3000\\uFD3E\\uFD3F]";
 
 /**
- * In a query, a letter typed three times or more in a row ("شكراااا", "جووول") counts once. Queries only:
- * edited copy does not stretch words.
+ * In a query, an Arabic letter typed three times or more in a row ("شكراااا", "جووول") counts once. Queries only:
+ * edited copy does not stretch words. Arabic letters only: a Latin run of three is written as it is meant
+ * ("www", "XIII", a code such as "tmwwweqk4"), and stored words keep it.
  */
-export const ELONGATION = "([\\u0621-\\u064Aa-z])\\1\\1+";
+export const ELONGATION = "([\\u0621-\\u064A])\\1\\1+";
 
 function table(pairs: [string, string][]): Map<string, string> {
   const map = new Map<string, string>();

@@ -1,7 +1,7 @@
 /**
  * The full-page cache for anonymous readers (docs/decisions/0106-page-cache.md).
  *
- * A public GET page (or feed: /rss.xml, /podcasts/feed.xml, /sitemap.xml, /sitemaps/N.xml) is rendered once per URL (path and
+ * A public GET page (or feed: /rss.xml, /sitemap.xml, /sitemaps/N.xml) is rendered once per URL (path and
  * query) and language, kept as bytes (identity, gzip and brotli) with a weak ETag, and served from memory:
  *  - fresh for `freshMs`; then served stale for `staleMs` more while one request renders it again in the
  *    background (stale-while-revalidate); after that a request waits for a new render;
@@ -76,7 +76,7 @@ export const PAGE_CACHE_DEFAULTS = { freshMs: 60_000, staleMs: 10 * 60_000, erro
 /** Never from the cache: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
 const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(?:\/|$)/;
 /** The feeds and sitemaps, kept like pages so that an outage serves their last good copy (not HTML, but public). */
-const FEED_PATHS = /^\/(?:rss\.xml|podcasts\/feed\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
+const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
 export const isFeedPath = (path: string) => FEED_PATHS.test(path);
 /** Pages that show the social feed (home and news blocks, /facebook): expired when the feed changes. */
 const SOCIAL_PAGES = new Set(["/", "/news", "/facebook"]);

@@ -25,7 +25,7 @@ describe("kill -9 and restart on the embedded database", () => {
     const first: AuthServer<"admin"> = await startAuthServer({
       personas: { admin: { email: "chief@restart.test", password: "Passw0rdA", role: "admin" } },
       prepare: async (db) => {
-        const [c] = await db.insert(categories).values({ name: "أخبار", slug: "local", type: "news" }).returning({ id: categories.id });
+        const [c] = await db.insert(categories).values({ name: "عاجل", slug: "breaking", type: "news" }).returning({ id: categories.id });
         categoryId = c.id;
       },
     });
