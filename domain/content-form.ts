@@ -5,7 +5,7 @@
  * layer has the last word.
  */
 import { fieldErrorsOf, type FieldErrors } from "./schemas/shared.ts";
-import { contentTypeBySegment, type ContentTypeDefinition, type EditorStatus } from "./content-types/index.ts";
+import { contentTypeBySegment, isRelationField, type ContentTypeDefinition, type EditorStatus } from "./content-types/index.ts";
 import { formSchemaOf } from "./content-types/schema.ts";
 
 /** The content type behind a back-office URL (/admin/{segment}/…), whichever route id served it. */
@@ -36,6 +36,16 @@ export function asText(value: unknown): string {
   return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "";
 }
 
+/**
+ * A relation as its form input holds it: author ids, or tag names, separated by commas (a tag name has none:
+ * the parser splits on them). An item's `[{ id, name }]`, or a kept draft's text as it is.
+ */
+export function relationText(kind: string, value: unknown): string {
+  if (!Array.isArray(value)) return asText(value);
+  const key = kind === "authors" ? "id" : "name";
+  return value.map((entry: unknown) => asText(entry && typeof entry === "object" ? (entry as Record<string, unknown>)[key] : entry)).join(",");
+}
+
 /** Every input name of a type's schema: its fields, then status, publish date and slug. */
 export function formFieldNames(def: ContentTypeDefinition): string[] {
   return [...def.fields.map((f) => f.name), ...PUBLISHING_FIELDS];
@@ -62,7 +72,14 @@ export function initialValues(def: ContentTypeDefinition, item: Record<string, u
   const values: FormValues = {};
   for (const field of def.fields) {
     const raw = item ? item[field.name] : field.defaultValue;
-    values[field.name] = field.kind === "boolean" ? (raw === true || raw === "true" || raw === "on" ? "on" : "") : asText(raw);
+    values[field.name] =
+      field.kind === "boolean"
+        ? raw === true || raw === "true" || raw === "on"
+          ? "on"
+          : ""
+        : isRelationField(field)
+          ? relationText(field.kind, raw)
+          : asText(raw);
   }
   values.status = item ? asText(item.status) || "draft" : ("published" satisfies EditorStatus);
   values.publish_date = item ? toDateTimeLocal(item.publish_date as string) : "";

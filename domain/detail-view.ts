@@ -12,6 +12,7 @@ import { definitionOf, type ContentType, type EditorStatus } from "./content-typ
 import type { ImageDetailsMap } from "./image-details.ts";
 import type { Language } from "./language.ts";
 import { localized } from "./localized.ts";
+import type { BylineAuthor } from "./authors.ts";
 
 /** A value of a detail row: text, number, flag or timestamp. */
 export type DetailValue = string | number | boolean | Date | null;
@@ -66,6 +67,10 @@ export type DetailPage = {
   videoFile?: string;
   /** The media library's alt text, caption, credit and focal point of the page's pictures, by URL (domain/image-details.ts). */
   images?: ImageDetailsMap;
+  /** The item's author profiles in byline order (domain/authors.ts); empty for an item that names none. */
+  authors?: BylineAuthor[];
+  /** The item's tags by name (server/content/tags.server.ts), shown as links to their pages and in JSON-LD `keywords`. */
+  tags?: { id: number; slug: string; name: string }[];
 };
 
 /** A column's text, or null when it holds none. */

@@ -25,6 +25,11 @@ const AR_TOKEN = (length: string) => `طول الرمز ${length} (لا يُعر
 const VALUES: Record<string, Record<string, number>> = { "proposal.summaryHint": { min: 30 } };
 
 const CASES: Record<string, Row> = {
+  "tags.items": {
+    ar: { 0: "لا عناصر", 1: "عنصر واحد", 2: "عنصران", 3: "3 عناصر", 11: "11 عنصرًا", 100: "100 عنصر" },
+    fr: { 0: "0 élément", 1: "1 élément", 2: "2 éléments", 1_000_000: `${MILLION_FR} d’éléments` },
+    en: { 0: "0 items", 1: "1 item", 2: "2 items" },
+  },
   "library.deleteInUse": {
     ar: {
       0: "هذا الملف غير مستخدم.",
@@ -44,6 +49,30 @@ const CASES: Record<string, Row> = {
       0: "This file is used by 0 items, which will be left without it:",
       1: "This file is used by 1 item, which will be left without it:",
       2: "This file is used by 2 items, which will be left without it:",
+    },
+  },
+  "newsroom.bulk.items": {
+    ar: { 0: "0 عنصر", 1: "عنصر واحد", 2: "عنصرين", 3: "3 عناصر", 11: "11 عنصرًا", 100: "100 عنصر" },
+    fr: { 0: "0 élément", 1: "1 élément", 2: "2 éléments", 1_000_000: `${MILLION_FR} d’éléments` },
+    en: { 0: "0 items", 1: "1 item", 2: "2 items" },
+  },
+  "newsroom.bulk.confirmText": {
+    ar: {
+      0: "لم يُحدَّد أي عنصر للحذف.",
+      1: "هل أنت متأكد من حذف عنصر واحد؟ لا يمكن التراجع عن هذا الإجراء.",
+      2: "هل أنت متأكد من حذف عنصرين؟ لا يمكن التراجع عن هذا الإجراء.",
+      3: "هل أنت متأكد من حذف 3 عناصر؟ لا يمكن التراجع عن هذا الإجراء.",
+      20: "هل أنت متأكد من حذف 20 عنصرًا؟ لا يمكن التراجع عن هذا الإجراء.",
+      100: "هل أنت متأكد من حذف 100 عنصر؟ لا يمكن التراجع عن هذا الإجراء.",
+    },
+    fr: {
+      1: "Voulez-vous vraiment supprimer 1 élément ? Cette action est irréversible.",
+      2: "Voulez-vous vraiment supprimer 2 éléments ? Cette action est irréversible.",
+      1_000_000: `Voulez-vous vraiment supprimer ${MILLION_FR} d’éléments ? Cette action est irréversible.`,
+    },
+    en: {
+      0: "Are you sure you want to delete 0 items? This cannot be undone.",
+      1: "Are you sure you want to delete 1 item? This cannot be undone.",
     },
   },
   "library.results": {

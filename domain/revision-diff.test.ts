@@ -198,4 +198,16 @@ describe("displayValue", () => {
     expect(displayValue({ kind: "text" }, "  ")).toEqual({ kind: "empty" });
     expect(displayValue({ kind: "integer" }, 4)).toEqual({ kind: "text", text: "4" });
   });
+
+  it("shows an item's authors and tags by their names, in order, and sees a change of order", () => {
+    const before = [
+      { id: 1, name: "خديجة" },
+      { id: 2, name: "كاتب ضيف" },
+    ];
+    expect(displayValue({ kind: "authors" }, before)).toEqual({ kind: "text", text: "خديجة، كاتب ضيف" });
+    expect(displayValue({ kind: "tags" }, [])).toEqual({ kind: "empty" });
+    const fields = [{ name: "authors", kind: "authors" }];
+    expect(changedFields(fields, { authors: before }, { authors: [...before].reverse() })).toEqual(["authors"]);
+    expect(changedFields(fields, { authors: before }, { authors: before.map((a) => ({ ...a })) })).toEqual([]);
+  });
 });

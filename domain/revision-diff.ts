@@ -281,8 +281,12 @@ export const hasChanges = (diff: TextDiff) => diff.changes.some((c) => c.op !== 
 /** The field kinds compared as long text (block by block, then word by word); every other kind is shown old → new. */
 export const LONG_TEXT_KINDS = ["richtext", "textarea"] as const;
 
-/** A stored scalar as text (an object or an array, which no field stores, as nothing). */
-const textOf = (value: unknown): string => (typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "");
+/** A stored scalar as text; a relation (authors, tags: `[{ id, name }]`) as its names in order; any other object as nothing. */
+const textOf = (value: unknown): string => {
+  if (Array.isArray(value))
+    return value.map((entry: unknown) => textOf(entry && typeof entry === "object" ? (entry as { name?: unknown }).name : entry)).join("، ");
+  return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "";
+};
 
 /** A stored value as it compares: blank and absent are the same, numbers and their digits are the same, text is trimmed. */
 export function comparable(kind: string, value: unknown): string {

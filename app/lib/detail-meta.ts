@@ -6,7 +6,9 @@
 import { definitionOf } from "#domain/content-types/index.ts";
 import { localizedField, textOf, type DetailPage } from "#domain/detail-view.ts";
 import { localized } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import { shareImagePath } from "#domain/image-details.ts";
+import { effectiveSharing } from "#domain/search-sharing.ts";
 import { absoluteUrl, contentMeta, rootData } from "./seo.ts";
 
 type Match = Parameters<typeof rootData>[0][number];
@@ -23,18 +25,35 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
   const audio = view.schema.audio && textOf(item, view.schema.audio);
   const episode = view.schema.episode ? item[view.schema.episode] : undefined;
   const feed = definitionOf(type).feed;
+  const title = localizedField(lang, item, "title") ?? item.title;
+  // The item's search and sharing fields, or the title, summary and main image they stand for (domain/search-sharing.ts).
+  const sharing = effectiveSharing({
+    title,
+    summary: localized(lang, page.summary, page.summaryFr),
+    image: textOf(item, "imageUrl"),
+    metaDescription: textOf(item, "metaDescription"),
+    shareTitle: textOf(item, "shareTitle"),
+    shareImage: textOf(item, "shareImageUrl"),
+    canonicalUrl: textOf(item, "canonicalUrl"),
+    noindex: item.noindex === true,
+  });
   const meta = contentMeta({
     matches,
-    title: localizedField(lang, item, "title") ?? item.title,
-    description: localized(lang, page.summary, page.summaryFr),
+    title,
+    shareTitle: sharing.title,
+    description: sharing.description,
+    canonical: sharing.canonical,
+    noindex: sharing.noindex,
     path: page.url,
     // A library picture is shared cropped around its focal point (server/media/share-image.server.ts).
-    image: item.imageUrl ? (shareImagePath(item.imageUrl, page.images?.[item.imageUrl]) ?? item.imageUrl) : null,
+    image: sharing.image ? (shareImagePath(sharing.image, page.images?.[sharing.image]) ?? sharing.image) : null,
     schemaType: (category && view.schema.byCategory?.[category]) || view.schema.type,
     publishedTime: item.publishDate,
     modifiedTime: item.updatedAt,
-    author: first(view.schema.author),
+    // The author profiles when the item names any (decision 0121), else the type's author column.
+    author: page.authors?.length ? bylineLinks(lang, page.authors).map((a) => ({ name: a.name, url: a.href })) : first(view.schema.author),
     section: localizedField(lang, item, "categoryName"),
+    keywords: page.tags?.map((tag) => tag.name),
     extra: {
       contentLocation: place ? { "@type": "Place", name: place } : undefined,
       episodeNumber: typeof episode === "number" ? episode : undefined,

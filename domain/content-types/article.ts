@@ -1,5 +1,5 @@
 /** Articles (back-office.md §2 "Article management", public-site.md §3 articles): the sections' long reads. */
-import { body, category, defineContentType, image, summary, title, titleFr, v } from "./define.ts";
+import { authors, body, category, defineContentType, image, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
 
 /**
  * The sections' categories (public-site.md §2–3: culture, politics, literature, the emirates, opinion, each
@@ -25,14 +25,17 @@ export default defineContentType({
     summary("excerpt", { min: 10, max: 1000, message: v("excerpt10") }),
     body({ required: true }),
     category(),
+    authors,
+    tags,
     image,
     { name: "is_featured", kind: "boolean", label: "newsroom.f.featured" },
+    ...searchAndSharing,
   ],
   categories: ARTICLE_CATEGORIES,
   columns: { title: "excerpt", category_id: "category", publish_date: "date", status: "status" },
   listOrder: "publish_date",
   summaryField: "excerpt",
-  folders: { image_url: "articles" },
+  folders: { share_image_url: "articles", image_url: "articles" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "excerpt_fr", "content", "content_fr"] },
   viewCounter: true,
   dashboard: { position: 1, tone: "border-s-desert-500" },

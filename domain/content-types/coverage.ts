@@ -1,5 +1,5 @@
 /** Coverage (back-office.md §2, public-site.md §3 coverage): reports of an event, with its place, date and reporter. */
-import { body, captions, defineContentType, image, select, summary, title, titleFr, v, video } from "./define.ts";
+import { authors, body, captions, defineContentType, image, select, summary, title, titleFr, v, video, tags, searchAndSharing } from "./define.ts";
 
 export const COVERAGE_TYPES = ["live", "event", "conference", "interview", "report", "cultural"] as const;
 
@@ -18,9 +18,12 @@ export default defineContentType({
     { name: "event_location", kind: "text", label: "newsroom.f.eventLocation", required: true, min: 2, max: 200, message: v("eventLocation") },
     { name: "event_date", kind: "date", label: "newsroom.f.eventDate", required: true, message: v("eventDate") },
     { name: "reporter_name", kind: "text", label: "newsroom.f.reporter", required: true, min: 2, max: 120, message: v("reporter") },
+    authors,
+    tags,
     image,
     video,
     captions,
+    ...searchAndSharing,
   ],
   columns: {
     title: "text",
@@ -32,7 +35,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "excerpt",
-  folders: { image_url: "coverage/images", video_url: "coverage/videos", captions_url: "coverage/captions" },
+  folders: { share_image_url: "coverage/images", image_url: "coverage/images", video_url: "coverage/videos", captions_url: "coverage/captions" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "content"] },
   viewCounter: false,
   dashboard: { position: 5, tone: "border-s-sand-300" },

@@ -31,7 +31,21 @@ export type FieldKind =
   | "video" // a hosted video id or a video URL
   | "file" // media item: a file URL or a hosted video id
   | "captions" // the video's WebVTT captions: a .vtt file's URL (uploads: 1 MB, must start with "WEBVTT")
-  | "boolean";
+  | "url" // an absolute http(s) address (a canonical URL)
+  | "boolean"
+  // Relations, stored beside the item rather than in its table (server/content/item-relations.server.ts):
+  | "authors" // author profile ids, in byline order (item_authors)
+  | "tags"; // tag names, found or created by their normalised spelling (item_tags)
+
+/** Kinds whose values live in tables of their own: the item's table has no column for them. */
+export const RELATION_KINDS: readonly FieldKind[] = ["authors", "tags"];
+export const isRelationField = (field: Pick<FieldDefinition, "kind">) => RELATION_KINDS.includes(field.kind);
+
+/** Most authors an item names, and most tags it carries. */
+export const AUTHORS_MAX = 10;
+export const TAGS_MAX = 20;
+/** Longest tag name, in characters. */
+export const TAG_NAME_MAX = 60;
 
 export type FieldDefinition = {
   /** The spec's and the JSON API's field name (snake_case), which is also the SQL column's. */
@@ -61,7 +75,14 @@ export type FieldDefinition = {
   tooLong?: string;
   /** Refusal when the value, its markup taken out, is shorter than `min` (back-office.md §5, media titles). */
   plainText?: string;
+  /** The form's section the field shows in, apart from the main ones ("searchAndSharing": docs/decisions/0123). */
+  group?: FieldGroup;
+  /** What stands in for a blank value on the public page, shown as the field's placeholder: the title, the summary, the main image. */
+  fallback?: "title" | "summary" | "image";
 };
+
+/** Sections of the editor's form that gather fields of their own. */
+export type FieldGroup = "searchAndSharing";
 
 /** What a type file gives for a field: the column follows from the name. */
 export type FieldInput = Omit<FieldDefinition, "column">;
@@ -256,7 +277,47 @@ export function select(name: string, options: readonly string[], optionLabels: s
   return { name, kind: "select", label: `newsroom.f.${key}`, required: true, options, optionLabels, message: `newsroom.v.${key}`, ...extra };
 }
 
+/** The byline: one or more author profiles (blank: the signed-in account's profile, on a new item). */
+export const authors: FieldInput = { name: "authors", kind: "authors", label: "newsroom.f.authors", hint: "newsroom.h.authors", message: "newsroom.v.authors" };
+/** Tags, typed or chosen from those that exist. */
+export const tags: FieldInput = { name: "tags", kind: "tags", label: "newsroom.f.tags", hint: "newsroom.h.tags", message: "newsroom.v.tags" };
+
 export const image: FieldInput = { name: "image_url", kind: "image", label: "newsroom.f.image" };
+
+/**
+ * Search engines and sharing (issue 29, docs/decisions/0123-search-and-sharing.md), the last fields of every type:
+ * what the page tells search engines and link previews when it should not be the title, summary and main image.
+ */
+export const searchAndSharing: readonly FieldInput[] = [
+  {
+    name: "meta_description",
+    kind: "textarea",
+    label: "searchSharing.f.metaDescription",
+    hint: "searchSharing.h.metaDescription",
+    max: 300,
+    group: "searchAndSharing",
+    fallback: "summary",
+  },
+  { name: "share_title", kind: "text", label: "searchSharing.f.shareTitle", max: 200, group: "searchAndSharing", fallback: "title" },
+  {
+    name: "share_image_url",
+    kind: "image",
+    label: "searchSharing.f.shareImage",
+    hint: "searchSharing.h.shareImage",
+    group: "searchAndSharing",
+    fallback: "image",
+  },
+  {
+    name: "canonical_url",
+    kind: "url",
+    label: "searchSharing.f.canonicalUrl",
+    hint: "searchSharing.h.canonicalUrl",
+    max: 2048,
+    message: "searchSharing.v.canonicalUrl",
+    group: "searchAndSharing",
+  },
+  { name: "noindex", kind: "boolean", label: "searchSharing.f.noindex", hint: "searchSharing.h.noindex", group: "searchAndSharing" },
+];
 export const video: FieldInput = { name: "video_url", kind: "video", label: "newsroom.f.video" };
 // Video accessibility (docs/decisions/0111-captions-and-transcripts.md): captions for a type's video, a
 // transcript for the shows.

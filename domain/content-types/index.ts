@@ -69,7 +69,12 @@ export const inOrderOf = (place: "dashboard" | "upload"): readonly ContentTypeDe
   [...ALL_CONTENT_TYPES].sort((a, b) => a[place].position - b[place].position);
 
 export {
+  AUTHORS_MAX,
   EDITOR_STATUSES,
+  isRelationField,
+  RELATION_KINDS,
+  TAG_NAME_MAX,
+  TAGS_MAX,
   TRANSCRIPT_MAX,
   type ColumnDefinition,
   type ColumnDisplay,

@@ -1,5 +1,5 @@
 /** Media items (back-office.md §2 "Media management", public-site.md §2 "Media library"): a video, audio or image file. */
-import { category, defineContentType, image, select, summary, title, titleFr, v } from "./define.ts";
+import { authors, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
 
 /** What an editor may choose for an item (the table's media_type also allows "document": domain/media-library.ts). */
 export const MEDIA_KINDS = ["video", "audio", "image"] as const;
@@ -19,7 +19,10 @@ export default defineContentType({
     category(v("mediaCategory")),
     select("media_type", MEDIA_KINDS, "newsroom.mediaType", { defaultValue: "video" }),
     { name: "file_url", kind: "file", label: "newsroom.f.file" },
+    authors,
+    tags,
     image,
+    ...searchAndSharing,
   ],
   columns: {
     title: "text",
@@ -32,7 +35,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "description",
-  folders: { image_url: "media/images", file_url: "media/files" },
+  folders: { share_image_url: "media/images", image_url: "media/images", file_url: "media/files" },
   openMediaField: "file_url",
   search: null,
   viewCounter: true,

@@ -1,5 +1,5 @@
 /** News items (back-office.md §2, public-site.md §3 news): short, dated, with a priority and a place. */
-import { body, category, defineContentType, image, select, summary, title, titleFr, v } from "./define.ts";
+import { authors, body, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
 
 export const NEWS_PRIORITIES = ["high", "medium", "low"] as const;
 /** back-office.md §3: "News category slugs: breaking (عاجل), politics, culture, sports, economy." */
@@ -19,7 +19,10 @@ export default defineContentType({
     category(),
     select("priority", NEWS_PRIORITIES, "newsroom.priority", { defaultValue: "medium" }),
     { name: "location", kind: "text", label: "newsroom.f.location", max: 200 },
+    authors,
+    tags,
     image,
+    ...searchAndSharing,
   ],
   categories: NEWS_CATEGORIES,
   columns: {
@@ -33,7 +36,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "excerpt",
-  folders: { image_url: "news" },
+  folders: { share_image_url: "news", image_url: "news" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "excerpt_fr", "content", "content_fr"] },
   viewCounter: false,
   dashboard: { position: 2, tone: "border-s-desert-500" },

@@ -1,5 +1,21 @@
 /** Podcast episodes (back-office.md §2, public-site.md §3 podcasts): a show with audio, and often a video. */
-import { body, captions, defineContentType, image, SHOW_FACTS, showFields, summary, title, titleFr, transcript, v, video } from "./define.ts";
+import {
+  authors,
+  body,
+  captions,
+  defineContentType,
+  image,
+  SHOW_FACTS,
+  showFields,
+  summary,
+  title,
+  titleFr,
+  transcript,
+  v,
+  video,
+  tags,
+  searchAndSharing,
+} from "./define.ts";
 
 export default defineContentType({
   type: "podcast",
@@ -17,7 +33,10 @@ export default defineContentType({
     video,
     captions,
     transcript,
+    authors,
+    tags,
     image,
+    ...searchAndSharing,
   ],
   columns: {
     title: "text",
@@ -31,7 +50,13 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "description",
-  folders: { audio_url: "podcasts/audio", image_url: "podcasts/thumbnails", video_url: "podcasts/videos", captions_url: "podcasts/captions" },
+  folders: {
+    share_image_url: "podcasts/thumbnails",
+    audio_url: "podcasts/audio",
+    image_url: "podcasts/thumbnails",
+    video_url: "podcasts/videos",
+    captions_url: "podcasts/captions",
+  },
   openMediaField: "audio_url",
   feed: { path: "/podcasts/feed.xml", link: "/programs", category: "Society & Culture" },
   search: { title: ["title", "title_fr"], body: ["description", "content"] },

@@ -1,5 +1,22 @@
 /** Programs (back-office.md §2, public-site.md §3 programs): TV episodes of the station's shows. */
-import { body, captions, defineContentType, image, select, SHOW_FACTS, showFields, summary, title, titleFr, transcript, v, video } from "./define.ts";
+import {
+  authors,
+  body,
+  captions,
+  defineContentType,
+  image,
+  select,
+  SHOW_FACTS,
+  showFields,
+  summary,
+  title,
+  titleFr,
+  transcript,
+  v,
+  video,
+  tags,
+  searchAndSharing,
+} from "./define.ts";
 
 export const PROGRAM_TYPES = ["khutwa", "maqal", "ayan", "interview", "documentary", "cultural"] as const;
 
@@ -21,7 +38,10 @@ export default defineContentType({
     video,
     captions,
     transcript,
+    authors,
+    tags,
     image,
+    ...searchAndSharing,
   ],
   columns: {
     title: "text",
@@ -35,7 +55,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "description",
-  folders: { image_url: "programs/thumbnails", video_url: "programs/videos", captions_url: "programs/captions" },
+  folders: { share_image_url: "programs/thumbnails", image_url: "programs/thumbnails", video_url: "programs/videos", captions_url: "programs/captions" },
   openMediaField: "video_url",
   search: { title: ["title", "title_fr"], body: ["description", "content"] },
   viewCounter: false,

@@ -9,7 +9,7 @@
  * JSON API answers in Arabic.
  */
 import { z } from "zod/mini";
-import { v, type FieldDefinition } from "./define.ts";
+import { AUTHORS_MAX, TAG_NAME_MAX, TAGS_MAX, v, type FieldDefinition } from "./define.ts";
 import { isEditorStatus, isPublishDate, PAGE_SLUG_MAX, PAGE_SLUG_PATTERN, parsePublishDate, slugify } from "./publishing.ts";
 import { definitionOf, type ContentType } from "./index.ts";
 
@@ -43,10 +43,46 @@ const fileUrl = optionalMatching(/^(?:\/[^/\\]|https?:\/\/)\S*$/i, v("fileUrl"),
 const videoRef = optionalMatching(/^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\/[^/\\]\S*|https?:\/\/\S+)$/i, v("videoRef"), 2048);
 /** A WebVTT captions file's URL: a path on this site or http(s), naming a .vtt file. */
 const captionsUrl = optionalMatching(/^(?:\/[^/\\]|https?:\/\/)\S*\.vtt(?:[?#]\S*)?$/i, v("captionsUrl"), 2048);
+/** An absolute web address: http(s), a host, no spaces (a canonical URL). */
+const ABSOLUTE_URL = /^https?:\/\/[^\s/?#]+\.[^\s/?#]+(?:[/?#]\S*)?$/i;
 const flag = z.pipe(
   z.transform((value: unknown) => value === true || value === "true" || value === "on" || value === "1"),
   z.boolean(),
 );
+
+/**
+ * A relation's values: a JSON array (of values or of the `{ id, name }` objects the API answers with, so an item
+ * read can be sent back), or a form's one string, split on commas (Latin or Arabic) and new lines.
+ */
+function listOf(value: unknown, key: "id" | "name"): unknown[] {
+  if (Array.isArray(value)) return value.map((entry: unknown) => (entry && typeof entry === "object" ? (entry as Record<string, unknown>)[key] : entry));
+  // Anything else that is not text (an object, a boolean) names nothing.
+  return text(value).split(/[,\u060C\n]/);
+}
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+/** Author profile ids in byline order: whole numbers, each once, AUTHORS_MAX at most. */
+const authorIds = (message: string) =>
+  z.pipe(
+    z.pipe(
+      z.transform((value: unknown) => unique(listOf(value, "id").map(text).filter(Boolean))),
+      z.array(z.string().check(z.regex(/^[1-9]\d{0,8}$/, message))).check(z.maxLength(AUTHORS_MAX, v("authorsMax"))),
+    ),
+    z.transform((ids: string[]) => ids.map(Number)),
+  );
+
+/** Tag names as typed, spaces tidied, each once, TAGS_MAX at most. */
+const tagNames = (message: string) =>
+  z.pipe(
+    z.transform((value: unknown) =>
+      unique(
+        listOf(value, "name")
+          .map((name) => text(name).replace(/\s+/g, " "))
+          .filter(Boolean),
+      ),
+    ),
+    z.array(z.string().check(z.maxLength(TAG_NAME_MAX, message))).check(z.maxLength(TAGS_MAX, v("tagsMax"))),
+  );
 
 /** A field's parser, from its kind and its rules. */
 function parserOf(field: FieldDefinition): z.ZodMiniType {
@@ -86,8 +122,14 @@ function parserOf(field: FieldDefinition): z.ZodMiniType {
       return videoRef;
     case "captions":
       return captionsUrl;
+    case "url":
+      return optionalMatching(ABSOLUTE_URL, message, max);
     case "boolean":
       return flag;
+    case "authors":
+      return authorIds(message);
+    case "tags":
+      return tagNames(message);
   }
 }
 

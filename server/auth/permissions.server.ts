@@ -58,18 +58,24 @@ export type AdminPage = { path: string; label: string; access: Access; action?: 
 
 export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin", label: "admin.dashboard", access: "staff" },
-  // Each content type's list, in the registry's order (back-office.md §2): opening it needs the type's write
-  // permission, its delete action the delete one.
+  // Each content type's list, in the registry's order (back-office.md §2): opening it and its action (the bulk
+  // actions) need the type's write permission; a delete, single or bulk, the delete one besides (checked inside).
   ...ALL_CONTENT_TYPES.map(({ segment, permissions }) => ({
     path: `/admin/${segment}`,
     label: `admin.${segment}`,
     access: permissions.write,
-    action: permissions.delete,
   })),
+  // The schedule of every type (issue 29): the types the account may write; a move needs the item type's write permission.
+  { path: "/admin/calendar", label: "admin.calendar", access: "content.write" },
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
   { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },
   { path: "/admin/library", label: "admin.library", access: "content.write" },
+  // Tags of every type (issue 29): renamed, merged and deleted by whoever writes content.
+  { path: "/admin/tags", label: "admin.tags", access: "content.write" },
+  // Author profiles (decision 0121): the newsroom's bylines, so content.write; deleting one needs content.delete
+  // and linking an account users.manage, both checked inside.
+  { path: "/admin/authors", label: "admin.authors", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
 ];
 
@@ -85,6 +91,8 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // DELETE content.delete).
   { path: "/api/admin/:type", access: "content.write" },
   { path: "/api/admin/:type/:id", access: "content.write" },
+  // Bulk actions on a type's items (a delete needs content.delete besides, checked inside).
+  { path: "/api/admin/:type/bulk", access: "content.write" },
   // The editor's autosave of a draft (the type's write permission is checked again inside).
   { path: "/api/admin/:type/:id/autosave", access: "content.write" },
   // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
@@ -97,6 +105,17 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // The media library's JSON API: its files serve every form, so content.write, as /admin/library.
   { path: "/api/admin/library", access: "content.write" },
   { path: "/api/admin/library/:id", access: "content.write" },
+  // The schedule's JSON API (moving an item is PATCH /api/admin/:type/:id).
+  { path: "/api/admin/calendar", access: "content.write" },
+  // The tags' JSON API (the form's suggestions, the tags screen): content.write, as /admin/tags.
+  { path: "/api/admin/tags", access: "content.write" },
+  { path: "/api/admin/tags/merge", access: "content.write" },
+  { path: "/api/admin/tags/:id", access: "content.write" },
+  // Author profiles' editor and JSON API (DELETE needs content.delete, linking an account users.manage; checked inside).
+  { path: "/admin/authors/new", access: "content.write" },
+  { path: "/admin/authors/:id", access: "content.write" },
+  { path: "/api/admin/authors", access: "content.write" },
+  { path: "/api/admin/authors/:id", access: "content.write" },
 ];
 
 export function adminPageAccess(pathname: string): Access | undefined {

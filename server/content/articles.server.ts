@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { articles, categories } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
+import { bylineSql } from "./authors.server.ts";
 
 /** The columns an article card shows. */
 export const articleCardColumns = {
@@ -17,6 +18,8 @@ export const articleCardColumns = {
   categoryName: categories.name,
   categoryNameFr: categories.nameFr,
   categorySlug: categories.slug,
+  /** The byline: the article's author profiles (server/content/authors.server.ts). */
+  bylines: bylineSql("article", articles.id),
 };
 
 export type ArticleCard = Awaited<ReturnType<typeof listFeaturedArticles>>[number];

@@ -17,10 +17,11 @@ import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts"
 
 /**
  * A tag is a content type's key (domain/content-types/: what a read of its table depends on), or one of the other
- * tables public pages read ("library": the media library's alt texts, captions and focal points, server/content/image-details.server.ts).
+ * tables public pages read ("library": the media library's alt texts, captions and focal points, server/content/image-details.server.ts;
+ * "authors": the author profiles, server/content/authors.server.ts; "tags": tag names and slugs, server/content/tags.server.ts).
  */
-export type CacheTag = ContentType | "categories" | "videos" | "library";
-export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos", "library"];
+export type CacheTag = ContentType | "categories" | "videos" | "library" | "authors" | "tags";
+export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos", "library", "authors", "tags"];
 
 type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
 

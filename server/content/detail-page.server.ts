@@ -10,6 +10,7 @@
 import { redirect } from "react-router";
 import { ALL_CONTENT_TYPES, definitionOf, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { Body, DetailItem, DetailPage, RelatedItem } from "#domain/detail-view.ts";
+import type { BylineAuthor } from "#domain/authors.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { cached } from "./cache.server.ts";
@@ -27,6 +28,7 @@ import type { Database } from "#server/db/client.server.ts";
 import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
 import { imageDetailsOf } from "./image-details.server.ts";
+import { tagsOfItems } from "./tags.server.ts";
 
 /** A stored body that starts with a tag came from the rich-text editor; the demo's and the old site's are plain text. */
 const HTML_BODY = /^\s*<[a-z][a-z0-9]*[\s/>]/i;
@@ -44,7 +46,8 @@ function shape(type: ContentType, row: DetailItem): Shaped {
   const summaryColumn = summaryColumnOf(type);
   const bodyColumn = bodyColumnOf(type);
   const moved = bodyColumn ? [summaryColumn, `${summaryColumn}Fr`, bodyColumn, `${bodyColumn}Fr`] : [summaryColumn, `${summaryColumn}Fr`];
-  const item: DetailItem = { ...row };
+  const { bylines, ...rest } = row as DetailItem & { bylines?: unknown };
+  const item: DetailItem = { ...rest };
   for (const column of moved) delete item[column];
   const text = (value: unknown) => (typeof value === "string" ? value : null);
   return {
@@ -55,6 +58,7 @@ function shape(type: ContentType, row: DetailItem): Shaped {
     summaryFr: text(row[`${summaryColumn}Fr`]),
     body: bodyColumn ? bodyOf(row[bodyColumn]) : null,
     bodyFr: bodyColumn ? bodyOf(row[`${bodyColumn}Fr`]) : null,
+    authors: Array.isArray(bylines) ? (bylines as BylineAuthor[]) : [],
   };
 }
 
@@ -86,14 +90,23 @@ export function detailTypeOfPath(pathname: string): ContentType {
 export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined): Promise<DetailPage> {
   const key = parseItemKey(slugOrId);
   if (!key) notFound();
-  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [type, "categories"], () => lookUp(db, type, key)));
+  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [type, "categories", "authors"], () => lookUp(db, type, key)));
   if (!found) notFound();
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
   if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
-  const [related, videoFile] = await Promise.all([relatedOf(db, type, found.page.item), plainVideoFileOf(type, found.page.item)]);
+  const [related, videoFile, tags] = await Promise.all([
+    relatedOf(db, type, found.page.item),
+    plainVideoFileOf(type, found.page.item),
+    tagsOfPage(db, type, found.page.item.id),
+  ]);
   const images = await imageDetailsOf(db, { item: found.page.item, related });
-  return { ...found.page, related, images, ...(videoFile ? { videoFile } : {}) };
+  return { ...found.page, related, images, tags, ...(videoFile ? { videoFile } : {}) };
+}
+
+/** The item's tags (decision 0122), cached until the type's items or the tags change; none when they cannot be read. */
+function tagsOfPage(db: Database, type: ContentType, id: number): Promise<NonNullable<DetailPage["tags"]>> {
+  return orEmpty(`tags ${type}`, () => cached(`tags:${type}:${id}`, [type, "tags"], async () => (await tagsOfItems(db, type, [id])).get(id) ?? []));
 }
 
 /**
@@ -121,5 +134,6 @@ export async function loadPreviewPage(db: Database, type: ContentType, id: numbe
   if (!row) notFound();
   const related = await relatedOf(db, type, row);
   const images = await imageDetailsOf(db, { item: row, related });
-  return { ...shape(type, row), related, images, preview: { status: editorStatusOf(row.status, row.publishDate) } };
+  const tags = (await tagsOfItems(db, type, [row.id])).get(row.id) ?? [];
+  return { ...shape(type, row), related, images, tags, preview: { status: editorStatusOf(row.status, row.publishDate) } };
 }

@@ -7,12 +7,13 @@
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { definitionOf, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
+import { definitionOf, isRelationField, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
 import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
+import { bylineSql } from "./authors.server.ts";
 
 export const RELATED_LIMIT = 4;
 
@@ -47,11 +48,13 @@ export const summaryColumnOf = (type: ContentType): string => columnOfField(type
 export const bodyColumnOf = (type: ContentType): string | null => definitionOf(type).fields.find((f) => f.kind === "richtext")?.column ?? null;
 
 /** The page's columns of a type, built once from its definition. */
-const selections = new Map<ContentType, Record<string, PgColumn>>();
-function detailColumns(type: ContentType): Record<string, PgColumn> {
-  let columns = selections.get(type);
+const selections = new Map<ContentType, Record<string, PgColumn | SQL>>();
+function detailColumns(type: ContentType): Record<string, PgColumn | SQL> {
+  let columns: Record<string, PgColumn | SQL> | undefined = selections.get(type);
   if (!columns) {
-    const keys = [...COMMON_COLUMNS, ...definitionOf(type).fields.map((f) => f.column), ...(definitionOf(type).detail.readOnly ?? [])];
+    // Relation fields (authors, tags) live in tables of their own, not in the item's row.
+    const fields = definitionOf(type).fields.filter((f) => !isRelationField(f));
+    const keys = [...COMMON_COLUMNS, ...fields.map((f) => f.column), ...(definitionOf(type).detail.readOnly ?? [])];
     columns = {};
     for (const key of keys) {
       const column = columnOf(type, key);
@@ -59,6 +62,8 @@ function detailColumns(type: ContentType): Record<string, PgColumn> {
       columns[key] = column;
     }
     if (hasCategory(type)) Object.assign(columns, { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug });
+    // The byline: the item's author profiles (taken out of the row into the page's `authors` by the loader).
+    if (definitionOf(type).fields.some((f) => f.kind === "authors")) columns.bylines = bylineSql(type, tableOf(type).id);
     selections.set(type, columns);
   }
   return columns;

@@ -60,10 +60,18 @@ export function robotsTxt(publicUrl: string): string {
   return ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /auth", "", `Sitemap: ${absolute(publicUrl, "/sitemap.xml")}`, ""].join("\n");
 }
 
-export type RssChannel = { title: string; description: string; language: string; publicUrl: string };
+export type RssChannel = {
+  title: string;
+  description: string;
+  language: string;
+  publicUrl: string;
+  /** The feed's own path (default /rss.xml) and the page it is the feed of (default /): a tag's feed names its own. */
+  path?: string;
+  link?: string;
+};
 
 export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string {
-  const self = absolute(channel.publicUrl, "/rss.xml");
+  const self = absolute(channel.publicUrl, channel.path ?? "/rss.xml");
   const lastBuild = items[0]?.publishDate ?? new Date();
   const rendered = items.map((item) => {
     const link = absolute(channel.publicUrl, item.path);
@@ -74,7 +82,8 @@ export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string 
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      <pubDate>${item.publishDate.toUTCString()}</pubDate>`,
       item.excerpt ? `      <description>${escapeXml(item.excerpt)}</description>` : "",
-      item.author ? `      <dc:creator>${escapeXml(item.author)}</dc:creator>` : "",
+      // One dc:creator per author profile (issue 29), else the stored author name.
+      ...(item.authors?.length ? item.authors : item.author ? [item.author] : []).map((name) => `      <dc:creator>${escapeXml(name)}</dc:creator>`),
       item.category ? `      <category>${escapeXml(item.category)}</category>` : "",
       "    </item>",
     ]
@@ -86,7 +95,7 @@ export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string 
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     "  <channel>",
     `    <title>${escapeXml(channel.title)}</title>`,
-    `    <link>${escapeXml(absolute(channel.publicUrl, "/"))}</link>`,
+    `    <link>${escapeXml(absolute(channel.publicUrl, channel.link ?? "/"))}</link>`,
     `    <description>${escapeXml(channel.description)}</description>`,
     `    <language>${escapeXml(channel.language)}</language>`,
     `    <lastBuildDate>${lastBuild.toUTCString()}</lastBuildDate>`,

@@ -99,6 +99,7 @@ export function literatureSamples({ type, featured }: { type?: LiteratureType; f
       excerptFr: s.excerptFr,
       authorName: s.author,
       authorNameFr: s.authorFr,
+      bylines: [],
       publishDate: new Date(0),
       imageUrl: null,
       pageSlug: "",

@@ -2,6 +2,7 @@ import { count, desc, eq } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, news } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
+import { bylineSql } from "./authors.server.ts";
 
 export const newsCardColumns = {
   id: news.id,
@@ -18,6 +19,8 @@ export const newsCardColumns = {
   categoryName: categories.name,
   categoryNameFr: categories.nameFr,
   categorySlug: categories.slug,
+  /** The byline: the item's author profiles (server/content/authors.server.ts). */
+  bylines: bylineSql("news", news.id),
 };
 
 export const NEWS_PAGE_SIZE = 12;

@@ -12,13 +12,14 @@
  *  - invalidates the cached public reads of the type at once, and re-arms the timer that makes the next
  *    scheduled item appear at its time.
  */
-import { and, asc, count, desc, eq, gt, ilike, lte, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, inArray, lte, min, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   categoriesOf,
   CONTENT_TYPES,
   CONTENT_TYPE_DEFINITIONS,
   editorStatusOf,
+  isRelationField,
   offersCategory,
   parsePublishDate,
   publicUrl,
@@ -36,6 +37,8 @@ import { arabic, ConflictError, NotFoundError, ValidationError } from "#server/h
 import { sanitizeRichText } from "./rich-text.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { defaultAuthorOf, unknownAuthorIds } from "./authors.server.ts";
+import { forgetRelations, relationsOfItems, writeRelations } from "./item-relations.server.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -83,10 +86,13 @@ export class ContentConflictError extends ConflictError {
 const COMMON = ["id", "title", "pageSlug", "status", "publishDate", "createdAt", "updatedAt", "authorName"] as const;
 
 /** The columns a staff read selects for a type: the common ones and every field of its definition. */
+/** A type's fields stored in its table (not its relations: authors, tags). */
+const tableFields = (type: ContentType) => CONTENT_TYPE_DEFINITIONS[type].fields.filter((f) => !isRelationField(f));
+
 function staffColumns(type: ContentType): Record<string, PgColumn | SQL> {
   const selection: Record<string, PgColumn | SQL> = {};
   for (const key of COMMON) selection[key] = columnOf(type, key)!;
-  for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) selection[field.column] = columnOf(type, field.column)!;
+  for (const field of tableFields(type)) selection[field.column] = columnOf(type, field.column)!;
   if (columnOf(type, "categoryId")) Object.assign(selection, { categoryName: categories.name, categoryNameFr: categories.nameFr });
   return selection;
 }
@@ -95,7 +101,6 @@ const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : n
 
 /** A row under the spec's field names, as the editor, the lists and the JSON API show it. */
 function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new Date()): StaffItem {
-  const def = CONTENT_TYPE_DEFINITIONS[type];
   const item: StaffItem = {
     id: row.id as number,
     title: row.title as string,
@@ -107,7 +112,7 @@ function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new 
     author_name: (row.authorName as string | null) ?? null,
     url: publicUrl(type, row.pageSlug as string, row.id as number),
   };
-  for (const field of def.fields) {
+  for (const field of tableFields(type)) {
     const value = row[field.column];
     item[field.name] = field.kind === "category" || field.kind === "integer" ? (value == null ? null : String(value as number)) : (value ?? null);
   }
@@ -118,7 +123,7 @@ function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new 
   return item;
 }
 
-function statusFilter(type: ContentType, status: EditorStatus | "all" | undefined): SQL | undefined {
+export function statusFilter(type: ContentType, status: EditorStatus | "all" | undefined): SQL | undefined {
   const t = tableOf(type);
   if (status === "draft") return eq(t.status, "draft");
   if (status === "published") return and(eq(t.status, "published"), lte(t.publishDate, sql`now()`));
@@ -126,7 +131,7 @@ function statusFilter(type: ContentType, status: EditorStatus | "all" | undefine
   return undefined;
 }
 
-function textFilter(type: ContentType, q: string | undefined): SQL | undefined {
+export function textFilter(type: ContentType, q: string | undefined): SQL | undefined {
   const words = (q ?? "").trim().slice(0, 200);
   if (!words) return undefined;
   const pattern = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -176,7 +181,14 @@ export async function listForStaff(db: Database, type: ContentType, query: Staff
   };
   const total = query.status && query.status !== "all" ? counts[query.status] : counts.all;
   const now = new Date();
-  return { items: rows.map((r) => toStaffItem(type, r, now)), total, page, perPage, counts };
+  const items = rows.map((r) => toStaffItem(type, r, now));
+  const relations = await relationsOfItems(
+    db,
+    type,
+    items.map((i) => i.id),
+  );
+  for (const item of items) Object.assign(item, relations.get(item.id));
+  return { items, total, page, perPage, counts };
 }
 
 export async function getForStaff(db: Database, type: ContentType, id: number): Promise<StaffItem | null> {
@@ -185,7 +197,9 @@ export async function getForStaff(db: Database, type: ContentType, id: number): 
   let q = db.select(staffColumns(type)).from(t).$dynamic();
   if (columnOf(type, "categoryId")) q = q.leftJoin(categories, eq(t.categoryId, categories.id));
   const [row] = await q.where(eq(t.id, id)).limit(1);
-  return row ? toStaffItem(type, row) : null;
+  if (!row) return null;
+  const item = toStaffItem(type, row);
+  return Object.assign(item, (await relationsOfItems(db, type, [id])).get(id));
 }
 
 /** Every category, or those a type's form offers (its definition's `categories`, in their order). */
@@ -221,13 +235,17 @@ async function validate(db: Database, type: ContentType, input: Record<string, u
     // A category the type's form does not offer (an article's section for a news item) is not a choice.
     if (!offersCategory(def, found.slug)) throw invalidItem({ [category.name]: category.message ?? "newsroom.v.category" });
   }
+  const byline = def.fields.find((f) => f.kind === "authors");
+  if (byline && (await unknownAuthorIds(db, (values[byline.name] as number[] | undefined) ?? [])).length) {
+    throw invalidItem({ [byline.name]: "newsroom.v.authorNotFound" });
+  }
   return values;
 }
 
 /** Column values for a validated item. A blank optional field with a table default keeps the default. */
 function columnValues(type: ContentType, values: Record<string, unknown>, now: Date): Record<string, unknown> {
   const row: Record<string, unknown> = {};
-  for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) {
+  for (const field of tableFields(type)) {
     let value = values[field.name];
     if (value === null && field.defaultValue !== undefined) value = field.defaultValue;
     if (value === null && field.kind === "date" && field.column === "airDate") value = now.toISOString().slice(0, 10);
@@ -238,6 +256,14 @@ function columnValues(type: ContentType, values: Record<string, unknown>, now: D
   row.status = status === "draft" ? "draft" : "published";
   row.publishDate = parsePublishDate(values.publish_date as string | null, now);
   return row;
+}
+
+/** A new item naming no author is the signed-in account's, under its profile when it has one. */
+async function withDefaultByline(db: Database, type: ContentType, values: Record<string, unknown>, author: Author) {
+  const byline = CONTENT_TYPE_DEFINITIONS[type].fields.find((f) => f.kind === "authors");
+  if (!byline || (values[byline.name] as number[] | undefined)?.length) return values;
+  const profile = await defaultAuthorOf(db, author.id);
+  return profile === null ? values : { ...values, [byline.name]: [profile] };
 }
 
 /** The part of an email address before the at-sign (back-office.md §3 author_name). */
@@ -267,19 +293,20 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === "23505" || e?.cause?.code === "23505";
 };
 
-async function keepRevision(db: Database, type: ContentType, item: StaffItem, author: Author) {
+export async function keepRevision(db: Database, type: ContentType, item: StaffItem, author: Author) {
   const data: Record<string, unknown> = { status: item.status, publish_date: item.publish_date, page_slug: item.page_slug };
   for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) data[field.name] = item[field.name];
   await db.insert(contentRevisions).values({ contentType: type, itemId: item.id, data, authorId: author.id, authorName: authorNameOf(author.email) });
 }
 
 /** The saved item's search row written in the save's own transaction: found (or forgotten) at once. */
-async function indexForSearch(tx: Database, type: ContentType, id: number) {
+export async function indexForSearch(tx: Database, type: ContentType, id: number) {
   // A type without search columns (media) is not searched.
   if (CONTENT_TYPE_DEFINITIONS[type].search) await syncSearchIndex(tx, { type, id });
 }
 
-function afterWrite(db: Database, type: ContentType) {
+/** After a committed write: the type's cached reads dropped (once) and the scheduled-publishing timer re-armed. */
+export function afterWrite(db: Database, type: ContentType) {
   invalidate(type);
   void armScheduledPublishing(db);
 }
@@ -306,6 +333,7 @@ export async function createItem(db: Database, type: ContentType, input: Record<
           .returning({ id: t.id });
         // A slug that used to lead elsewhere now belongs to this item.
         await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
+        await writeRelations(tx as unknown as Database, type, row.id, await withDefaultByline(tx as unknown as Database, type, values, author));
         const item = (await getForStaff(tx as unknown as Database, type, row.id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
         await indexForSearch(tx as unknown as Database, type, row.id);
@@ -356,6 +384,7 @@ export async function updateItem(db: Database, type: ContentType, id: number, in
             .values({ contentType: type, oldSlug: current.page_slug, itemId: id })
             .onConflictDoUpdate({ target: [slugRedirects.contentType, slugRedirects.oldSlug], set: { itemId: id, createdAt: now } });
         }
+        await writeRelations(tx as unknown as Database, type, id, values);
         const item = (await getForStaff(tx as unknown as Database, type, id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
         await indexForSearch(tx as unknown as Database, type, id);
@@ -369,16 +398,29 @@ export async function updateItem(db: Database, type: ContentType, id: number, in
   }
 }
 
-export async function deleteItem(db: Database, type: ContentType, id: number): Promise<void> {
+/**
+ * Removes items in the caller's transaction with everything that hangs on them: revisions, slug redirects and
+ * search rows. Returns the ids that existed. The one delete of deleteItem and the bulk actions (bulk.server.ts).
+ */
+export async function removeItems(tx: Database, type: ContentType, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
   const t = tableOf(type);
-  const deleted = await db.transaction(async (tx) => {
-    const rows = await tx.delete(t).where(eq(t.id, id)).returning({ id: t.id });
-    if (!rows.length) return false;
-    await tx.delete(contentRevisions).where(and(eq(contentRevisions.contentType, type), eq(contentRevisions.itemId, id)));
-    await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.itemId, id)));
-    await indexForSearch(tx as unknown as Database, type, id);
-    return true;
-  });
+  const gone = (
+    await tx
+      .delete(t)
+      .where(inArray(t.id, [...ids]))
+      .returning({ id: t.id })
+  ).map((r) => r.id);
+  if (!gone.length) return gone;
+  await tx.delete(contentRevisions).where(and(eq(contentRevisions.contentType, type), inArray(contentRevisions.itemId, gone)));
+  await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), inArray(slugRedirects.itemId, gone)));
+  await forgetRelations(tx, type, gone);
+  for (const id of gone) await indexForSearch(tx, type, id);
+  return gone;
+}
+
+export async function deleteItem(db: Database, type: ContentType, id: number): Promise<void> {
+  const deleted = await db.transaction(async (tx) => (await removeItems(tx as unknown as Database, type, [id])).length > 0);
   if (!deleted) throw contentNotFound();
   afterWrite(db, type);
 }

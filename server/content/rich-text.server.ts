@@ -25,6 +25,9 @@ function imageSourceAllowed(src: string): boolean {
   return new URL(src, "http://localhost").pathname.startsWith("/uploads/");
 }
 
+/** The link types a link may carry (rel): what the editor's link options set, and what a new tab adds. */
+export const LINK_RELS: ReadonlySet<string> = new Set(["nofollow", "sponsored", "ugc", "noopener", "noreferrer"]);
+
 /** Checks the values of the attributes sanitize-html lets through by name. */
 function cleanAttributes(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
   const out: sanitizeHtml.Attributes = { ...attribs };
@@ -36,13 +39,19 @@ function cleanAttributes(tagName: string, attribs: sanitizeHtml.Attributes): san
     for (const name of ["width", "height"]) if (out[name] !== undefined && !DIMENSION.test(out[name])) delete out[name];
     if (out.loading !== undefined && !["lazy", "eager"].includes(out.loading)) delete out.loading;
   }
-  if (tagName === "a" && out.target !== undefined) {
-    if (out.target === "_blank") {
-      // A page opened in a new tab must not reach back to ours through window.opener.
-      const rel = new Set((out.rel ?? "").split(/\s+/).filter(Boolean));
-      rel.add("noopener").add("noreferrer");
-      out.rel = [...rel].join(" ");
-    } else delete out.target;
+  if (tagName === "a") {
+    // The editor's choices are kept as they are (issue 29: none forced); only known link types pass.
+    const rel = new Set(
+      (out.rel ?? "")
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((value) => LINK_RELS.has(value)),
+    );
+    if (out.target !== undefined && out.target !== "_blank") delete out.target;
+    // A page opened in a new tab must not reach back to ours through window.opener.
+    if (out.target === "_blank") rel.add("noopener").add("noreferrer");
+    if (rel.size) out.rel = [...rel].join(" ");
+    else delete out.rel;
   }
   return { tagName, attribs: out };
 }

@@ -107,6 +107,30 @@ describe("sanitizeRichText", () => {
     expect(sanitizeRichText('<a href="https://example.org" target="_top">x</a>')).toBe('<a href="https://example.org">x</a>');
   });
 
+  it("keeps exactly the link types the editor chose, none forced (issue 29)", () => {
+    // No option ticked: no rel at all (no nofollow added).
+    expect(sanitizeRichText('<a href="https://example.org">x</a>')).toBe('<a href="https://example.org">x</a>');
+    expect(sanitizeRichText('<a href="https://example.org" rel="sponsored">x</a>')).toBe('<a href="https://example.org" rel="sponsored">x</a>');
+    expect(sanitizeRichText('<a href="https://example.org" rel="nofollow sponsored">x</a>')).toBe(
+      '<a href="https://example.org" rel="nofollow sponsored">x</a>',
+    );
+    expect(sanitizeRichText('<a href="https://example.org" target="_blank" rel="sponsored noopener noreferrer">x</a>')).toBe(
+      '<a href="https://example.org" target="_blank" rel="sponsored noopener noreferrer">x</a>',
+    );
+    // A stored link from before (the editor forced these) is unchanged.
+    expect(sanitizeRichText('<a href="https://example.org" rel="noopener noreferrer nofollow">x</a>')).toBe(
+      '<a href="https://example.org" rel="noopener noreferrer nofollow">x</a>',
+    );
+    expect(sanitizeRichText('<a href="https://example.org" rel="ugc">x</a>')).toBe('<a href="https://example.org" rel="ugc">x</a>');
+  });
+
+  it("drops link types outside the allow-list, and an empty rel", () => {
+    expect(sanitizeRichText('<a href="https://example.org" rel="me opener prefetch">x</a>')).toBe('<a href="https://example.org">x</a>');
+    expect(sanitizeRichText('<a href="https://example.org" rel="NOFOLLOW author">x</a>')).toBe('<a href="https://example.org" rel="nofollow">x</a>');
+    expect(sanitizeRichText('<a href="https://example.org" rel="">x</a>')).toBe('<a href="https://example.org">x</a>');
+    expect(sanitizeRichText('<a href="https://example.org" target="_self" rel="sponsored">x</a>')).toBe('<a href="https://example.org" rel="sponsored">x</a>');
+  });
+
   it("shows images from the web or /uploads/ only, with numeric sizes", () => {
     expect(sanitizeRichText('<img src="https://cdn.example.org/a.jpg" alt="a">')).toBe('<img src="https://cdn.example.org/a.jpg" alt="a" />');
     for (const bad of ["/admin/x.png", "/uploads/../admin", "x.png", "//evil.example/a.png", "javascript:alert(1)", "data:image/png;base64,AAAA", "blob:x"]) {

@@ -8,6 +8,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, sql, typ
 import type { Database } from "#server/db/client.server.ts";
 import { articles, categories, REGIONS } from "#server/db/schema.server.ts";
 import { articleCardColumns } from "./articles.server.ts";
+import type { BylineAuthor } from "#domain/authors.ts";
 import { isPublished } from "./published.server.ts";
 import { literatureSamples } from "./literature-samples.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
@@ -55,6 +56,8 @@ export type SectionCard = {
   excerptFr: string | null;
   authorName: string | null;
   authorNameFr: string | null;
+  /** The author profiles, in byline order. */
+  bylines: BylineAuthor[];
   publishDate: Date;
   imageUrl: string | null;
   pageSlug: string;

@@ -7,7 +7,12 @@
 import { and, count, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "#server/db/client.server.ts";
-import { categories, libraryFiles, podcasts } from "#server/db/schema.server.ts";
+import { authors, categories, libraryFiles, podcasts } from "#server/db/schema.server.ts";
+import { authorPath } from "#domain/authors.ts";
+import { bylineNamesSql, hasPublishedItems } from "./authors.server.ts";
+import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
+import { tags } from "#server/db/schema.server.ts";
+import { tagPath } from "#domain/tags.ts";
 import { ALL_CONTENT_TYPES, definitionOf, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { isPublished } from "./published.server.ts";
@@ -35,15 +40,19 @@ function unionOf<Q>(types: readonly ContentType[], select: (type: ContentType, r
   return (unionAll as unknown as (...q: Q[]) => Q)(first, ...rest);
 }
 
-/** How many published items have a detail page. */
+/** Items an editor kept out of search engines (noindex, issue 29) are not in the sitemap either. */
+const indexed = (type: ContentType) => eq(columnOf(type, "noindex")!, false);
+
+/** How many published items have a detail page, and author pages (issue 29) the sitemap lists after them. */
 export async function countSitemapEntries(db: Database): Promise<number> {
   const counts = await unionOf(detailTypes(), (type) =>
     db
       .select({ n: count() })
       .from(tableOf(type))
-      .where(isPublished(tableOf(type))),
+      .where(isPublished(tableOf(type), indexed(type))),
   );
-  return counts.reduce((sum, row) => sum + Number(row.n), 0);
+  const [profiles] = await db.select({ n: count() }).from(authors).where(hasPublishedItems());
+  return counts.reduce((sum, row) => sum + Number(row.n), 0) + Number(profiles.n) + (await countTagPages(db));
 }
 
 /**
@@ -55,19 +64,45 @@ export async function listSitemapEntries(
   { offset = 0, limit = SITEMAP_MAX_URLS }: { offset?: number; limit?: number } = {},
 ): Promise<SitemapEntry[]> {
   const types = detailTypes();
-  const rows = await unionOf(types, (type, rank) => {
+  // The author pages (profiles with a published item, issue 29) come last, as one more "type" of the union.
+  const rows = await unionOf([...types, "authors" as ContentType, "tags" as ContentType], (type, rank) => {
+    // Then the tag pages (tags on a published item, decision 0122), last modified when an item last got the tag.
+    if (rank === types.length + 1) {
+      return db
+        .select({
+          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+          id: tags.id,
+          slug: tags.slug,
+          updatedAt: tags.updatedAt,
+          publishDate: tags.createdAt,
+        })
+        .from(tags)
+        .where(tagHasPublishedItems());
+    }
+    if (rank === types.length) {
+      return db
+        .select({
+          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+          id: authors.id,
+          slug: authors.slug,
+          updatedAt: authors.updatedAt,
+          publishDate: authors.createdAt,
+        })
+        .from(authors)
+        .where(hasPublishedItems());
+    }
     const t = tableOf(type);
     return db
       .select({ rank: sql<number>`${sql.raw(String(rank))}`.as("rank"), id: t.id, slug: t.pageSlug, updatedAt: t.updatedAt, publishDate: t.publishDate })
       .from(t)
-      .where(isPublished(t));
+      .where(isPublished(t, indexed(type)));
   })
     .orderBy(sql`rank`, sql`publish_date desc`, sql`id desc`)
     .limit(limit)
     .offset(offset);
   // A scheduled item becomes public at its publish date, which may be after its last edit.
   return rows.map((r) => ({
-    path: publicUrl(types[r.rank], r.slug),
+    path: r.rank === types.length ? authorPath(r.slug) : r.rank === types.length + 1 ? tagPath(r.slug) : publicUrl(types[r.rank], r.slug),
     lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate,
   }));
 }
@@ -78,6 +113,8 @@ export type FeedItem = {
   title: string;
   excerpt: string | null;
   author: string | null;
+  /** The author profiles' names in byline order (dc:creator each); empty: `author`. */
+  authors?: string[];
   category: string | null;
   publishDate: Date;
 };
@@ -97,6 +134,7 @@ export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[
         title: t.title,
         excerpt: sql<string | null>`${columnOf(type, summary)}`.as("excerpt"),
         author: t.authorName,
+        authors: bylineNamesSql(type, t.id).as("authors"),
         category: sql<string | null>`${categories.name}`.as("category"),
         publishDate: t.publishDate,
       })
@@ -113,6 +151,7 @@ export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[
     title: r.title,
     excerpt: r.excerpt,
     author: r.author,
+    authors: r.authors ?? [],
     category: r.category,
     publishDate: r.publishDate,
   }));

@@ -15,6 +15,7 @@ import {
   pgTable,
   real,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -46,6 +47,16 @@ const publishable = {
   publishDate: timestamp("publish_date", { withTimezone: true }).notNull().defaultNow(),
   isDemo: boolean("is_demo").notNull().default(false),
   ...timestamps,
+};
+
+/** Search and sharing fields every content type has (issue 29, drizzle/0013_search_and_sharing.sql). */
+const searchAndSharing = {
+  metaDescription: text("meta_description"),
+  shareTitle: text("share_title"),
+  shareImageUrl: text("share_image_url"),
+  canonicalUrl: text("canonical_url"),
+  /** Kept out of search engines: robots noindex on its page, left out of the sitemap. */
+  noindex: boolean("noindex").notNull().default(false),
 };
 
 export const categories = pgTable(
@@ -97,6 +108,7 @@ export const articles = pgTable(
     videoUrl: text("video_url"),
     readTimeMinutes: integer("read_time_minutes"),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("articles_page_slug_unique").on(t.pageSlug),
@@ -125,6 +137,7 @@ export const news = pgTable(
     authorName: text("author_name"),
     imageUrl: text("image_url"),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("news_page_slug_unique").on(t.pageSlug),
@@ -154,6 +167,7 @@ export const coverages = pgTable(
     /** The video's WebVTT captions (a .vtt file's URL). */
     captionsUrl: text("captions_url"),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("coverages_page_slug_unique").on(t.pageSlug),
@@ -186,6 +200,7 @@ export const podcasts = pgTable(
     authorId: text("author_id"),
     authorName: text("author_name"),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("podcasts_page_slug_unique").on(t.pageSlug),
@@ -218,6 +233,7 @@ export const programs = pgTable(
     authorId: text("author_id"),
     authorName: text("author_name"),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("programs_page_slug_unique").on(t.pageSlug),
@@ -246,6 +262,7 @@ export const media = pgTable(
     region: text("region", { enum: REGIONS }),
     isTrending: boolean("is_trending").notNull().default(false),
     ...publishable,
+    ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("media_page_slug_unique").on(t.pageSlug),
@@ -494,6 +511,74 @@ export const slugRedirects = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.contentType, t.oldSlug] }), index("slug_redirects_item_idx").on(t.contentType, t.itemId)],
+);
+
+/**
+ * Author profiles (drizzle/0011_authors.sql): the bylines readers see, each with a public page. An account may
+ * be linked to one profile, its default byline. Links are `{ label, url }` pairs (a site, X, Facebook…).
+ */
+export const authors = pgTable(
+  "authors",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    nameFr: text("name_fr"),
+    nameEn: text("name_en"),
+    photoUrl: text("photo_url"),
+    bio: text("bio"),
+    bioFr: text("bio_fr"),
+    bioEn: text("bio_en"),
+    links: jsonb("links")
+      .$type<{ label: string; url: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("authors_slug_unique").on(t.slug), uniqueIndex("authors_user_unique").on(t.userId)],
+);
+
+/** An item's authors in byline order; content_type is the registry's type key. */
+export const itemAuthors = pgTable(
+  "item_authors",
+  {
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => authors.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.itemId, t.authorId] }), index("item_authors_author_idx").on(t.authorId, t.contentType, t.itemId)],
+);
+
+/**
+ * Tags (drizzle/0012_tags.sql): people, places and events. `matchKey` is the name as the search analysis
+ * normalises it, so two spellings of one name are one tag.
+ */
+export const tags = pgTable(
+  "tags",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    matchKey: text("match_key").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("tags_slug_unique").on(t.slug), uniqueIndex("tags_match_key_unique").on(t.matchKey)],
+);
+
+export const itemTags = pgTable(
+  "item_tags",
+  {
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.contentType, t.itemId, t.tagId] }), index("item_tags_tag_idx").on(t.tagId, t.contentType, t.itemId)],
 );
 
 /** Tables whose rows are publishable content with a page slug: the ones detail pages and search read. */

@@ -21,7 +21,10 @@ import { DateTimeInput } from "#app/components/forms/date-time-input.tsx";
 import { useFormCheck } from "#app/components/forms/form-check.ts";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
 import { MediaRefField } from "./media-ref-field.tsx";
+import { AuthorsField } from "./authors-field.tsx";
 import { ImageField } from "./image-field.tsx";
+import { TagsField } from "./tags-field.tsx";
+import { SearchSharingSection } from "./search-sharing.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
 
@@ -93,6 +96,7 @@ function FieldControl({
   onRichEdited,
   folder,
   canUploadVideo,
+  placeholder,
 }: {
   field: FieldDefinition;
   value: string;
@@ -101,6 +105,8 @@ function FieldControl({
   onRichEdited: (name: string, html: string) => void;
   folder?: string;
   canUploadVideo: boolean;
+  /** What a blank value stands for (search and sharing fields: the title, the summary). */
+  placeholder?: string;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
@@ -129,7 +135,7 @@ function FieldControl({
   const control = (props: ControlProps) => {
     const invalid = Boolean(props["aria-invalid"]);
     const describedBy = props["aria-describedby"];
-    const common = { ...props, name: field.name, "aria-required": field.required || undefined, "data-testid": `input-${field.name}` };
+    const common = { ...props, name: field.name, placeholder, "aria-required": field.required || undefined, "data-testid": `input-${field.name}` };
     switch (field.kind) {
       case "text":
         return (
@@ -144,6 +150,8 @@ function FieldControl({
         );
       case "textarea":
         return <textarea {...common} defaultValue={value} rows={field.rows ?? 3} dir="auto" className={`${props.className} py-2`} />;
+      case "url":
+        return <input {...common} type="url" inputMode="url" defaultValue={value} dir="ltr" className={`${props.className} h-11`} />;
       case "richtext":
         return (
           <RichTextField
@@ -195,6 +203,11 @@ function FieldControl({
             data-testid={`input-${field.name}`}
           />
         );
+      // Relations: the byline picker (author ids) and the tag input (names), each posting one comma-separated input.
+      case "authors":
+        return <AuthorsField field={field} value={value} id={id.control} labelId={id.label} invalid={invalid} describedBy={describedBy} />;
+      case "tags":
+        return <TagsField name={field.name} value={value} control={props} />;
       case "image":
         return <ImageField field={field} value={value} invalid={invalid} describedBy={describedBy} folder={folder} id={id.control} />;
       case "audio":
@@ -364,9 +377,9 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
   };
 
   const errorCount = Object.keys(errors).length;
-  const lead = def.fields.filter((f) => f.kind !== "image" && f.kind !== "boolean");
-  const side = def.fields.filter((f) => f.kind === "image" || f.kind === "boolean");
-  const control = (field: FieldDefinition) => (
+  const lead = def.fields.filter((f) => !f.group && f.kind !== "image" && f.kind !== "boolean");
+  const side = def.fields.filter((f) => !f.group && (f.kind === "image" || f.kind === "boolean"));
+  const control = (field: FieldDefinition, placeholder?: string) => (
     <FieldControl
       key={field.name}
       field={field}
@@ -376,6 +389,7 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       onRichEdited={onRichEdited}
       folder={def.folders[field.name]}
       canUploadVideo={canUploadVideo}
+      placeholder={placeholder}
     />
   );
 
@@ -433,10 +447,13 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       )}
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6">{lead.map(control)}</div>
+        <div className="min-w-0 space-y-5">
+          <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6">{lead.map((f) => control(f))}</div>
+          <SearchSharingSection def={def} values={values} origin={origin} errors={errors} control={control} />
+        </div>
         <div className="space-y-5">
           <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
-          {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map(control)}</div>}
+          {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map((f) => control(f))}</div>}
           <div className="flex flex-wrap gap-2">
             {status}
             <SubmitButton pending={saving} pendingLabel={t("admin.saving")} testId="save" className="flex-1 px-5 py-3">

@@ -115,6 +115,56 @@ type Actions = {
   onDelete: (row: ContentRow, e: MouseEvent<HTMLAnchorElement>) => void;
 };
 
+/**
+ * The rows' checkboxes of the bulk actions (app/components/admin/bulk-actions.tsx): each posts `id` with the
+ * bulk form (`form`), so a browser without JavaScript posts what it ticked.
+ */
+export type RowSelection = {
+  form: string;
+  isSelected: (id: number) => boolean;
+  toggle: (id: number, on: boolean) => void;
+  /** The page's rows all selected, some, or none (the header checkbox). */
+  page: "all" | "some" | "none";
+  togglePage: (on: boolean) => void;
+};
+
+const checkboxClass = "h-5 w-5 cursor-pointer rounded border-sand-300 accent-desert-600";
+
+function RowCheckbox({ row, selection, where }: { row: ContentRow; selection: RowSelection; where: "table" | "card" }) {
+  const { t } = useTranslation();
+  return (
+    <input
+      type="checkbox"
+      name="id"
+      value={row.id}
+      form={selection.form}
+      id={`select-${where}-${row.id}`}
+      checked={selection.isSelected(row.id)}
+      onChange={(e) => selection.toggle(row.id, e.currentTarget.checked)}
+      aria-label={t("newsroom.bulk.selectRow", { title: row.title })}
+      className={checkboxClass}
+      data-testid="row-select"
+    />
+  );
+}
+
+function PageCheckbox({ selection }: { selection: RowSelection }) {
+  const { t } = useTranslation();
+  return (
+    <input
+      type="checkbox"
+      checked={selection.page === "all"}
+      ref={(el) => {
+        if (el) el.indeterminate = selection.page === "some";
+      }}
+      onChange={(e) => selection.togglePage(e.currentTarget.checked)}
+      aria-label={t("newsroom.bulk.selectPage")}
+      className={checkboxClass}
+      data-testid="select-page"
+    />
+  );
+}
+
 /** Edit, delete (when allowed) and the open-media action of podcasts and programs. */
 function RowActions({ row, actions }: { row: ContentRow; actions: Actions }) {
   const { t } = useTranslation();
@@ -153,13 +203,28 @@ function RowActions({ row, actions }: { row: ContentRow; actions: Actions }) {
 }
 
 /** The list on wide screens: a table with the type's columns and the row actions. */
-export function ContentTable({ def, rows, actions }: { def: ContentTypeDefinition; rows: ContentRow[]; actions: Actions }) {
+export function ContentTable({
+  def,
+  rows,
+  actions,
+  selection,
+}: {
+  def: ContentTypeDefinition;
+  rows: ContentRow[];
+  actions: Actions;
+  selection?: RowSelection;
+}) {
   const { t } = useTranslation();
   return (
     <div className="hidden overflow-x-auto rounded-lg border border-sand-200 bg-white shadow-sm md:block">
       <table className="w-full text-start text-sm" data-testid="content-table">
         <thead className="bg-sand-50 text-xs text-ink-soft">
           <tr>
+            {selection && (
+              <th scope="col" className="w-10 px-3 py-2.5 text-start">
+                <PageCheckbox selection={selection} />
+              </th>
+            )}
             {def.columns.map((c) => (
               <th key={c.field} scope="col" className="px-3 py-2.5 text-start font-bold">
                 {t(c.label)}
@@ -172,7 +237,18 @@ export function ContentTable({ def, rows, actions }: { def: ContentTypeDefinitio
         </thead>
         <tbody className="divide-y divide-sand-100">
           {rows.map((row) => (
-            <tr key={row.id} data-testid="content-row" data-id={row.id} className="align-top hover:bg-sand-50/60">
+            <tr
+              key={row.id}
+              data-testid="content-row"
+              data-id={row.id}
+              data-selected={selection?.isSelected(row.id) || undefined}
+              className="align-top hover:bg-sand-50/60 data-selected:bg-sand-100"
+            >
+              {selection && (
+                <td className="px-3 py-3">
+                  <RowCheckbox row={row} selection={selection} where="table" />
+                </td>
+              )}
               {def.columns.map((c) => (
                 <td key={c.field} className="px-3 py-3">
                   <Cell def={def} column={c} row={row} editHref={actions.editHref(row)} />
@@ -190,15 +266,38 @@ export function ContentTable({ def, rows, actions }: { def: ContentTypeDefinitio
 }
 
 /** The list on phones: one card per item, its columns as labelled lines. */
-export function ContentCards({ def, rows, actions }: { def: ContentTypeDefinition; rows: ContentRow[]; actions: Actions }) {
+export function ContentCards({
+  def,
+  rows,
+  actions,
+  selection,
+}: {
+  def: ContentTypeDefinition;
+  rows: ContentRow[];
+  actions: Actions;
+  selection?: RowSelection;
+}) {
   const { t } = useTranslation();
   const rest = def.columns.filter((c) => c.field !== def.titleField && c.display !== "status");
   return (
     <ul className="space-y-3 md:hidden" data-testid="content-cards">
+      {selection && (
+        <li className="flex items-center gap-3 px-1 text-sm">
+          <PageCheckbox selection={selection} />
+          <span aria-hidden="true" className="text-ink-soft">
+            {t("newsroom.bulk.selectPage")}
+          </span>
+        </li>
+      )}
       {rows.map((row) => (
         <li key={row.id} className="rounded-lg border border-sand-200 bg-white p-4 shadow-sm" data-testid="content-card" data-id={row.id}>
           <div className="flex items-start justify-between gap-3">
-            <div className="min-w-0">
+            {selection && (
+              <div className="pt-0.5">
+                <RowCheckbox row={row} selection={selection} where="card" />
+              </div>
+            )}
+            <div className="min-w-0 flex-1">
               <TitleLink href={actions.editHref(row)} title={row.title} />
               {row.summary && (
                 <p dir="auto" className="mt-1 line-clamp-2 text-sm text-ink-soft">

@@ -1,9 +1,13 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
 import { CARD_IMAGE_SIZES, ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 import { textProps } from "#domain/localized.ts";
+
+/** An author of a byline: the name in the reader's language and the address of the profile's page. */
+export type BylineLink = { name: string; href: string };
 
 /** What a card or a featured story shows of an item. */
 export type StoryFields = {
@@ -14,6 +18,10 @@ export type StoryFields = {
   date?: Date | string | null;
   category?: string | null;
   author?: string | null;
+  /** The item's author profiles (names in the reader's language, links to their pages); shown instead of `author`. */
+  authors?: readonly BylineLink[];
+  /** More after the date in the byline (a news item's place when its authors are shown). */
+  extra?: string | null;
   testId?: string;
 };
 
@@ -44,6 +52,8 @@ export function ContentCard({
   date,
   category,
   author,
+  authors,
+  extra,
   eager,
   testId,
   layout = "vertical",
@@ -87,7 +97,7 @@ export function ContentCard({
             {excerptNode ?? excerpt}
           </p>
         )}
-        <Byline author={author} date={date} className="mt-auto pt-3" />
+        <Byline author={author} authors={authors} date={date} extra={extra} className="mt-auto pt-3" />
       </div>
     </article>
   );
@@ -100,18 +110,22 @@ export function ContentCard({
  */
 export function Byline({
   author,
+  authors,
   date,
   extra,
   className = "",
 }: {
   author?: string | null;
+  authors?: readonly BylineLink[];
   date?: Date | string | null;
   extra?: string | null;
   className?: string;
 }) {
   const lang = useLanguage();
   const parts = [
-    author ? (
+    authors?.length ? (
+      <AuthorLinks key="author" authors={authors} />
+    ) : author ? (
       <bdi key="author" {...textProps(lang, author)}>
         {author}
       </bdi>
@@ -137,5 +151,25 @@ export function Byline({
             ],
       )}
     </p>
+  );
+}
+
+/**
+ * The names of a byline, each a link to the author's page, joined as the language joins names («أ و ب»,
+ * «A et B»). Above a card's stretched link (relative z-10), so each name opens its author, not the item.
+ */
+export function AuthorLinks({ authors, testId = "byline-authors" }: { authors: readonly BylineLink[]; testId?: string }) {
+  const lang = useLanguage();
+  const { t } = useTranslation();
+  const and = t("common.and");
+  return (
+    <bdi data-testid={testId}>
+      {authors.flatMap((a, i) => [
+        i === 0 ? null : <span key={`and${i}`}>{i === authors.length - 1 ? ` ${and} ` : lang === "ar" ? "، " : ", "}</span>,
+        <Link key={a.href} to={a.href} className="relative z-10 font-bold hover:underline" data-testid="byline-author" {...textProps(lang, a.name)}>
+          {a.name}
+        </Link>,
+      ])}
+    </bdi>
   );
 }

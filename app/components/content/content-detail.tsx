@@ -4,6 +4,7 @@ import { ArticleBody } from "./article-body.tsx";
 import { PlainVideo } from "#app/components/media/plain-video.tsx";
 import { DetailImage, DetailLayout } from "./detail-layout.tsx";
 import { Transcript } from "./transcript.tsx";
+import { TagLinks } from "./tag-links.tsx";
 import { ImageDetailsProvider } from "./image-details.tsx";
 import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
 import { localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage } from "#domain/detail-view.ts";
@@ -12,6 +13,8 @@ import { formatDate } from "#domain/format.ts";
 import { useCount } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import { localized, textProps } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
+import { AuthorLinks } from "./content-card.tsx";
 
 type T = ReturnType<typeof useTranslation>["t"];
 type Count = ReturnType<typeof useCount>;
@@ -46,6 +49,24 @@ function factsOf(view: DetailView, item: DetailItem, lang: Language, t: T, count
     else value = localizedField(lang, item, field);
     return { label: label && t(label), value, testId, count: counted && shown(raw) ? Number(raw) : undefined };
   });
+}
+
+/**
+ * The byline among the facts (decision 0121): the item's author profiles, each a link to its page, in place of
+ * the old author-name fact («بقلم: أ و ب»), or first when the type had none. An item naming no profile keeps its facts.
+ */
+function withByline(facts: ReturnType<typeof factsOf>, page: DetailPage, lang: Language, t: T) {
+  const links = bylineLinks(lang, page.authors);
+  if (!links.length) return facts;
+  const byline = {
+    label: t("common.by"),
+    value: links.map((l) => l.name).join(", "),
+    testId: "detail-author",
+    count: undefined,
+    node: <AuthorLinks authors={links} />,
+  };
+  const at = definitionOf(page.type).detail.facts.findIndex((f) => f.field === "authorName");
+  return at === -1 ? [byline, ...facts] : facts.map((f, i) => (i === at ? byline : f));
 }
 
 /** The player of a type that has one (video, audio, or a media item's file by its kind); none: the image. */
@@ -117,7 +138,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
         lead={localized(lang, page.summary, page.summaryFr)}
         date={item.publishDate}
         dateLabel={view.dateLabel}
-        facts={factsOf(view, item, lang, t, count)}
+        facts={withByline(factsOf(view, item, lang, t, count), page, lang, t)}
         imageUrl={imageUrl}
         media={media}
         path={page.url}
@@ -130,6 +151,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
           verse={!!category && !!view.verseCategories?.includes(category)}
         />
         {transcript && <Transcript text={transcript} lang={lang} />}
+        <TagLinks tags={page.tags} />
         {bio && (
           <p className="mt-8 rounded-lg bg-sand-100 p-4 text-ink-soft" {...textProps(lang, bio)}>
             {bio}

@@ -6,6 +6,7 @@ import { ResponsiveImage } from "./responsive-image.tsx";
 import { useImageDetails } from "./image-details.tsx";
 import { libraryText } from "#domain/image-details.ts";
 import { ShareButton } from "./share-button.tsx";
+import { ShareLinks } from "./share-links.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
 import { localized, textProps } from "#domain/localized.ts";
@@ -50,7 +51,7 @@ export function DetailImage({ url, className = "" }: { url: string; className?: 
 }
 
 /** `count`: the number a counted fact was written from (data-count), for the page's tests. */
-type Fact = { label?: string; value: string | null | undefined; testId?: string; count?: number };
+type Fact = { label?: string; value: string | null | undefined; testId?: string; count?: number; node?: ReactNode };
 
 type DetailLayoutProps = {
   kicker?: { label: string; href?: string } | null;
@@ -141,13 +142,14 @@ export function DetailLayout({
           {shown.map((f, i) => (
             <div key={i} className="flex gap-1" data-testid={f.testId} data-count={f.count}>
               {f.label && <dt className="font-bold">{f.label}:</dt>}
-              <dd>
-                <bdi {...textProps(lang, f.value)}>{f.value}</bdi>
-              </dd>
+              <dd>{f.node ?? <bdi {...textProps(lang, f.value)}>{f.value}</bdi>}</dd>
             </div>
           ))}
         </dl>
-        <ShareButton title={title} text={lead ?? undefined} url={path} />
+        <div className="flex flex-wrap items-center gap-2">
+          <ShareButton title={title} text={lead ?? undefined} url={path} />
+          <ShareLinks title={title} path={path} />
+        </div>
       </div>
       {media ?? (imageUrl ? <DetailImage url={imageUrl} className="mt-6" /> : null)}
       <div className="mt-6">{children}</div>

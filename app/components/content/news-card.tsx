@@ -2,6 +2,7 @@ import { ContentCard } from "./content-card.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
+import { bylineLinks, type BylineAuthor } from "#domain/authors.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 
 export type NewsCardData = {
@@ -16,6 +17,8 @@ export type NewsCardData = {
   publishDate: Date | string;
   categoryName: string | null;
   categoryNameFr: string | null;
+  /** The author profiles, in byline order (decision 0121). */
+  bylines?: BylineAuthor[];
 };
 
 export function NewsCard({ item, eager, headingLevel }: { item: NewsCardData; eager?: boolean; headingLevel?: 2 | 3 }) {
@@ -29,6 +32,8 @@ export function NewsCard({ item, eager, headingLevel }: { item: NewsCardData; ea
       date={item.publishDate}
       category={localized(lang, item.categoryName, item.categoryNameFr)}
       author={item.location}
+      authors={bylineLinks(lang, item.bylines)}
+      extra={item.bylines?.length ? item.location : null}
       eager={eager}
       headingLevel={headingLevel}
       testId="news-card"

@@ -56,7 +56,9 @@ export default function TiptapEditor({ name, id, labelId, initialHtml, invalid, 
         autolink: true,
         defaultProtocol: "https",
         isAllowedUri: (url) => SAFE_URL.test(url),
-        HTMLAttributes: { rel: "noopener noreferrer nofollow", target: null },
+        // No rel or target of its own: a link carries what the editor chose in the link panel (issue 29), and
+        // a stored link keeps its own (the server's sanitizer allows nofollow, sponsored, ugc, noopener, noreferrer).
+        HTMLAttributes: { rel: null, target: null },
       }),
       Image.configure({ inline: false, allowBase64: false }),
     ],
@@ -112,6 +114,8 @@ function Toolbar({ editor, lang }: { editor: Editor; lang: "ar" | "fr" }) {
       blockquote: e.isActive("blockquote"),
       link: e.isActive("link"),
       href: (e.getAttributes("link").href as string | undefined) ?? "",
+      target: (e.getAttributes("link").target as string | null | undefined) ?? null,
+      rel: (e.getAttributes("link").rel as string | null | undefined) ?? null,
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
     }),
@@ -170,8 +174,13 @@ function Toolbar({ editor, lang }: { editor: Editor; lang: "ar" | "fr" }) {
         <LinkPanel
           key={state.href}
           href={state.href}
-          onApply={(href) => {
-            chain().extendMarkRange("link").setLink({ href }).run();
+          target={state.target}
+          rel={state.rel}
+          onApply={(href, options) => {
+            chain()
+              .extendMarkRange("link")
+              .setLink({ href, ...options })
+              .run();
             setPanel(null);
           }}
           onRemove={() => {
@@ -249,15 +258,42 @@ function onEnter(apply: () => void) {
   };
 }
 
-function LinkPanel({ href, onApply, onRemove, onCancel }: { href: string; onApply: (href: string) => void; onRemove: () => void; onCancel: () => void }) {
+function LinkPanel({
+  href,
+  target,
+  rel,
+  onApply,
+  onRemove,
+  onCancel,
+}: {
+  href: string;
+  target: string | null;
+  rel: string | null;
+  onApply: (href: string, options: LinkOptions) => void;
+  onRemove: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   const [url, setUrl] = useState(href);
   const [error, setError] = useState<string | null>(null);
+  const [options, setOptions] = useState(() => linkChoicesOf(target, rel));
   const apply = () => {
     const value = url.trim();
     if (!SAFE_URL.test(value)) return setError(t("newsroom.ui.editor.urlInvalid"));
-    onApply(value);
+    onApply(value, linkOptionsOf(options, rel));
   };
+  const choice = (key: keyof LinkChoices, label: string) => (
+    <label className="flex items-center gap-1.5 text-xs font-bold">
+      <input
+        type="checkbox"
+        checked={options[key]}
+        onChange={(e) => setOptions((o) => ({ ...o, [key]: e.target.checked }))}
+        onKeyDown={(e) => e.key === "Enter" && e.preventDefault()}
+        data-testid={`link-${key}`}
+      />
+      {label}
+    </label>
+  );
   return (
     <div className="flex flex-wrap items-end gap-2 border-t border-sand-200 p-2" data-testid="link-panel">
       <label className="min-w-56 flex-1 text-xs font-bold">
@@ -274,6 +310,12 @@ function LinkPanel({ href, onApply, onRemove, onCancel }: { href: string; onAppl
           data-testid="link-url"
         />
       </label>
+      <fieldset className="flex w-full flex-wrap items-center gap-x-4 gap-y-1 sm:order-last" data-testid="link-options">
+        <legend className="sr-only">{t("searchSharing.link.options")}</legend>
+        {choice("newTab", t("searchSharing.link.newTab"))}
+        {choice("nofollow", t("searchSharing.link.nofollow"))}
+        {choice("sponsored", t("searchSharing.link.sponsored"))}
+      </fieldset>
       <button type="button" onClick={apply} className={`${panelButton} bg-desert-600 text-white`} data-testid="link-apply">
         {t("newsroom.ui.editor.apply")}
       </button>
@@ -292,6 +334,31 @@ function LinkPanel({ href, onApply, onRemove, onCancel }: { href: string; onAppl
       )}
     </div>
   );
+}
+
+/** The link panel's options (issue 29): none is on unless the editor ticks it, or the link already had it. */
+type LinkChoices = { newTab: boolean; nofollow: boolean; sponsored: boolean };
+type LinkOptions = { target: string | null; rel: string | null };
+
+function linkChoicesOf(target: string | null, rel: string | null): LinkChoices {
+  const values = new Set((rel ?? "").toLowerCase().split(/\s+/));
+  return { newTab: target === "_blank", nofollow: values.has("nofollow"), sponsored: values.has("sponsored") };
+}
+
+/** The link's target and rel from the choices; a link type the panel does not show (ugc) is kept as it was. */
+function linkOptionsOf(choices: LinkChoices, previous: string | null): LinkOptions {
+  const kept = (previous ?? "")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((value) => value === "ugc");
+  const rel = [
+    ...(choices.nofollow ? ["nofollow"] : []),
+    ...(choices.sponsored ? ["sponsored"] : []),
+    ...kept,
+    // A new tab must not reach back to the page through window.opener (the server adds them too).
+    ...(choices.newTab ? ["noopener", "noreferrer"] : []),
+  ];
+  return { target: choices.newTab ? "_blank" : null, rel: rel.length ? rel.join(" ") : null };
 }
 
 /**

@@ -13,6 +13,7 @@ import { localized, textProps } from "#domain/localized.ts";
 import { excerpt as cut } from "#domain/format.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import type { Language } from "#domain/language.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import type { SectionCard } from "#server/content/sections.server.ts";
 
 /**
@@ -170,6 +171,7 @@ export function storyOf(a: SectionCard, lang: Language, excerptMax: number): Sto
     date: a.publishDate,
     category: localized(lang, a.categoryName, a.categoryNameFr),
     author: localized(lang, a.authorName, a.authorNameFr),
+    authors: bylineLinks(lang, a.bylines),
   };
 }
 
@@ -232,7 +234,7 @@ export type FeaturedStoryProps = StoryFields & {
 };
 
 /** The large card at the top of a listing: picture beside the text on wide screens, above it on phones. */
-export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, testId, overlay, children }: FeaturedStoryProps) {
+export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, authors, testId, overlay, children }: FeaturedStoryProps) {
   const lang = useLanguage();
   return (
     <article className="group relative grid overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm md:grid-cols-2" data-testid={testId}>
@@ -269,7 +271,7 @@ export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, 
           </p>
         )}
         {children}
-        <Byline author={author} date={date} className="mt-auto pt-4" />
+        <Byline author={author} authors={authors} date={date} className="mt-auto pt-4" />
       </div>
     </article>
   );

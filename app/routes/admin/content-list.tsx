@@ -5,10 +5,13 @@ import type { Route } from "./+types/content-list";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentCards, ContentTable, type ContentRow } from "#app/components/admin/content-table.tsx";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
+import { BulkBar, BulkDeleteStep, useRowSelection, type CategoryOption } from "#app/components/admin/bulk-actions.tsx";
+import { useCount } from "#app/lib/i18n.ts";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { useOnAnswer } from "#app/components/forms/notice.tsx";
-import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
+import { formErrorOf, type FormFailure, type FormSuccess } from "#domain/form-answer.ts";
+import type { BulkAction } from "#domain/bulk-actions.ts";
 import { PlusIcon } from "#app/components/admin/icons.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
@@ -17,9 +20,10 @@ import { isVideoId } from "#domain/video-source.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { getConfig } from "#server/config.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { failedWhile, formAction } from "#server/http/form-action.server.ts";
+import { failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
-import { deleteItem, getForStaff, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
+import { deleteItem, getForStaff, listCategoryOptions, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
+import { idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
 import { BadRequestError } from "#server/http/errors.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
@@ -68,6 +72,9 @@ async function openMediaOf(def: ContentTypeDefinition, item: StaffItem): Promise
 async function rowOf(def: ContentTypeDefinition, item: StaffItem): Promise<ContentRow> {
   const values: Record<string, unknown> = {};
   for (const column of def.columns) values[column.field] = item[column.field] ?? null;
+  // The author column shows the item's byline (its profiles, decision 0121) when it names any.
+  const byline = Array.isArray(item.authors) ? (item.authors as { name: string }[]).map((a) => a.name) : [];
+  if ("author_name" in values && byline.length) values.author_name = byline.join("، ");
   const summary = item[def.summaryField];
   return {
     id: item.id,
@@ -97,6 +104,15 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadFailed = true;
   }
   const canDelete = userCan(user, def.permissions.delete);
+  // The bulk action "change the category" offers the categories the type's form offers.
+  let categories: CategoryOption[] | null = null;
+  if (def.fields.some((f) => f.kind === "category")) {
+    try {
+      categories = (await listCategoryOptions(db, def.type)).map((c) => ({ id: c.id, name: c.name, nameFr: c.nameFr }));
+    } catch (error) {
+      logger.error({ err: error, type: def.type }, "admin list categories failed");
+    }
+  }
   // The confirmation step of a browser without JavaScript: /admin/news?delete=12.
   const deleteId = Number(url.searchParams.get("delete"));
   let confirmDelete: DeleteTarget | null = null;
@@ -117,6 +133,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       q,
       status,
       canDelete,
+      categories,
       confirmDelete,
       loadFailed,
       flash,
@@ -127,8 +144,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
 
-/** The list's answer to a refused delete (domain/form-answer.ts); a delete that went through goes back to the list. */
-type ListAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "NOT_FOUND" | "FAILED">;
+/**
+ * The list's answer (domain/form-answer.ts): a refused delete or bulk action (a delete that went through goes back
+ * to the list), a bulk action done (`bulk`: what and how many), or a bulk delete to confirm first (a browser without
+ * JavaScript: `confirmBulk`, the count and the fields to post again).
+ */
+type ListAnswer =
+  | (FormSuccess & { bulk?: { action: BulkAction; count: number }; confirmBulk?: { count: number; fields: Record<string, string> } })
+  | (FormFailure<string, string> & { intent?: "bulk" });
 
 /** What the failure toast and notice say for each code (translation keys). */
 const DELETE_FAILURES: Record<string, string> = {
@@ -138,14 +161,20 @@ const DELETE_FAILURES: Record<string, string> = {
   FAILED: "newsroom.ui.deleteFailedDetail",
 };
 
-/** The list's one action: delete an item (its own permission), then back to the same view of the list. */
+/**
+ * The list's action: a bulk action on the selected items (intent `bulk`, server/content/bulk.server.ts), or delete
+ * an item, then back to the same view of the list. The type's write permission; a delete its delete permission.
+ */
 export async function action({ request }: Route.ActionArgs) {
   const def = typeOf(request);
-  await requirePermission(request, def.permissions.delete);
-  // A delete is a few hidden fields: the account forms' limit is plenty.
-  return formAction<ListAnswer>(request, { limit: "account" }, async (form) => {
+  const user = await requirePermission(request, def.permissions.write);
+  // A delete is a few hidden fields, a bulk action at most a thousand ids: the form limit is plenty.
+  return formAction<ListAnswer>(request, { limit: "form", echo: (form) => (form?.get("intent") === "bulk" ? { intent: "bulk" } : {}) }, async (form) => {
+    if (form.get("intent") === "bulk") return bulkAction(request, def, user, form);
+    if (form.get("intent") !== "delete") throw new BadRequestError("BAD_REQUEST", "Not a delete of an item nor a bulk action.");
+    await requirePermission(request, def.permissions.delete);
     const id = Number(form.get("id"));
-    if (form.get("intent") !== "delete" || !Number.isSafeInteger(id) || id < 1) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
+    if (!Number.isSafeInteger(id) || id < 1) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
     const back = asText(form.get("back"));
     const list = `/admin/${def.segment}`;
     try {
@@ -160,6 +189,39 @@ export async function action({ request }: Route.ActionArgs) {
     const search = params.toString();
     return redirect(search ? `${list}?${search}` : list, { headers: { "Set-Cookie": flashCookie({ kind: "deleted", type: def.type }) } });
   });
+}
+
+/** The bar's post as the JSON API's body (one validation, parseBulkBody), run, and answered with what changed. */
+async function bulkAction(request: Request, def: ContentTypeDefinition, user: Awaited<ReturnType<typeof requirePermission>>, form: FormData) {
+  const body: Record<string, unknown> = { action: asText(form.get("action")) };
+  if (form.get("all") === "1") body.filter = { q: asText(form.get("q")).slice(0, 200), status: asText(form.get("status")) || "all" };
+  else {
+    const ids = [...form.getAll("id").map(asText), ...asText(form.get("ids")).split(",")].map((v) => v.trim()).filter(Boolean);
+    if (ids.length) body.ids = ids.map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : v));
+  }
+  for (const name of ["publish_date", "category_id", "tag"]) {
+    const value = asText(form.get(name));
+    if (value) body[name] = value;
+  }
+  const bulk = parseBulkBody(body);
+  const db = await getDb();
+  if (bulk.action === "delete") {
+    await requirePermission(request, def.permissions.delete);
+    // Without JavaScript the dialog did not ask: the page asks, then posts again with `confirmed`.
+    if (form.get("confirmed") !== "1") {
+      const selection = bulk.selection;
+      const count = "ids" in selection ? selection.ids.length : (await idsMatching(db, def.type, selection.filter)).length;
+      const fields: Record<string, string> =
+        "ids" in selection ? { ids: selection.ids.join(",") } : { all: "1", q: selection.filter.q ?? "", status: selection.filter.status ?? "all" };
+      return formSuccess<ListAnswer>({ confirmBulk: { count, fields } });
+    }
+  }
+  try {
+    const done = await runBulkAction(db, def.type, bulk, user);
+    return formSuccess<ListAnswer>({ bulk: { action: done.action, count: done.count } });
+  } catch (error) {
+    throw failedWhile("bulk action failed", error, { type: def.type, action: bulk.action });
+  }
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
@@ -196,7 +258,26 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
 
   useNewsroomFlash(loaderData.flash);
   const code = formErrorOf(actionData);
-  const deleteFailure = code ? (DELETE_FAILURES[code] ?? DELETE_FAILURES.FAILED) : null;
+  const bulkFailure = actionData && !actionData.ok && actionData.intent === "bulk" ? bulkFailureOf(actionData) : null;
+  const deleteFailure = code && !bulkFailure ? (DELETE_FAILURES[code] ?? DELETE_FAILURES.FAILED) : null;
+  const bulk = useRowSelection(
+    loaderData.rows.map((r) => r.id),
+    `${loaderData.q}\n${loaderData.status}`,
+  );
+  const bulkDone = actionData?.ok && actionData.bulk ? actionData.bulk : null;
+  const counted = useCount();
+  const bulkDoneText = bulkDone
+    ? bulkDone.count
+      ? t(`newsroom.bulk.done.${bulkDone.action}`, { items: counted("newsroom.bulk.items", bulkDone.count) })
+      : t("newsroom.bulk.none")
+    : null;
+  const toast = useToast();
+  useOnAnswer(actionData, () => {
+    if (bulkDoneText) {
+      toast({ title: t("newsroom.ui.successTitle"), description: bulkDoneText, variant: "success" });
+      bulk.clear();
+    } else if (bulkFailure) toast({ title: t("newsroom.bulk.failed"), description: t(bulkFailure), variant: "destructive" });
+  });
   useListFailures(loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null, actionData, deleteFailure);
 
   const actions = {
@@ -230,6 +311,14 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         testId="list-failure"
       />
       {loaderData.confirmDelete && <DeleteStep target={loaderData.confirmDelete} back={back} />}
+      {actionData?.ok && actionData.confirmBulk && <BulkDeleteStep count={actionData.confirmBulk.count} fields={actionData.confirmBulk.fields} back={back} />}
+      {bulkDoneText && (
+        <noscript>
+          <p role="status" className="rounded-md border border-s-4 border-palm-600 bg-emerald-50 px-4 py-3 text-sm text-emerald-950">
+            <strong>{t("newsroom.ui.successTitle")}</strong> {bulkDoneText}
+          </p>
+        </noscript>
+      )}
 
       <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
         <nav aria-label={t("newsroom.ui.filterLabel")} data-testid="status-filter">
@@ -275,6 +364,17 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         </Form>
       </div>
 
+      <BulkBar
+        def={def}
+        state={bulk}
+        total={loaderData.total}
+        pageSize={loaderData.rows.length}
+        filter={{ q: loaderData.q, status: loaderData.status }}
+        categories={loaderData.categories}
+        canDelete={loaderData.canDelete}
+        failure={bulkFailure}
+      />
+
       <div aria-busy={loading} data-state={loading ? "loading" : "idle"} data-testid="list-body" data-total={loaderData.total}>
         {loading && (
           <p role="status" className="mb-3 text-sm text-ink-soft" data-testid="list-loading">
@@ -287,8 +387,8 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
           </p>
         ) : (
           <>
-            <ContentTable def={def} rows={loaderData.rows} actions={actions} />
-            <ContentCards def={def} rows={loaderData.rows} actions={actions} />
+            <ContentTable def={def} rows={loaderData.rows} actions={actions} selection={bulk.selection} />
+            <ContentCards def={def} rows={loaderData.rows} actions={actions} selection={bulk.selection} />
           </>
         )}
       </div>
@@ -324,6 +424,21 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
       <DeleteDialog target={deleting} back={back} onClose={() => setDeleting(null)} />
     </section>
   );
+}
+
+/** What the bar says of a refused bulk action: the first field's message (a translation key), else by its code. */
+function bulkFailureOf(answer: FormFailure<string, string>): string {
+  const first = answer.fields ? Object.values(answer.fields)[0] : undefined;
+  if (typeof first === "string" && first.startsWith("newsroom.")) return first;
+  switch (answer.formError) {
+    case "NOT_FOUND":
+      return "newsroom.ui.notFound";
+    case "BAD_REQUEST":
+    case "BODY_TOO_LARGE":
+      return "newsroom.ui.badRequest";
+    default:
+      return "newsroom.bulk.failedDetail";
+  }
 }
 
 /** The list's failure toasts (§8): a list that did not load, a delete that failed. */

@@ -6,6 +6,7 @@ import { publicUrl } from "#domain/content-types/index.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
@@ -67,6 +68,7 @@ export default function CulturePage({ loaderData }: Route.ComponentProps) {
       date={a.publishDate}
       category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
       author={localized(lang, a.authorName, a.authorNameFr)}
+      authors={bylineLinks(lang, a.bylines)}
       eager={eager}
       testId="culture-card"
     />

@@ -8,7 +8,8 @@ import { plainVideoUrl } from "#app/components/media/plain-video.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized, textProps } from "#domain/localized.ts";
-import { Byline } from "#app/components/content/content-card.tsx";
+import { bylineLinks } from "#domain/authors.ts";
+import { Byline, type BylineLink } from "#app/components/content/content-card.tsx";
 import { CardImage } from "#app/components/content/responsive-image.tsx";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -99,6 +100,7 @@ export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
                     founded={note(a.categorySlug)}
                     date={a.publishDate}
                     author={localized(lang, a.authorName, a.authorNameFr)}
+                    authors={bylineLinks(lang, a.bylines)}
                     videoSource={a.contentType === "video" ? a.videoUrl : null}
                     eager={i < 3}
                     testId="emirate-card"
@@ -144,13 +146,14 @@ type EmirateCardProps = {
   founded: string | null;
   date: Date | string;
   author: string | null;
+  authors?: readonly BylineLink[];
   /** A video played inline, in place of the picture; it turns itself off when it ends. */
   videoSource: string | null;
   eager?: boolean;
   testId: string;
 };
 
-function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, date, author, videoSource, eager = false, testId }: EmirateCardProps) {
+function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, date, author, authors, videoSource, eager = false, testId }: EmirateCardProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const [playing, setPlaying] = useState(false);
@@ -221,7 +224,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
             {playing ? t("emirates.hideVideo") : t("emirates.playVideo")}
           </button>
         )}
-        <Byline author={author} date={date} className="mt-auto pt-3" />
+        <Byline author={author} authors={authors} date={date} className="mt-auto pt-3" />
       </div>
     </article>
   );

@@ -8,6 +8,7 @@ import { publicUrl } from "#domain/content-types/index.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import type { Language } from "#domain/language.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { listFeaturedArticles, listLatestArticles } from "#server/content/articles.server.ts";
@@ -123,6 +124,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       date={a.publishDate}
       category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
       author={a.authorName}
+      authors={bylineLinks(lang, a.bylines)}
       eager={eager}
       testId="article-card"
     />
@@ -208,6 +210,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 date={a.sample ? null : a.publishDate}
                 category={localized(lang, a.categoryName, a.categoryNameFr)}
                 author={localized(lang, a.authorName, a.authorNameFr)}
+                authors={bylineLinks(lang, a.bylines)}
                 testId={a.sample ? "literature-sample" : "literature-card"}
               />
               {a.sample && <span className="absolute end-3 top-3 rounded bg-amber-100 px-2 py-0.5 text-xs font-bold text-amber-900">{t("common.demo")}</span>}

@@ -5,6 +5,7 @@ import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro
 import { excerpt } from "#domain/format.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { localized, textProps } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import { Byline } from "#app/components/content/content-card.tsx";
 import { CardImage } from "#app/components/content/responsive-image.tsx";
 import { type Language } from "#domain/language.ts";
@@ -107,7 +108,12 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
             {excerpt(localized(lang, item.excerpt, item.excerptFr), EXCERPT)}
           </p>
         )}
-        <Byline author={localized(lang, item.authorName, item.authorNameFr)} date={sample ? null : item.publishDate} className="mt-auto pt-3" />
+        <Byline
+          author={localized(lang, item.authorName, item.authorNameFr)}
+          authors={bylineLinks(lang, item.bylines)}
+          date={sample ? null : item.publishDate}
+          className="mt-auto pt-3"
+        />
       </div>
     </article>
   );

@@ -19,6 +19,7 @@ import {
 import { ArticleProposalForm, NewsletterForm, type OpinionActionData } from "#app/components/sections/opinion-forms.tsx";
 import { ArticleProposalSchema, NewsletterSchema, proposalFormValues } from "#domain/schemas/newsletter.ts";
 import { localized } from "#domain/localized.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import { useCount } from "#app/lib/i18n.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -185,7 +186,11 @@ export default function OpinionPage({ loaderData }: Route.ComponentProps) {
             <ol className="space-y-4">
               {mostRead.map((a, i) => (
                 <RankedItem key={a.id} rank={i + 1} href={publicUrl("article", a.pageSlug, a.id)} title={title(a)} testId="most-read-item" views={a.viewCount}>
-                  <Byline author={localized(lang, a.authorName, a.authorNameFr)} extra={count("sectionPages.views", a.viewCount)} />
+                  <Byline
+                    author={localized(lang, a.authorName, a.authorNameFr)}
+                    authors={bylineLinks(lang, a.bylines)}
+                    extra={count("sectionPages.views", a.viewCount)}
+                  />
                 </RankedItem>
               ))}
             </ol>

@@ -33,6 +33,7 @@ function card(id: number, extra: Partial<SectionCard> = {}): SectionCard {
     excerpt: LONG,
     excerptFr: LONG_FR,
     authorName: "كاتب",
+    bylines: [],
     authorNameFr: "Auteur",
     publishDate: new Date("2026-03-0" + ((id % 9) + 1) + "T10:00:00Z"),
     imageUrl: `/uploads/demo/${id}.svg`,
