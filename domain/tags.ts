@@ -79,19 +79,6 @@ export function rankTagSuggestions<T extends { name: string; count: number }>(qu
 /** A row of the tags screen and of `GET /api/admin/tags`. */
 export type TagSummary = { id: number; slug: string; name: string; count: number; url: string };
 
-/** An item on a tag's page: any type, linked to its own page. */
-export type TagItem = {
-  type: string;
-  id: number;
-  href: string;
-  title: string;
-  titleFr: string | null;
-  excerpt: string | null;
-  excerptFr: string | null;
-  imageUrl: string | null;
-  publishDate: Date;
-};
-
 // ---- What the tags screen and the API accept ----
 
 const name = z.pipe(

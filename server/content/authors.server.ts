@@ -4,18 +4,18 @@
  * byline order, an account's default byline (made on the fly from its name the first time it writes), the
  * bylines the public reads select with their items (bylineSql), and a profile's public page.
  */
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { unionAll } from "drizzle-orm/pg-core";
-import { CONTENT_TYPES, definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
+import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 import { AUTHORS_PER_PAGE, authorPath, authorSlugOf, type AuthorInput, type AuthorProfile, type BylineAuthor } from "#domain/authors.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { authors, itemAuthors, profiles, user } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { getLibraryFileByUrl } from "#server/media/library.server.ts";
 import { invalidate } from "./cache.server.ts";
+import { linkedTo, listPublishedCards, type PublishedCard } from "./published-items.server.ts";
 import { isPublished } from "./published.server.ts";
-import { columnOf, tableOf } from "./registry.server.ts";
+import { tableOf } from "./registry.server.ts";
 
 export type { BylineAuthor } from "#domain/authors.ts";
 
@@ -51,13 +51,6 @@ export function bylineSql(type: ContentType, itemId: PgColumn): SQL<BylineAuthor
   return sql<
     BylineAuthor[]
   >`(select coalesce(json_agg(json_build_object('id', ${authors.id}, 'slug', ${authors.slug}, 'name', ${authors.name}, 'name_fr', ${authors.nameFr}, 'name_en', ${authors.nameEn}) order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${itemId})`;
-}
-
-/** The Arabic names of an item's byline joined (the feed's dc:creator, one element each, reads the array). */
-export function bylineNamesSql(type: ContentType, itemId: PgColumn): SQL<string[]> {
-  return sql<
-    string[]
-  >`(select coalesce(json_agg(${authors.name} order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${itemId})`;
 }
 
 /** A slug for `name` that no other profile has (name, name-2, name-3…). */
@@ -325,70 +318,10 @@ export async function findAuthorBySlug(db: Database, slug: string): Promise<Publ
   return row ? { ...row, links: row.links ?? [], url: authorPath(row.slug) } : null;
 }
 
-/** A published item on an author's page: any type, its card's fields. */
-export type AuthorItem = {
-  type: ContentType;
-  id: number;
-  title: string;
-  titleFr: string | null;
-  summary: string | null;
-  imageUrl: string | null;
-  publishDate: Date;
-  url: string;
-};
-
-const noText = sql<string | null>`null`;
-
 /** An author's published items of every type, newest first, one page of them, and how many there are. */
-export async function authorItems(db: Database, authorId: number, { page = 1, pageSize = 12 } = {}): Promise<{ items: AuthorItem[]; total: number }> {
-  const types = [...CONTENT_TYPES];
-  const named = (type: ContentType) =>
-    sql`exists (select 1 from ${itemAuthors} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${tableOf(type).id} and ${itemAuthors.authorId} = ${authorId})`;
-  const select = (type: ContentType, rank: number) => {
-    const t = tableOf(type);
-    const d = definitionOf(type);
-    const summary = d.fields.find((f) => f.name === d.summaryField)!.column;
-    return db
-      .select({
-        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-        id: t.id,
-        slug: t.pageSlug,
-        title: t.title,
-        titleFr: sql<string | null>`${columnOf(type, "titleFr") ?? noText}`.as("title_fr"),
-        summary: sql<string | null>`${columnOf(type, summary) ?? noText}`.as("summary"),
-        imageUrl: t.imageUrl,
-        publishDate: t.publishDate,
-      })
-      .from(t)
-      .where(isPublished(t, named(type)));
-  };
-  const [first, ...rest] = types.map(select);
-  const union = (unionAll as unknown as (...q: (typeof first)[]) => typeof first)(first, ...rest);
-  const rows = await union
-    .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const counts = await Promise.all(
-    types.map((type) =>
-      db
-        .select({ n: count() })
-        .from(tableOf(type))
-        .where(isPublished(tableOf(type), named(type))),
-    ),
-  );
-  return {
-    items: rows.map((r) => ({
-      type: types[r.rank],
-      id: r.id,
-      title: r.title,
-      titleFr: r.titleFr,
-      summary: r.summary,
-      imageUrl: r.imageUrl,
-      publishDate: new Date(r.publishDate),
-      url: publicUrl(types[r.rank], r.slug, r.id),
-    })),
-    total: counts.reduce((sum, [row]) => sum + Number(row.n), 0),
-  };
+export async function authorItems(db: Database, authorId: number, { page = 1, pageSize = 12 } = {}): Promise<{ items: PublishedCard[]; total: number }> {
+  const where = linkedTo(itemAuthors, itemAuthors.authorId, authorId);
+  return listPublishedCards(db, { types: CONTENT_TYPES, where }, { offset: (page - 1) * pageSize, limit: pageSize });
 }
 
 /** The profiles the sitemap lists: those with at least one published item. */

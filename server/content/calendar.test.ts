@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 import { calendarRange } from "#domain/calendar.ts";
+import { validInput } from "#tests/helpers/content.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories } from "#server/db/schema.server.ts";
 import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
@@ -16,33 +17,6 @@ import { ContentConflictError, createItem, listRevisions, updateItem } from "./n
 import { listCalendarItems, moveItem } from "./calendar.server.ts";
 
 const editor = { id: "user-cal", email: "khadijetou.desk@example.org" };
-const body = "<p>نص كامل يتجاوز عشرين حرفًا بكثير كما يكتبه المحرر.</p>";
-
-function validInput(type: ContentType, categoryId: number, title: string): Record<string, unknown> {
-  const base = { title, status: "published" };
-  switch (type) {
-    case "article":
-      return { ...base, excerpt: "مقتطف المقال التجريبي", content: body, category_id: String(categoryId) };
-    case "news":
-      return { ...base, excerpt: "مقتطف الخبر التجريبي", content: body, category_id: categoryId, priority: "high", location: "نواكشوط" };
-    case "coverage":
-      return {
-        ...base,
-        excerpt: "مقتطف التغطية",
-        content: body,
-        coverage_type: "live",
-        event_location: "أطار",
-        event_date: "2026-11-20",
-        reporter_name: "سيدي",
-      };
-    case "podcast":
-      return { ...base, description: "وصف الحلقة", host_name: "مريم", episode_number: "3" };
-    case "program":
-      return { ...base, description: "وصف البرنامج الذي يتجاوز عشرين حرفًا", program_type: "documentary", host_name: "أحمد" };
-    case "media":
-      return { ...base, description: "وصف مقطع الوسائط", category_id: categoryId, media_type: "video", file_url: "/uploads/media/clip.mp4" };
-  }
-}
 
 for (const kind of testDatabaseKinds) {
   describe(`the schedule's data (${kind})`, () => {

@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { CONTENT_TYPES, slugify, type ContentType } from "#domain/content-types/index.ts";
 import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { validInput } from "#tests/helpers/content.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories, contentRevisions, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
@@ -26,34 +27,6 @@ import {
 } from "./newsroom.server.ts";
 
 const editor = { id: "user-1", email: "amina.editor@example.org" };
-const body = "<p>نص الخبر الكامل الذي يتجاوز عشرين حرفًا بكثير.</p>";
-
-/** A valid item of each type, with the category filled in per database. */
-function validInput(type: ContentType, categoryId: number): Record<string, unknown> {
-  const base = { title: `عنوان ${type} تجريبي`, status: "published" };
-  switch (type) {
-    case "article":
-      return { ...base, excerpt: "مقتطف المقال التجريبي", content: body, category_id: String(categoryId) };
-    case "news":
-      return { ...base, excerpt: "مقتطف الخبر التجريبي", content: body, category_id: categoryId, priority: "high", location: "نواكشوط" };
-    case "coverage":
-      return {
-        ...base,
-        excerpt: "مقتطف التغطية",
-        content: body,
-        coverage_type: "live",
-        event_location: "أطار",
-        event_date: "2026-11-20",
-        reporter_name: "سيدي",
-      };
-    case "podcast":
-      return { ...base, description: "وصف الحلقة", host_name: "مريم", episode_number: "3" };
-    case "program":
-      return { ...base, description: "وصف البرنامج الذي يتجاوز عشرين حرفًا", program_type: "documentary", host_name: "أحمد" };
-    case "media":
-      return { ...base, description: "وصف مقطع الوسائط", category_id: categoryId, media_type: "video", file_url: "/uploads/media/clip.mp4" };
-  }
-}
 
 /** The spec's Arabic message behind a field's error key. */
 const ar = (key: string | undefined) => (key ? translate("ar", key) : undefined);

@@ -5,18 +5,20 @@
  * category is in the feed. Published-only through isPublished().
  */
 import { and, count, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
 import type { Database } from "#server/db/client.server.ts";
-import { authors, categories, libraryFiles, podcasts } from "#server/db/schema.server.ts";
+import { authors, libraryFiles, podcasts } from "#server/db/schema.server.ts";
 import { authorPath } from "#domain/authors.ts";
-import { bylineNamesSql, hasPublishedItems } from "./authors.server.ts";
+import { hasPublishedItems } from "./authors.server.ts";
 import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
 import { tags } from "#server/db/schema.server.ts";
 import { tagPath } from "#domain/tags.ts";
-import { ALL_CONTENT_TYPES, definitionOf, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
+import { ALL_CONTENT_TYPES, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { isPublished } from "./published.server.ts";
+import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
+
+export type { FeedItem } from "./published-items.server.ts";
 
 export type SitemapEntry = { path: string; lastModified: Date };
 
@@ -32,13 +34,6 @@ const detailTypes = (): ContentType[] => ALL_CONTENT_TYPES.filter((d) => d.detai
 /** The feed's types: a page of their own and a category, which each item names (articles and news). */
 const categoryField = (d: ContentTypeDefinition) => d.fields.find((f) => f.kind === "category");
 const feedTypes = (): ContentType[] => ALL_CONTENT_TYPES.filter((d) => d.detailPage && categoryField(d)).map((d) => d.type);
-
-/** One query over several types' tables: the rows `select` makes of each, as one union (drizzle needs two at least). */
-function unionOf<Q>(types: readonly ContentType[], select: (type: ContentType, rank: number) => Q): Q {
-  const [first, ...rest] = types.map(select);
-  if (!rest.length) return first;
-  return (unionAll as unknown as (...q: Q[]) => Q)(first, ...rest);
-}
 
 /** Items an editor kept out of search engines (noindex, issue 29) are not in the sitemap either. */
 const indexed = (type: ContentType) => eq(columnOf(type, "noindex")!, false);
@@ -107,54 +102,9 @@ export async function listSitemapEntries(
   }));
 }
 
-export type FeedItem = {
-  type: ContentType;
-  path: string;
-  title: string;
-  excerpt: string | null;
-  author: string | null;
-  /** The author profiles' names in byline order (dc:creator each); empty: `author`. */
-  authors?: string[];
-  category: string | null;
-  publishDate: Date;
-};
-
 /** The latest published items of the feed's types together, newest first: the RSS feed. */
 export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[]> {
-  const types = feedTypes();
-  const rows = await unionOf(types, (type, rank) => {
-    const t = tableOf(type);
-    const d = definitionOf(type);
-    const summary = d.fields.find((f) => f.name === d.summaryField)!.column;
-    return db
-      .select({
-        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-        id: t.id,
-        slug: t.pageSlug,
-        title: t.title,
-        excerpt: sql<string | null>`${columnOf(type, summary)}`.as("excerpt"),
-        author: t.authorName,
-        authors: bylineNamesSql(type, t.id).as("authors"),
-        category: sql<string | null>`${categories.name}`.as("category"),
-        publishDate: t.publishDate,
-      })
-      .from(t)
-      .leftJoin(categories, eq(columnOf(type, categoryField(d)!.column)!, categories.id))
-      .where(isPublished(t));
-  })
-    // At the same time, the type later in the definitions first (news before articles, as the feed always had them).
-    .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
-    .limit(limit);
-  return rows.map((r) => ({
-    type: types[r.rank],
-    path: publicUrl(types[r.rank], r.slug),
-    title: r.title,
-    excerpt: r.excerpt,
-    author: r.author,
-    authors: r.authors ?? [],
-    category: r.category,
-    publishDate: r.publishDate,
-  }));
+  return listPublishedFeedItems(db, { types: feedTypes() }, limit);
 }
 
 export type PodcastEpisode = {

@@ -6,9 +6,8 @@
  * screen's list, rename, merge and delete, and what readers get (a tag's page, its feed, the sitemap's tag pages).
  * Every change made here invalidates the "tags" cache tag and the types of the items it touched.
  */
-import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
-import { ALL_CONTENT_TYPES, definitionOf, publicUrl, slugify, type ContentType } from "#domain/content-types/index.ts";
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { ALL_CONTENT_TYPES, slugify, type ContentType } from "#domain/content-types/index.ts";
 import {
   rankTagSuggestions,
   TAG_NAME_MAX,
@@ -16,7 +15,6 @@ import {
   tagPath,
   tagQueryCore,
   tidyTagName,
-  type TagItem,
   type TagMergeInput,
   type TagPatchInput,
   type TagSuggestion,
@@ -26,10 +24,9 @@ import type { Database } from "#server/db/client.server.ts";
 import { itemTags, tags } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError } from "#server/http/errors.server.ts";
 import { invalidate } from "./cache.server.ts";
-import { bylineNamesSql } from "./authors.server.ts";
 import { isPublished } from "./published.server.ts";
-import { columnOf, tableOf } from "./registry.server.ts";
-import type { FeedItem } from "./sitemap.server.ts";
+import { linkedTo, listPublishedCards, listPublishedFeedItems, type FeedItem, type PublishedCard } from "./published-items.server.ts";
+import { tableOf } from "./registry.server.ts";
 
 export type ItemTag = { id: number; slug: string; name: string };
 
@@ -302,13 +299,6 @@ export async function deleteTag(db: Database, id: number): Promise<{ id: number;
 /** The types whose items carry tags, in the definitions' order. */
 const taggedTypes = (): ContentType[] => ALL_CONTENT_TYPES.filter((d) => d.fields.some((f) => f.kind === "tags")).map((d) => d.type);
 
-/** One query over several types' tables as a union (drizzle needs two at least). */
-function unionOf<Q>(types: readonly ContentType[], select: (type: ContentType, rank: number) => Q): Q {
-  const [first, ...rest] = types.map(select);
-  if (!rest.length) return first;
-  return (unionAll as unknown as (...q: Q[]) => Q)(first, ...rest);
-}
-
 /** A tag by its slug (as in the URL: any Unicode form), or null. */
 export async function tagBySlug(db: Database, slug: string): Promise<ItemTag | null> {
   const [row] = await db
@@ -319,97 +309,18 @@ export async function tagBySlug(db: Database, slug: string): Promise<ItemTag | n
   return row ?? null;
 }
 
-const nullText = sql<string | null>`null`;
-
 /** The published items of every type on a tag, newest first: one window of them and how many there are. */
 export async function listTagItems(
   db: Database,
   tagId: number,
   { offset, limit }: { offset: number; limit: number },
-): Promise<{ items: TagItem[]; total: number }> {
-  const types = taggedTypes();
-  const onTag = (type: ContentType) => {
-    const t = tableOf(type);
-    return and(eq(itemTags.contentType, type), eq(itemTags.itemId, t.id), eq(itemTags.tagId, tagId));
-  };
-  const [rows, counts] = await Promise.all([
-    unionOf(types, (type, rank) => {
-      const t = tableOf(type);
-      const summary = definitionOf(type).fields.find((f) => f.name === definitionOf(type).summaryField)!.column;
-      const summaryFr = columnOf(type, `${summary}Fr`);
-      return db
-        .select({
-          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-          id: t.id,
-          slug: t.pageSlug,
-          title: t.title,
-          titleFr: t.titleFr,
-          excerpt: sql<string | null>`${columnOf(type, summary)}`.as("excerpt"),
-          excerptFr: (summaryFr ? sql<string | null>`${summaryFr}` : nullText).as("excerpt_fr"),
-          imageUrl: t.imageUrl,
-          publishDate: t.publishDate,
-        })
-        .from(t)
-        .innerJoin(itemTags, onTag(type))
-        .where(isPublished(t));
-    })
-      .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
-      .limit(limit)
-      .offset(offset),
-    unionOf(types, (type) => {
-      const t = tableOf(type);
-      return db.select({ n: count() }).from(t).innerJoin(itemTags, onTag(type)).where(isPublished(t));
-    }),
-  ]);
-  return {
-    total: counts.reduce((sum, r) => sum + Number(r.n), 0),
-    items: rows.map((r) => ({
-      type: types[r.rank],
-      id: r.id,
-      href: publicUrl(types[r.rank], r.slug, r.id),
-      title: r.title,
-      titleFr: r.titleFr,
-      excerpt: r.excerpt,
-      excerptFr: r.excerptFr,
-      imageUrl: r.imageUrl,
-      publishDate: new Date(r.publishDate),
-    })),
-  };
+): Promise<{ items: PublishedCard[]; total: number }> {
+  return listPublishedCards(db, { types: taggedTypes(), where: linkedTo(itemTags, itemTags.tagId, tagId) }, { offset, limit });
 }
 
 /** The latest published items on a tag as feed items (its RSS): the tag is each item's category. */
 export async function listTagFeedItems(db: Database, tag: ItemTag, limit = 30): Promise<FeedItem[]> {
-  const types = taggedTypes();
-  const rows = await unionOf(types, (type, rank) => {
-    const t = tableOf(type);
-    const summary = definitionOf(type).fields.find((f) => f.name === definitionOf(type).summaryField)!.column;
-    return db
-      .select({
-        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-        id: t.id,
-        slug: t.pageSlug,
-        title: t.title,
-        excerpt: sql<string | null>`${columnOf(type, summary)}`.as("excerpt"),
-        author: t.authorName,
-        authors: bylineNamesSql(type, t.id).as("authors"),
-        publishDate: t.publishDate,
-      })
-      .from(t)
-      .innerJoin(itemTags, and(eq(itemTags.contentType, type), eq(itemTags.itemId, t.id), eq(itemTags.tagId, tag.id)))
-      .where(isPublished(t));
-  })
-    .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
-    .limit(limit);
-  return rows.map((r) => ({
-    type: types[r.rank],
-    path: publicUrl(types[r.rank], r.slug, r.id),
-    title: r.title,
-    excerpt: r.excerpt,
-    author: r.author,
-    authors: r.authors ?? [],
-    category: tag.name,
-    publishDate: new Date(r.publishDate),
-  }));
+  return listPublishedFeedItems(db, { types: taggedTypes(), where: linkedTo(itemTags, itemTags.tagId, tag.id) }, limit, tag.name);
 }
 
 /**

@@ -140,7 +140,7 @@ for (const kind of testDatabaseKinds) {
       expect(total).toBe(2);
       expect(items.map((i) => i.type).sort()).toEqual(["article", "news"]);
       expect(items.some((i) => i.id === draft.id && i.type === "article")).toBe(false);
-      expect(items[0].href).toMatch(/^\/(news|articles)\//);
+      expect(items[0].url).toMatch(/^\/(news|articles)\//);
       expect((await listTagItems(h.db, nkc.id, { offset: 1, limit: 12 })).items).toHaveLength(1);
       const feed = await listTagFeedItems(h.db, nkc);
       expect(feed).toHaveLength(2);

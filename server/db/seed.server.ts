@@ -11,7 +11,9 @@
 import fs from "node:fs";
 import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
-import { articles, categories, coverages, media, news, podcasts, programs, videos } from "./schema.server.ts";
+import { articles, authors, categories, coverages, media, news, podcasts, programs, videos } from "./schema.server.ts";
+import { slugify } from "#domain/content-types/index.ts";
+import { ensureTags } from "#server/content/tags.server.ts";
 import { deterministicUuid, hash32, layOutDemoVideo, prepareDemoAssets, type DemoAssets, type DemoClip } from "./demo-assets.server.ts";
 import { AUTHORS } from "./seed-data/authors.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
@@ -258,6 +260,8 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
         };
       });
     inserted.videos = await insertCount(tx.insert(videos).values(videoRows).onConflictDoNothing({ target: videos.guid }).returning({ guid: videos.guid }));
+    inserted.authors = await seedAuthors(tx);
+    inserted.tags = await seedTags(tx);
   });
 
   const total = Object.values(inserted).reduce((a, b) => a + b, 0);
@@ -311,6 +315,50 @@ function rowState(slug: string, date: Date, draft?: boolean) {
     updatedAt: date,
     isDemo: true,
   };
+}
+
+/** The demo tables by registry type key, for the bylines and tags below. */
+const DEMO_TABLES = { article: "articles", news: "news", coverage: "coverages", podcast: "podcasts", program: "programs", media: "media" } as const;
+
+/**
+ * The contributors as author profiles (migration 0011 made profiles of the bylines that were there; the demo
+ * comes after it), each demo item named by its byline's profile. Keyed by slug: a second run adds nothing.
+ */
+async function seedAuthors(db: Db): Promise<number> {
+  const rows = Object.values(AUTHORS).map((a) => ({
+    slug: slugify(a.nameFr.normalize("NFD").replace(/\p{M}/gu, "")),
+    name: a.name,
+    nameFr: a.nameFr,
+    bio: a.bio,
+  }));
+  const added = await insertCount(db.insert(authors).values(rows).onConflictDoNothing({ target: authors.slug }).returning({ id: authors.id }));
+  for (const [type, table] of Object.entries(DEMO_TABLES)) {
+    await db.execute(sql`insert into item_authors (content_type, item_id, author_id, position)
+      select ${type}, t.id, a.id, 0 from ${sql.identifier(table)} t join authors a on a.name = t.author_name
+      where t.is_demo on conflict do nothing`);
+  }
+  return added;
+}
+
+/**
+ * Places and themes the demo items are about, as tags: each demo item whose title or summary names one carries
+ * it. None of them is a tag the browser tests make (they count their tags' items).
+ */
+const DEMO_TAGS = ["نواذيبو", "تجكجة", "الزويرات", "كيفة", "الحسانية", "التيدينيت", "المخطوطات"];
+
+async function seedTags(db: Db): Promise<number> {
+  const before = (await db.execute<{ n: number }>(sql`select count(*)::int as n from tags`)).rows[0].n;
+  const ids = await ensureTags(db as Database, DEMO_TAGS);
+  for (const [type, table] of Object.entries(DEMO_TABLES)) {
+    const summary = type === "podcast" || type === "program" || type === "media" ? "description" : "excerpt";
+    for (const [i, name] of DEMO_TAGS.entries()) {
+      await db.execute(sql`insert into item_tags (content_type, item_id, tag_id)
+        select ${type}, t.id, ${ids[i]} from ${sql.identifier(table)} t
+        where t.is_demo and (t.title like ${`%${name}%`} or coalesce(t.${sql.identifier(summary)}, '') like ${`%${name}%`})
+        on conflict do nothing`);
+    }
+  }
+  return (await db.execute<{ n: number }>(sql`select count(*)::int as n from tags`)).rows[0].n - before;
 }
 
 async function insertCount(q: Promise<unknown[]>): Promise<number> {

@@ -5,9 +5,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
-import { articles, categories, COVERAGE_TYPES, coverages, media, news, podcasts, PROGRAM_TYPES, programs, REGIONS, videos } from "./schema.server.ts";
+import { articles, authors, categories, COVERAGE_TYPES, coverages, media, news, podcasts, PROGRAM_TYPES, programs, REGIONS, videos } from "./schema.server.ts";
+import { AUTHORS } from "./seed-data/authors.ts";
 import { seedDemoContent, type SeedResult } from "./seed.server.ts";
 import { DEMO_CLIPS, DEMO_RENDITION, SAMPLE_VIDEO_URL } from "./demo-assets.server.ts";
 
@@ -205,6 +206,30 @@ describe.each(testDatabaseKinds)("demo seed on %s", (kind) => {
       .from(articles)
       .where(and(eq(articles.status, "draft"), eq(articles.isFeatured, true)));
     expect(featuredDrafts).toHaveLength(0);
+  });
+
+  it("credits every demo item to its contributor's author profile, and tags items by the places they name", async () => {
+    const profiles = await t.db.select().from(authors);
+    expect(profiles.map((a) => a.name).sort()).toEqual(
+      Object.values(AUTHORS)
+        .map((a) => a.name)
+        .sort(),
+    );
+    expect(profiles.every((a) => a.nameFr && a.bio && /^[a-z-]+$/.test(a.slug))).toBe(true);
+    for (const [type, table] of Object.entries({ article: articles, news, coverage: coverages, podcast: podcasts, program: programs, media })) {
+      const [unnamed] = await t.db
+        .execute<{ n: number }>(
+          sql`select count(*)::int as n from ${table} t where not exists (select 1 from item_authors ia where ia.content_type = ${type} and ia.item_id = t.id)`,
+        )
+        .then((r) => r.rows);
+      expect(unnamed.n, type).toBe(0);
+    }
+    const tagged = await t.db.execute<{ name: string; n: number }>(
+      sql`select tg.name, count(*)::int as n from item_tags it join tags tg on tg.id = it.tag_id group by tg.name`,
+    );
+    const byName = new Map(tagged.rows.map((r) => [r.name, r.n]));
+    expect(byName.get("نواذيبو")).toBeGreaterThan(0);
+    expect(byName.get("المخطوطات")).toBeGreaterThan(0);
   });
 
   it("marks every seeded row as demo, with valid slugs and no future dates", async () => {

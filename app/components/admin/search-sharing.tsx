@@ -171,7 +171,8 @@ export function SearchSharingSection({ def, values, origin, errors, control }: P
           <section aria-label={t("searchSharing.preview.snippet")} data-testid="snippet-preview">
             <h3 className="mb-2 text-sm font-bold">{t("searchSharing.preview.snippet")}</h3>
             <div className={`space-y-1 rounded-md border border-sand-300 bg-white p-3 ${shown.noindex ? "opacity-60" : ""}`} data-testid="snippet">
-              <p className="truncate text-sm text-[#202124]">
+              {/* Left to right as a whole, so a long address is cut at its end, not its start, on an Arabic page. */}
+              <p dir="ltr" className="truncate text-left text-sm text-[#202124] rtl:text-right">
                 <bdi dir="ltr" data-testid="snippet-url" data-url={url}>
                   {crumbs}
                 </bdi>

@@ -29,6 +29,8 @@ import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
+import { authorName, type BylineAuthor } from "#domain/authors.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
 
 /**
  * One list screen for every content type (back-office.md §2): /admin/articles, /admin/news, /admin/coverage,
@@ -69,11 +71,11 @@ async function openMediaOf(def: ContentTypeDefinition, item: StaffItem): Promise
   }
 }
 
-async function rowOf(def: ContentTypeDefinition, item: StaffItem): Promise<ContentRow> {
+async function rowOf(def: ContentTypeDefinition, item: StaffItem, lang: Language): Promise<ContentRow> {
   const values: Record<string, unknown> = {};
   for (const column of def.columns) values[column.field] = item[column.field] ?? null;
-  // The author column shows the item's byline (its profiles, decision 0121) when it names any.
-  const byline = Array.isArray(item.authors) ? (item.authors as { name: string }[]).map((a) => a.name) : [];
+  // The author column shows the item's byline (its profiles, decision 0121, in the back-office's language) when it names any.
+  const byline = Array.isArray(item.authors) ? (item.authors as BylineAuthor[]).map((a) => authorName(lang, a)) : [];
   if ("author_name" in values && byline.length) values.author_name = byline.join("، ");
   const summary = item[def.summaryField];
   return {
@@ -125,7 +127,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       segment: def.segment,
       // A type with a feed (podcasts) announces its address for the podcast directories.
       feedUrl: def.feed ? `${getConfig().publicUrl}${def.feed.path}` : null,
-      rows: await Promise.all(list.items.map((item) => rowOf(def, item))),
+      rows: await Promise.all(list.items.map((item) => rowOf(def, item, languageOfRequest(request)))),
       total: list.total,
       page: list.page,
       pages: Math.max(1, Math.ceil(list.total / list.perPage)),

@@ -94,9 +94,9 @@ export default function TagPage({ loaderData }: Route.ComponentProps) {
               {items.map((item, i) => (
                 <ContentCard
                   key={`${item.type}-${item.id}`}
-                  href={item.href}
+                  href={item.url}
                   title={localized(lang, item.title, item.titleFr)}
-                  excerpt={excerpt(localized(lang, item.excerpt, item.excerptFr), 160)}
+                  excerpt={excerpt(localized(lang, item.summary, item.summaryFr), 160)}
                   imageUrl={item.imageUrl}
                   date={item.publishDate}
                   category={t(`tags.types.${item.type}`)}
