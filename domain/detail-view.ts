@@ -48,6 +48,8 @@ export type RelatedItem = {
   imageUrl: string | null;
   publishDate: Date;
   pageSlug: string;
+  /** Its author profiles, in byline order. */
+  bylines?: BylineAuthor[];
 };
 
 /** What the detail loader and the staff preview loader give the page. */

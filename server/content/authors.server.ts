@@ -13,7 +13,7 @@ import { authors, itemAuthors, profiles, user } from "#server/db/schema.server.t
 import { ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { getLibraryFileByUrl } from "#server/media/library.server.ts";
 import { invalidate } from "./cache.server.ts";
-import { linkedTo, listPublishedCards, type PublishedCard } from "./published-items.server.ts";
+import { linkedTo, listPublishedCards, outerColumn, type PublishedCard } from "./published-items.server.ts";
 import { isPublished } from "./published.server.ts";
 import { tableOf } from "./registry.server.ts";
 
@@ -50,7 +50,7 @@ export async function authorsOfItems(db: Database, type: ContentType, ids: reado
 export function bylineSql(type: ContentType, itemId: PgColumn): SQL<BylineAuthor[]> {
   return sql<
     BylineAuthor[]
-  >`(select coalesce(json_agg(json_build_object('id', ${authors.id}, 'slug', ${authors.slug}, 'name', ${authors.name}, 'name_fr', ${authors.nameFr}, 'name_en', ${authors.nameEn}) order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${itemId})`;
+  >`(select coalesce(json_agg(json_build_object('id', ${authors.id}, 'slug', ${authors.slug}, 'name', ${authors.name}, 'name_fr', ${authors.nameFr}, 'name_en', ${authors.nameEn}) order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${outerColumn(itemId)})`;
 }
 
 /** A slug for `name` that no other profile has (name, name-2, name-3…). */
@@ -70,6 +70,20 @@ async function freeSlug(db: Database, wanted: string, exceptId?: number): Promis
   );
   if (!taken.has(wanted)) return wanted;
   for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+/** The bylines of items of several types (a page of search results), keyed `${type}:${id}`: one query per type. */
+export async function bylinesOfMixed(db: Database, items: readonly { type: ContentType; id: number }[]): Promise<Map<string, BylineAuthor[]>> {
+  const out = new Map<string, BylineAuthor[]>();
+  for (const type of new Set(items.map((i) => i.type))) {
+    const byItem = await authorsOfItems(
+      db,
+      type,
+      items.filter((i) => i.type === type).map((i) => i.id),
+    );
+    for (const [id, list] of byItem) out.set(`${type}:${id}`, list);
+  }
+  return out;
 }
 
 /**

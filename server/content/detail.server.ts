@@ -126,6 +126,7 @@ export function listRelated(db: Database, type: ContentType, item: { id: number;
       imageUrl: table.imageUrl,
       publishDate: table.publishDate,
       pageSlug: table.pageSlug,
+      ...(definitionOf(type).fields.some((f) => f.kind === "authors") ? { bylines: bylineSql(type, table.id) } : {}),
     })
     .from(table)
     .where(isPublished(table, ...conditions))

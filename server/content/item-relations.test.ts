@@ -8,6 +8,8 @@ import { and, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { authors, categories, itemAuthors, itemTags, tags, user } from "#server/db/schema.server.ts";
 import { ValidationError } from "#server/http/errors.server.ts";
+import { listRelated } from "./detail.server.ts";
+import { searchPublished } from "#server/search/search.server.ts";
 import { createItem, deleteItem, getForStaff, getRevision, listForStaff, listRevisions, restoreRevision, updateItem } from "./newsroom.server.ts";
 
 const editor = { id: "user-rel", email: "khadija@example.org" };
@@ -77,6 +79,17 @@ for (const kind of testDatabaseKinds) {
       const notANumber = await createItem(h.db, "news", news({ authors: "x" }), editor).catch((e: unknown) => e);
       expect((notANumber as ValidationError).fields).toEqual({ authors: "newsroom.v.authors" });
       expect((await listForStaff(h.db, "news")).counts.all).toBe(before);
+    });
+
+    it("gives related cards and search results their bylines", async () => {
+      const first = await createItem(h.db, "news", news({ title: "سباق الهجن في تجكجة يجمع القبائل", authors: [guest] }), editor);
+      await createItem(h.db, "news", news({ title: "موسم التمور في تجكجة يبدأ مبكرا", authors: [guest, profile] }), editor);
+      const related = await listRelated(h.db, "news", { id: first.id, categoryId });
+      const dates = related.find((r) => r.title === "موسم التمور في تجكجة يبدأ مبكرا")!;
+      expect(dates.bylines?.map((a) => a.name)).toEqual(["كاتب ضيف", "خديجة"]);
+      const found = await searchPublished(h.db, "تجكجة", { types: ["news"] });
+      const hit = found.results.find((r) => r.id === first.id)!;
+      expect(hit.bylines?.map((a) => a.name_fr)).toEqual(["Auteur invité"]);
     });
 
     it("forgets an item's authors and tags with the item, and keeps the tag itself", async () => {

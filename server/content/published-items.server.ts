@@ -4,7 +4,7 @@
  * caller names the types and, optionally, a condition per type (the items an author signed, the items on a tag:
  * `linkedTo`). Published-only through isPublished(). Imports no other content module, so any of them may use it.
  */
-import { count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { count, desc, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import { unionAll, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { Database } from "#server/db/client.server.ts";
@@ -23,12 +23,18 @@ export function unionOf<Q>(types: readonly ContentType[], select: (type: Content
 export type PublishedItemsOf = { types: readonly ContentType[]; where?: (type: ContentType) => SQL | undefined };
 
 /**
+ * A column named with its table ("news"."id"), for a subquery that refers to the row around it: in a select from
+ * one table drizzle writes a bare "id", which inside the subquery would mean the subquery's own table's id.
+ */
+export const outerColumn = (column: PgColumn): SQL => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/**
  * The items a link table (item_authors, item_tags) ties to one row of another table: `key` (its column naming
  * that row) equal to `value`, as an EXISTS on each type's table.
  */
 export function linkedTo(link: PgTable & { contentType: PgColumn; itemId: PgColumn }, key: PgColumn, value: number) {
   return (type: ContentType): SQL =>
-    sql`exists (select 1 from ${link} where ${link.contentType} = ${type} and ${link.itemId} = ${tableOf(type).id} and ${key} = ${value})`;
+    sql`exists (select 1 from ${link} where ${link.contentType} = ${type} and ${link.itemId} = ${outerColumn(tableOf(type).id)} and ${key} = ${value})`;
 }
 
 const noText = sql<string | null>`null`;
@@ -124,7 +130,7 @@ export type FeedItem = {
 export function bylineNamesSql(type: ContentType, itemId: PgColumn): SQL<string[]> {
   return sql<
     string[]
-  >`(select coalesce(json_agg(${authors.name} order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${itemId})`;
+  >`(select coalesce(json_agg(${authors.name} order by ${itemAuthors.position}, ${authors.id}), '[]'::json) from ${itemAuthors} join ${authors} on ${authors.id} = ${itemAuthors.authorId} where ${itemAuthors.contentType} = ${type} and ${itemAuthors.itemId} = ${outerColumn(itemId)})`;
 }
 
 /**

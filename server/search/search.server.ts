@@ -23,6 +23,8 @@ import { isPublished } from "#server/content/published.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { BadRequestError, UnavailableError } from "#server/http/errors.server.ts";
 import { syncSearchIndexIfPending } from "./search-index.server.ts";
+import { bylinesOfMixed } from "#server/content/authors.server.ts";
+import type { BylineAuthor } from "#domain/authors.ts";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import { columnOf } from "#server/content/registry.server.ts";
 import { searchedTypes } from "./search-triggers.server.ts";
@@ -63,6 +65,8 @@ export type SearchResult = {
   publishDate: Date;
   href: string;
   match: MatchKind;
+  /** The item's author profiles, in byline order. */
+  bylines?: BylineAuthor[];
 };
 
 export type SearchPage = {
@@ -410,10 +414,16 @@ export async function searchPublished(
     const hits = rowsOf<Hit>(await tx.execute(hitsSql(plan)));
     const shown = hits.slice(0, SEARCH_PAGE_SIZE);
     const cards = shown.length ? rowsOf<CardRow>(await tx.execute(cardsSql(shown))) : [];
-    const results = shown.flatMap((hit) => {
+    const found = shown.flatMap((hit) => {
       const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
       return card ? [resultOf(hit, card, analysis)] : [];
     });
+    // Each result's byline, as the section cards show it (issue 29).
+    const bylines = await bylinesOfMixed(
+      tx,
+      found.map((r) => ({ type: r.type as ContentType, id: r.id })),
+    );
+    const results = found.map((r) => ({ ...r, bylines: bylines.get(`${r.type}:${r.id}`) ?? [] }));
     const suggestion = results.length === 0 && page === 1 ? await suggest(tx, analysis, keysOf(types)) : null;
     return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion };
   });

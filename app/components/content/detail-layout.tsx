@@ -12,6 +12,7 @@ import { excerpt, formatDate, isoDate } from "#domain/format.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
 import type { DetailPage } from "#domain/detail-view.ts";
+import { bylineLinks } from "#domain/authors.ts";
 
 /** The main image's slot: the article's column (max-w-4xl less its padding), the screen less 2rem below it. */
 export const DETAIL_IMAGE_SIZES = "(min-width: 896px) 864px, calc(100vw - 2rem)";
@@ -167,6 +168,7 @@ export function DetailLayout({
                 excerpt={excerpt(localized(lang, r.summary, r.summaryFr), 90)}
                 imageUrl={r.imageUrl}
                 date={r.publishDate}
+                authors={bylineLinks(lang, r.bylines)}
                 testId="related-card"
               />
             ))}

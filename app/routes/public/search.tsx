@@ -7,6 +7,7 @@ import { Highlight } from "#app/components/content/highlight.tsx";
 import { PageLinks } from "#app/components/sections/section-ui.tsx";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
 import { excerpt } from "#domain/format.ts";
+import { bylineLinks } from "#domain/authors.ts";
 import { localized } from "#domain/localized.ts";
 import { useLanguage } from "#app/lib/i18n.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -198,6 +199,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
                     imageUrl={r.imageUrl}
                     date={r.publishDate}
                     category={t(`search.types.${r.type}`)}
+                    authors={bylineLinks(lang, r.bylines)}
                     eager={i < 3}
                     testId="search-result"
                   />
