@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { authors, categories, itemAuthors, itemTags, tags, user } from "#server/db/schema.server.ts";
 import { ValidationError } from "#server/http/errors.server.ts";
-import { listRelated } from "./detail.server.ts";
+import { findPublishedItem, listRelated } from "./detail.server.ts";
 import { searchPublished } from "#server/search/search.server.ts";
 import { createItem, deleteItem, getForStaff, getRevision, listForStaff, listRevisions, restoreRevision, updateItem } from "./newsroom.server.ts";
 
@@ -87,6 +87,19 @@ for (const kind of testDatabaseKinds) {
       const related = await listRelated(h.db, "news", { id: first.id, categoryId });
       const dates = related.find((r) => r.title === "موسم التمور في تجكجة يبدأ مبكرا")!;
       expect(dates.bylines?.map((a) => a.name)).toEqual(["كاتب ضيف", "خديجة"]);
+      // A type without categories reads its detail page from its table alone: its byline is still its own.
+      const podcast = await createItem(
+        h.db,
+        "podcast",
+        { title: "حلقة عن تجكجة", description: "وصف الحلقة", host_name: "مريم", status: "published", authors: [guest] },
+        editor,
+      );
+      await h.db
+        .insert(authors)
+        .values({ slug: `filler-${podcast.id}`, name: "ملف آخر" })
+        .onConflictDoNothing();
+      const detail = await findPublishedItem(h.db, "podcast", { id: podcast.id });
+      expect((detail!.bylines as { name: string }[]).map((a) => a.name)).toEqual(["كاتب ضيف"]);
       const found = await searchPublished(h.db, "تجكجة", { types: ["news"] });
       const hit = found.results.find((r) => r.id === first.id)!;
       expect(hit.bylines?.map((a) => a.name_fr)).toEqual(["Auteur invité"]);
