@@ -99,7 +99,7 @@ for (const kind of testDatabaseKinds) {
         .values({ slug: `filler-${podcast.id}`, name: "ملف آخر" })
         .onConflictDoNothing();
       const detail = await findPublishedItem(h.db, "podcast", { id: podcast.id });
-      expect((detail!.bylines as { name: string }[]).map((a) => a.name)).toEqual(["كاتب ضيف"]);
+      expect((detail!.bylines as unknown as { name: string }[]).map((a) => a.name)).toEqual(["كاتب ضيف"]);
       const found = await searchPublished(h.db, "تجكجة", { types: ["news"] });
       const hit = found.results.find((r) => r.id === first.id)!;
       expect(hit.bylines?.map((a) => a.name_fr)).toEqual(["Auteur invité"]);

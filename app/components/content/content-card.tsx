@@ -163,7 +163,8 @@ export function AuthorLinks({ authors, testId = "byline-authors" }: { authors: r
   const { t } = useTranslation();
   const and = t("common.and");
   return (
-    <bdi data-testid={testId}>
+    // The run takes the names' language and direction (Arabic names on a French page read right to left).
+    <bdi data-testid={testId} {...textProps(lang, authors.map((a) => a.name).join(" "))}>
       {authors.flatMap((a, i) => [
         i === 0 ? null : <span key={`and${i}`}>{i === authors.length - 1 ? ` ${and} ` : lang === "ar" ? "، " : ", "}</span>,
         <Link key={a.href} to={a.href} className="relative z-10 font-bold hover:underline" data-testid="byline-author" {...textProps(lang, a.name)}>

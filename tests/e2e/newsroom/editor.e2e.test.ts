@@ -443,8 +443,11 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
         "/admin/podcasts",
         "/admin/programs",
         "/admin/media",
+        "/admin/calendar",
         "/admin/upload",
         "/admin/library",
+        "/admin/tags",
+        "/admin/authors",
       ]);
       const counts = await page.$$eval('[data-testid^="count-"]', (links) => links.map((a) => a.getAttribute("href")));
       expect(counts).toEqual(["/admin/articles", "/admin/news", "/admin/podcasts", "/admin/programs", "/admin/coverage", "/admin/media"]);
