@@ -135,7 +135,11 @@ export function Byline({
         <time dateTime={isoDate(date)}>{formatDate(date, lang)}</time>
       </bdi>
     ) : null,
-    extra ? <bdi key="extra">{extra}</bdi> : null,
+    extra ? (
+      <bdi key="extra" {...textProps(lang, extra)}>
+        {extra}
+      </bdi>
+    ) : null,
   ].filter((p) => p !== null);
   if (parts.length === 0) return null;
   return (
