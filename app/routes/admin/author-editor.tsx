@@ -59,11 +59,18 @@ const TEXT_FIELDS = ["name", "name_fr", "name_en", "slug", "photo_url", "bio", "
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requirePermission(request, "content.write");
   const id = idOf(params);
-  const form = await readFormData(request, BODY_LIMITS.form);
-  const intent = form.get("intent");
-  const db = await getDb();
   const refuse = (status: number, message: string, extra: Partial<Answer> = {}) => data<Answer>({ ok: false, message, at: Date.now(), ...extra }, { status });
   if (Number.isNaN(id)) return refuse(404, "authors.notFound");
+  let form: FormData;
+  try {
+    form = await readFormData(request, BODY_LIMITS.form);
+  } catch (error) {
+    // A body that is not a form, or too large, is a 4xx of the one error model, never a 500.
+    if (error instanceof AppError) return refuse(error.status, "newsroom.ui.badRequest");
+    throw error;
+  }
+  const intent = form.get("intent");
+  const db = await getDb();
   if (intent === "delete") {
     if (!userCan(user, "content.delete")) return refuse(403, "admin.permissionNeeded");
     if (id === null) return refuse(404, "authors.notFound");

@@ -172,7 +172,8 @@ describe.skipIf(!hasChromium)("tags", () => {
       await page.fill('[data-testid="tags-q"]', "وادان");
       await page.click('[data-testid="tags-search-submit"]');
       await page.waitForURL((url) => url.searchParams.get("q") === "وادان");
-      expect(await page.locator('[data-testid="tag-name"]').allTextContents()).toEqual(["وادان", "مدينة وادان"]);
+      // The address changes before the new list renders: wait for the list, not the address.
+      await expect.poll(() => page.locator('[data-testid="tag-name"]').allTextContents()).toEqual(["وادان", "مدينة وادان"]);
 
       // Rename: name and slug; the old address is gone, the new one lists the item.
       const old = await tagNamed("ودان");

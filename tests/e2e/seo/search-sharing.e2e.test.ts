@@ -271,6 +271,8 @@ describe.skipIf(!hasChromium)("search and sharing fields", () => {
       await page.check('[data-testid="link-sponsored"]');
       await page.click('[data-testid="link-apply"]');
       await page.waitForSelector('[data-testid="editor-content"] a[href="https://sponsor.example/offer"]');
+      // Tiptap gives the focus back on the next frame; keys pressed before it would land on the panel's button.
+      await page.waitForFunction(() => document.activeElement?.closest('[data-testid="editor-content"]') != null);
       // A plain link, no option.
       await page.keyboard.press("End");
       await page.keyboard.press("Enter");
