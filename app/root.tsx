@@ -7,7 +7,7 @@ import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
 import { directionOf, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, toSupportedLanguage, type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
-import { useStaticPage } from "./lib/static-page.ts";
+import { useEnhancements, useStaticPage } from "./lib/static-page.ts";
 import readingScript from "./enhance/reading.js?url";
 import { ToastProvider } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
@@ -120,6 +120,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const i18n = useI18n(lang, data?.translations ?? {});
   const staticPage = useStaticPage();
+  const enhancements = useEnhancements();
   return (
     <html lang={lang} dir={dir}>
       <head>
@@ -143,7 +144,12 @@ export function Layout({ children }: { children: ReactNode }) {
         </I18nextProvider>
         {staticPage ? (
           // A reading page without React in the browser (app/lib/static-page.ts): only its enhancements.
-          <script type="module" src={readingScript} />
+          <>
+            <script type="module" src={readingScript} />
+            {enhancements.map((src) => (
+              <script key={src} type="module" src={src} />
+            ))}
+          </>
         ) : (
           <>
             <LanguageSync lang={lang} />

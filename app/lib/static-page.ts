@@ -7,7 +7,15 @@ import { useMatches } from "react-router";
  * menu and search, share, toasts and the stored language (docs/decisions/0115-reading-pages-without-hydration.md).
  * Everything on such a page is HTML first: links are links, forms are forms.
  */
-export type ReadingHandle = { hydrate?: boolean | ((data: unknown) => boolean) };
+export type ReadingHandle = {
+  hydrate?: boolean | ((data: unknown) => boolean);
+  /**
+   * The page's own enhancement modules beside reading.js (issue 30): fingerprinted asset URLs (a Vite `?url`
+   * import of a file in app/enhance/), or a function of the loader data choosing them (a player only where a
+   * video plays). Loaded only on the static document; a hydrated page has React's behaviour instead.
+   */
+  enhance?: readonly string[] | ((data: unknown) => readonly string[]);
+};
 
 function staysStatic(handle: unknown, data: unknown): boolean {
   const hydrate = (handle as ReadingHandle | undefined)?.hydrate;
@@ -24,4 +32,16 @@ export function useStaticPage(): boolean {
   const matches = useMatches();
   if (typeof document !== "undefined") return false;
   return matches.some((m) => staysStatic(m.handle, m.data));
+}
+
+/** The enhancement modules the matched routes of a static document ask for, each once, in route order. */
+export function useEnhancements(): string[] {
+  const matches = useMatches();
+  const urls = new Set<string>();
+  for (const m of matches) {
+    const enhance = (m.handle as ReadingHandle | undefined)?.enhance;
+    if (!enhance || m.data === undefined) continue;
+    for (const url of typeof enhance === "function" ? enhance(m.data) : enhance) urls.add(url);
+  }
+  return [...urls];
 }

@@ -1,0 +1,2 @@
+-- 0014_podcast_programs: reserved for issue work in progress; replaced by its migration.
+SELECT 1;
