@@ -327,7 +327,8 @@ export type DisplayValue =
   | { kind: "text"; text: string }
   | { kind: "slug"; text: string }
   | { kind: "option"; key: string }
-  | { kind: "category"; id: string; name: string | null; nameFr: string | null }
+  /** A row the field names by id: a category, or a podcast's program. */
+  | { kind: "category"; of: "category" | "program"; id: string; name: string | null; nameFr: string | null }
   | { kind: "boolean"; value: boolean }
   | { kind: "date"; value: string; withTime: boolean }
   | { kind: "image"; src: string }
@@ -345,14 +346,16 @@ export function displayValue(
   field: { kind: string; optionLabels?: string },
   value: unknown,
   categories: ReadonlyMap<number, CategoryName> = new Map(),
+  programs: ReadonlyMap<number, CategoryName> = new Map(),
 ): DisplayValue {
   if (field.kind === "boolean") return { kind: "boolean", value: comparable("boolean", value) === "true" };
   const text = textOf(value).trim();
   if (!text) return { kind: "empty" };
   switch (field.kind) {
-    case "category": {
-      const found = categories.get(Number(text));
-      return { kind: "category", id: text, name: found?.name ?? null, nameFr: found?.nameFr ?? null };
+    case "category":
+    case "program": {
+      const found = (field.kind === "program" ? programs : categories).get(Number(text));
+      return { kind: "category", of: field.kind, id: text, name: found?.name ?? null, nameFr: found?.nameFr ?? null };
     }
     case "select":
       return field.optionLabels ? { kind: "option", key: `${field.optionLabels}.${text}` } : { kind: "text", text };

@@ -3,7 +3,7 @@
  * canonical URL, Open Graph, Twitter card and JSON-LD, from the item and its type's detail view (its
  * definition's `detail.schema`, domain/content-types/).
  */
-import { definitionOf } from "#domain/content-types/index.ts";
+import { definitionOf, programFeedPath } from "#domain/content-types/index.ts";
 import { localizedField, textOf, type DetailPage } from "#domain/detail-view.ts";
 import { localized } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";
@@ -61,11 +61,21 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
       associatedMedia: audio ? { "@type": "MediaObject", contentUrl: absoluteUrl(root?.site.publicUrl ?? "", audio) } : undefined,
     },
   });
-  // A type with a feed (the podcasts) names it, so podcast apps and feed readers find it from any episode.
-  if (!feed) return meta;
+  // A type with a feed (the podcasts) names it, so podcast apps and feed readers find it from any episode; an
+  // episode of a program names its program's feed too, and a program with episodes its own.
   const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  const feedLink = (title: string, path: string) => ({
+    tagName: "link",
+    rel: "alternate",
+    type: "application/rss+xml",
+    title,
+    href: absoluteUrl(root?.site.publicUrl ?? "", path),
+  });
+  const programSlug = textOf(item, "programSlug");
   return [
     ...meta,
-    { tagName: "link", rel: "alternate", type: "application/rss+xml", title: siteName, href: absoluteUrl(root?.site.publicUrl ?? "", feed.path) },
+    ...(feed ? [feedLink(siteName, feed.path)] : []),
+    ...(programSlug ? [feedLink(siteName, programFeedPath(programSlug))] : []),
+    ...(item.hasPodcastFeed === true ? [feedLink(title, programFeedPath(item.pageSlug))] : []),
   ];
 }

@@ -10,11 +10,13 @@ import {
   summary,
   title,
   titleFr,
+  program,
   transcript,
   v,
   video,
   tags,
   searchAndSharing,
+  urgent,
 } from "./define.ts";
 
 export default defineContentType({
@@ -26,6 +28,7 @@ export default defineContentType({
   fields: [
     title({ min: 1, message: v("titleRequired") }),
     titleFr,
+    program,
     summary("description", { min: 1, max: 2000, message: v("descriptionRequired") }),
     body({ required: false, label: "newsroom.f.showNotes" }),
     ...showFields(1),
@@ -36,6 +39,7 @@ export default defineContentType({
     authors,
     tags,
     image,
+    urgent,
     ...searchAndSharing,
   ],
   columns: {

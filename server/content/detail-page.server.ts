@@ -13,7 +13,7 @@ import type { Body, DetailItem, DetailPage, RelatedItem } from "#domain/detail-v
 import type { BylineAuthor } from "#domain/authors.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
-import { cached } from "./cache.server.ts";
+import { cached, type CacheTag } from "./cache.server.ts";
 import {
   bodyColumnOf,
   findItemForStaff,
@@ -86,11 +86,23 @@ export function detailTypeOfPath(pathname: string): ContentType {
   return def.type;
 }
 
+/**
+ * What a detail page reads besides its own type: categories and author profiles, and across the podcast feeds
+ * (issue 32) an episode its program's slug, a program whether it has episodes.
+ */
+const detailTags = (type: ContentType): CacheTag[] => [
+  type,
+  "categories",
+  "authors",
+  ...(definitionOf(type).fields.some((f) => f.kind === "program") ? (["program"] as const) : []),
+  ...(type === "program" ? (["podcast"] as const) : []),
+];
+
 /** The public detail page of a type's item named by a URL segment (a slug, or an id). */
 export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined): Promise<DetailPage> {
   const key = parseItemKey(slugOrId);
   if (!key) notFound();
-  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, [type, "categories", "authors"], () => lookUp(db, type, key)));
+  const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, detailTags(type), () => lookUp(db, type, key)));
   if (!found) notFound();
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.

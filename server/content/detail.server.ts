@@ -10,10 +10,11 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { definitionOf, isRelationField, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
 import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { categories, slugRedirects } from "#server/db/schema.server.ts";
+import { categories, podcasts, programs, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 import { bylineSql } from "./authors.server.ts";
+import { outerColumn } from "./published-items.server.ts";
 
 export const RELATED_LIMIT = 4;
 
@@ -64,6 +65,16 @@ function detailColumns(type: ContentType): Record<string, PgColumn | SQL> {
     if (hasCategory(type)) Object.assign(columns, { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug });
     // The byline: the item's author profiles (taken out of the row into the page's `authors` by the loader).
     if (definitionOf(type).fields.some((f) => f.kind === "authors")) columns.bylines = bylineSql(type, tableOf(type).id);
+    // Podcast feeds per program (issue 32): an episode names its program's feed, a program with episodes its own.
+    const show = definitionOf(type).fields.find((f) => f.kind === "program");
+    if (show) {
+      columns.programSlug = sql<
+        string | null
+      >`(select ${programs.pageSlug} from ${programs} where ${programs.id} = ${outerColumn(columnOf(type, show.column)!)} and ${isPublished(programs)})`;
+    }
+    if (type === "program") {
+      columns.hasPodcastFeed = sql<boolean>`exists (select 1 from ${podcasts} where ${podcasts.programId} = ${outerColumn(programs.id)} and ${isPublished(podcasts)})`;
+    }
     selections.set(type, columns);
   }
   return columns;

@@ -85,7 +85,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
       .returning({ id: podcasts.id });
     setDatabaseHandle(t);
     try {
-      const res = await podcastFeedLoader();
+      const res = await podcastFeedLoader({ params: {} } as never);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
       expect(res.headers.get("cache-control")).toBe("public, max-age=300");
@@ -136,6 +136,90 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
     } finally {
       setDatabaseHandle(undefined);
       await t.db.delete(podcasts).where(inArray(podcasts.id, [noAudio.id, scheduled.id]));
+    }
+  });
+
+  it("serves each program's own podcast feed at /programs/:slug/feed.xml: its published episodes, its title and picture", async () => {
+    const [show, hidden] = await t.db
+      .insert(programs)
+      .values([
+        {
+          title: "حكايات القوافل",
+          description: "برنامج عن طرق القوافل وأهلها",
+          pageSlug: "feed-caravan-tales",
+          status: "published",
+          imageUrl: "/uploads/caravan.jpg",
+        },
+        { title: "برنامج مسودة", description: "وصف", pageSlug: "feed-draft-program", status: "draft" },
+      ])
+      .returning({ id: programs.id });
+    const base = { description: "وصف الحلقة", audioUrl: "/uploads/ep.mp3", duration: "12:30", season: "1" };
+    const episodes = await t.db
+      .insert(podcasts)
+      .values([
+        {
+          ...base,
+          title: "حلقة القوافل الأولى",
+          pageSlug: "feed-caravan-1",
+          status: "published",
+          programId: show.id,
+          episodeNumber: 1,
+          publishDate: new Date(Date.now() - 7_200_000),
+        },
+        {
+          ...base,
+          title: "حلقة القوافل الثانية",
+          pageSlug: "feed-caravan-2",
+          status: "published",
+          programId: show.id,
+          episodeNumber: 2,
+          publishDate: new Date(Date.now() - 3_600_000),
+        },
+        { ...base, title: "حلقة قوافل مسودة", pageSlug: "feed-caravan-draft", status: "draft", programId: show.id },
+        { ...base, title: "حلقة برنامج آخر", pageSlug: "feed-other-program", status: "published", programId: hidden.id },
+      ])
+      .returning({ id: podcasts.id });
+    setDatabaseHandle(t);
+    const feedOf = (slug: string) => podcastFeedLoader({ params: { slug } } as never);
+    try {
+      const res = await feedOf("feed-caravan-tales");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
+      const xml = await res.text();
+      expect(validateXml(xml)).toBe(true);
+      const channel = (
+        parseXml(xml, { ignoreAttributes: false, attributeNamePrefix: "@", parseNodeValue: false, arrayMode: (name: string) => name === "item" }) as {
+          rss: { channel: Record<string, never> };
+        }
+      ).rss.channel;
+      expect(channel.title).toBe("بودكاست حكايات القوافل");
+      expect(channel.description).toBe("برنامج عن طرق القوافل وأهلها");
+      expect(channel.link).toMatch(/^https?:\/\/[^/]+\/programs\/feed-caravan-tales$/);
+      expect(channel["atom:link"]["@href"]).toMatch(/\/programs\/feed-caravan-tales\/feed\.xml$/);
+      expect(channel["itunes:image"]["@href"]).toMatch(/^https?:\/\/[^/]+\/uploads\/caravan\.jpg$/);
+      expect(channel["itunes:category"]["@text"]).toBe("Society &amp; Culture");
+      const items = channel.item as Record<string, never>[];
+      // Newest first; the draft and the other program's episode are not in it.
+      expect(items.map((i) => String(i.title))).toEqual(["حلقة القوافل الثانية", "حلقة القوافل الأولى"]);
+      expect(items.map((i) => String(i["itunes:episode"]))).toEqual(["2", "1"]);
+      expect(items[0]["itunes:duration"]).toBe("750");
+      expect(items[0].enclosure["@type"]).toBe("audio/mpeg");
+      // The site's feed still has every episode.
+      const all = await (await podcastFeedLoader({ params: {} } as never)).text();
+      expect(all).toContain("حلقة القوافل الثانية");
+      expect(all).toContain("حلقة برنامج آخر");
+      // A program that is not published, or none of that name: 404.
+      expect((await feedOf("feed-draft-program")).status).toBe(404);
+      expect((await feedOf("no-such-program")).status).toBe(404);
+    } finally {
+      setDatabaseHandle(undefined);
+      await t.db.delete(podcasts).where(
+        inArray(
+          podcasts.id,
+          episodes.map((e) => e.id),
+        ),
+      );
+      await t.db.delete(programs).where(inArray(programs.id, [show.id, hidden.id]));
     }
   });
 });

@@ -27,6 +27,8 @@ import { TagsField } from "./tags-field.tsx";
 import { SearchSharingSection } from "./search-sharing.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
+/** What a field that names another row offers, by its kind: the type's categories, the programs. */
+export type FieldChoices = Partial<Record<"category" | "program", CategoryOption[]>>;
 
 export type ContentFormProps = {
   def: ContentTypeDefinition;
@@ -36,7 +38,7 @@ export type ContentFormProps = {
   values: FormValues;
   /** The server's messages by field (translation keys). */
   serverErrors: FieldErrors | undefined;
-  categories: CategoryOption[];
+  choices: FieldChoices;
   /** The site's public origin, to show the item's address. */
   origin: string;
   /** Someone saved since this editor opened the item: their token, to overwrite on purpose. */
@@ -92,7 +94,7 @@ function FieldControl({
   field,
   value,
   error,
-  categories,
+  choices,
   onRichEdited,
   folder,
   canUploadVideo,
@@ -101,7 +103,7 @@ function FieldControl({
   field: FieldDefinition;
   value: string;
   error?: string;
-  categories: CategoryOption[];
+  choices: FieldChoices;
   onRichEdited: (name: string, html: string) => void;
   folder?: string;
   canUploadVideo: boolean;
@@ -176,10 +178,11 @@ function FieldControl({
           </select>
         );
       case "category":
+      case "program":
         return (
           <select {...common} defaultValue={value} className={`${props.className} h-11`}>
-            <option value="">{t("newsroom.ui.choose")}</option>
-            {categories.map((c) => (
+            <option value="">{t(field.kind === "program" ? "newsroom.ui.noProgram" : "newsroom.ui.choose")}</option>
+            {(choices[field.kind] ?? []).map((c) => (
               <option key={c.id} value={String(c.id)}>
                 {lang === "ar" ? c.name : (c.nameFr ?? c.name)}
               </option>
@@ -330,7 +333,7 @@ function imageErrors(def: ContentTypeDefinition, form: HTMLFormElement): FieldEr
  * the route's action, with or without JavaScript. With JavaScript it checks itself with the type's schema
  * first (the same one the server runs), then after each change of a field that shows a message.
  */
-export function ContentForm({ def, item, values, serverErrors, categories, origin, conflict, canUploadVideo, onChanged, status }: ContentFormProps) {
+export function ContentForm({ def, item, values, serverErrors, choices, origin, conflict, canUploadVideo, onChanged, status }: ContentFormProps) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigation = useNavigation();
@@ -385,7 +388,7 @@ export function ContentForm({ def, item, values, serverErrors, categories, origi
       field={field}
       value={values[field.name] ?? ""}
       error={errors[field.name]}
-      categories={categories}
+      choices={choices}
       onRichEdited={onRichEdited}
       folder={def.folders[field.name]}
       canUploadVideo={canUploadVideo}

@@ -102,7 +102,7 @@ export function RevisionValue({ value, imageAlt }: { value: DisplayValue; imageA
           {name}
         </span>
       ) : (
-        <span className="text-ink-soft">{t("newsroom.revisions.categoryGone", { id: value.id })}</span>
+        <span className="text-ink-soft">{t(`newsroom.revisions.${value.of}Gone`, { id: value.id })}</span>
       );
     }
     case "boolean":

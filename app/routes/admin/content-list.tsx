@@ -26,6 +26,7 @@ import { deleteItem, getForStaff, listCategoryOptions, listForStaff, type StaffI
 import { idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
 import { BadRequestError } from "#server/http/errors.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
+import { listProgramFeeds } from "#server/content/sitemap.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
@@ -127,6 +128,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       segment: def.segment,
       // A type with a feed (podcasts) announces its address for the podcast directories.
       feedUrl: def.feed ? `${getConfig().publicUrl}${def.feed.path}` : null,
+      // …and each program's own feed (podcasts that belong to a program).
+      programFeeds: def.feed ? (await listProgramFeeds(db)).map((f) => ({ title: f.title, url: `${getConfig().publicUrl}${f.path}` })) : [],
       rows: await Promise.all(list.items.map((item) => rowOf(def, item, languageOfRequest(request)))),
       total: list.total,
       page: list.page,
@@ -305,7 +308,17 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         </Link>
       </div>
 
-      {loaderData.feedUrl && <FeedAddress url={loaderData.feedUrl} />}
+      {loaderData.feedUrl && <FeedAddress url={loaderData.feedUrl} label={t("podcastFeed.label")} />}
+      {loaderData.programFeeds.length > 0 && (
+        <details className="rounded-md border border-sand-300 bg-white px-3 py-2 text-sm" data-testid="program-feeds">
+          <summary className="cursor-pointer font-bold">{t("podcastFeed.programFeeds")}</summary>
+          <div className="mt-2 space-y-2">
+            {loaderData.programFeeds.map((f) => (
+              <FeedAddress key={f.url} url={f.url} label={f.title} testId="program-feed" />
+            ))}
+          </div>
+        </details>
+      )}
 
       <ActionNotices
         flash={loaderData.flash}
@@ -462,7 +475,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 /** The address of the type's feed (domain/content-types/ `feed`), to give to Apple Podcasts and Spotify, with a copy button. */
-function FeedAddress({ url }: { url: string }) {
+function FeedAddress({ url, label, testId = "feed" }: { url: string; label: string; testId?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const copy = async () => {
@@ -474,8 +487,8 @@ function FeedAddress({ url }: { url: string }) {
     }
   };
   return (
-    <p data-testid="feed-address" className="flex flex-wrap items-center gap-2 rounded-md border border-sand-300 bg-sand-50 px-3 py-2 text-sm">
-      <span>{t("podcastFeed.label")}</span>
+    <p data-testid={`${testId}-address`} className="flex flex-wrap items-center gap-2 rounded-md border border-sand-300 bg-sand-50 px-3 py-2 text-sm">
+      <span dir="auto">{label}</span>
       <a href={url} dir="ltr" className="break-all font-mono text-desert-700 underline">
         {url}
       </a>
@@ -483,7 +496,7 @@ function FeedAddress({ url }: { url: string }) {
         type="button"
         onClick={() => void copy()}
         className="rounded-md border border-sand-300 bg-white px-3 py-1 font-bold hover:bg-sand-100"
-        data-testid="feed-copy"
+        data-testid={`${testId}-copy`}
       >
         {t("podcastFeed.copy")}
       </button>

@@ -15,7 +15,7 @@ import type { Language } from "#domain/language.ts";
 import { changedFields, diffLongText, displayValue, LONG_TEXT_KINDS, type CategoryName } from "#domain/revision-diff.ts";
 import { getDb, type Database } from "#server/db/client.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
-import { getForStaff, getRevision, listCategoryOptions, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { getForStaff, getRevision, listCategoryOptions, listProgramOptions, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
@@ -72,6 +72,8 @@ async function differences(
   const shown = fields.filter((f) => changed.has(f.name));
   const categories = new Map<number, CategoryName>();
   if (shown.some((f) => f.kind === "category")) for (const c of await listCategoryOptions(db)) categories.set(c.id, c);
+  const programs = new Map<number, CategoryName>();
+  if (shown.some((f) => f.kind === "program")) for (const p of await listProgramOptions(db)) programs.set(p.id, p);
   return shown.map((f): FieldDifference => {
     if ((LONG_TEXT_KINDS as readonly string[]).includes(f.kind))
       return { name: f.name, label: f.label, type: "text", diff: diffLongText(f.kind, before[f.name], after[f.name]) };
@@ -79,8 +81,8 @@ async function differences(
       name: f.name,
       label: f.label,
       type: "value",
-      before: displayValue(f, before[f.name], categories),
-      after: displayValue(f, after[f.name], categories),
+      before: displayValue(f, before[f.name], categories, programs),
+      after: displayValue(f, after[f.name], categories, programs),
     };
   });
 }
