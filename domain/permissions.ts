@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   "videos.manage",
   /** Invite staff, set roles and permissions, disable accounts. */
   "users.manage",
+  /** Compose and send the newsletter to its subscribers (/admin/newsletter). */
+  "newsletter.send",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

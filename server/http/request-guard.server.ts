@@ -17,7 +17,8 @@
  *    all (HTTP/1.0; Node refuses HTTP/1.1 without one) → the public URL's host
  * requestBodyGuard, after the uploads (whose bodies are tus's):
  *  - a state-changing method whose Origin (or Referer) is not our own → 403 (fromOurOrigin: one rule for
- *    every form and API; the tus endpoints apply the same rule through their permission check). "Our own" is
+ *    every form and API; the tus endpoints apply the same rule through their permission check), except a mail
+ *    client's one-click unsubscribe (isOneClickUnsubscribe: that one path, a small form). "Our own" is
  *    ourOrigins: the public URL's origin, and without PUBLIC_URL also its loopback names on the same port. A
  *    browser's navigation gets a page in the reader's language saying why (refusal-page.server.ts)
  *  - a declared Content-Length over the route kind's limit (server/http/request-body.server.ts) → 413, before reading
@@ -225,6 +226,25 @@ export function fromOurOrigin(origin: string | null | undefined, referer: string
 
 export const MUTATING_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** The newsletter's one-click unsubscribe address (RFC 8058), the one target posted to from anywhere. */
+export const ONE_CLICK_UNSUBSCRIBE_PATH = "/newsletter/unsubscribe";
+/** The largest body a one-click unsubscribe carries: `List-Unsubscribe=One-Click`, urlencoded or as a multipart form. */
+const ONE_CLICK_MAX_BYTES = 1024;
+
+/**
+ * A mail client's one-click unsubscribe (RFC 8058 §3.1): a POST to the address of the message's
+ * List-Unsubscribe header, from no page of ours (no Origin of ours, no cookie), with the body
+ * `List-Unsubscribe=One-Click`. Let through the origin check only for that path, as a small form with a declared
+ * length; the route's action (app/routes/public/newsletter-unsubscribe.tsx) refuses any other body with a 400.
+ */
+export function isOneClickUnsubscribe(req: Pick<Request, "method" | "path" | "headers">): boolean {
+  if (req.method !== "POST" || req.path !== ONE_CLICK_UNSUBSCRIBE_PATH) return false;
+  const type = String(req.headers["content-type"] ?? "").toLowerCase();
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return false;
+  const length = req.headers["content-length"];
+  return length !== undefined && /^\d+$/.test(length) && Number(length) <= ONE_CLICK_MAX_BYTES && req.headers["transfer-encoding"] === undefined;
+}
+
 /** The request line and the URL's parts: mounted first, before anything reads the URL (see the top of the file). */
 export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
   const publicHost = new URL(config.publicUrl).host;
@@ -271,6 +291,31 @@ export function requestTargetGuard(config: Pick<Config, "publicUrl">) {
   };
 }
 
+/**
+ * Whether the two guards would pass this request on exactly as it came — no refusal, no rewrite of its target,
+ * no forwarded header dropped, no body to watch — for the page cache's fast path (server/http/fast-path.server.ts),
+ * which answers only such requests before Express and leaves every other one to the guards. `trusted`: whether
+ * the peer is a trusted proxy (`trust proxy`). Conservative: a doubt is a `false`, and the long way is taken.
+ */
+export function passesGuardsUnchanged(req: IncomingMessage, trusted: boolean): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
+  if (req.httpVersionMajor !== 1 || !isValidHost(req.headers.host)) return false;
+  for (const [name, valid] of [
+    ["x-forwarded-host", (v: string) => isValidHost(v.split(",")[0].trim())],
+    ["x-forwarded-proto", isValidProto],
+  ] as const) {
+    const value = req.headers[name];
+    if (value !== undefined && !(trusted && typeof value === "string" && valid(value))) return false;
+  }
+  const target = req.url ?? "";
+  const path = pathOf(target);
+  if (!path.startsWith("/") || /^[/\\]{2}/.test(path)) return false;
+  const decoded = decodedPath(path);
+  if (decoded === null || stripControls(decoded) !== decoded) return false;
+  return withoutControls(target.slice(path.length)) === null;
+}
+
 /** Origin and body limits of every request that is not an upload: mounted after the tus endpoints. */
 export function requestBodyGuard(
   config: Pick<Config, "HTTP_REQUEST_TIMEOUT_MS" | "publicUrl" | "PUBLIC_URL" | "UPLOAD_MIN_BYTES_PER_SECOND" | "UPLOAD_RATE_WINDOW_MS">,
@@ -278,7 +323,7 @@ export function requestBodyGuard(
   const ours = ourOrigins(config);
   const rate: TransferRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
   return (req: Request, res: Response, next: NextFunction) => {
-    if (MUTATING_METHODS.has(req.method) && !fromOurOrigin(req.headers.origin, req.headers.referer, ours)) {
+    if (MUTATING_METHODS.has(req.method) && !fromOurOrigin(req.headers.origin, req.headers.referer, ours) && !isOneClickUnsubscribe(req)) {
       // An API answers in its error shape, with the guard's words; a page's data request and a script get the
       // session guard's shape (server/auth/session.server.ts); a page posted from elsewhere, words.
       if (isApiTarget(req.originalUrl)) return refuse(res, 403, arabic("adminShell.crossOrigin"));

@@ -18,32 +18,62 @@ export type MailMessage = {
   /** Links the message carries (verification, reset, confirmation): in the outbox's .json, never in a log. */
   links?: string[];
   replyTo?: string;
+  /** Extra headers (a newsletter's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 };
 
 export type SentMail = { id: string; driver: "smtp" | "outbox"; file?: string };
 
 let transport: { key: string; transporter: Transporter } | undefined;
+/** Bulk mail (newsletter sends): a pool of NEWSLETTER_SMTP_CONNECTIONS connections kept open between messages. */
+let pooled: { key: string; transporter: Transporter } | undefined;
 
-function smtpTransport(config: Config): Transporter {
+function smtpTransport(config: Config, bulk = false): Transporter {
   const key = config.SMTP_URL ?? "";
+  if (bulk) {
+    const poolKey = `${key} ${config.NEWSLETTER_SMTP_CONNECTIONS}`;
+    if (!pooled || pooled.key !== poolKey) {
+      pooled?.transporter.close();
+      pooled = {
+        key: poolKey,
+        transporter: nodemailer.createTransport({ url: key, pool: true, maxConnections: config.NEWSLETTER_SMTP_CONNECTIONS, maxMessages: 1000 }),
+      };
+    }
+    return pooled.transporter;
+  }
   if (!transport || transport.key !== key) transport = { key, transporter: nodemailer.createTransport(key) };
   return transport.transporter;
+}
+
+/** Closes the bulk pool's connections (a worker stopping, a script ending). */
+export function closeBulkMail() {
+  pooled?.transporter.close();
+  pooled = undefined;
 }
 
 export class MailError extends Error {
   code = "MAIL_FAILED" as const;
 }
 
-export async function sendMail(message: MailMessage, config: Config = getConfig()): Promise<SentMail> {
-  const envelope = { from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo };
+/** `bulk`: one of many (a newsletter send): through the pooled transport, logged at debug level only. */
+export async function sendMail(message: MailMessage, config: Config = getConfig(), { bulk = false }: { bulk?: boolean } = {}): Promise<SentMail> {
+  const envelope = {
+    from: config.MAIL_FROM,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    replyTo: message.replyTo,
+    headers: message.headers,
+  };
   if (config.drivers.mail === "smtp") {
     try {
-      const info = await smtpTransport(config).sendMail(envelope);
-      logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, "mail sent");
+      const info = await smtpTransport(config, bulk).sendMail(envelope);
+      logger[bulk ? "debug" : "info"]({ to: message.to, subject: message.subject, messageId: info.messageId }, "mail sent");
       return { id: String(info.messageId), driver: "smtp" };
     } catch (error) {
       logger.error({ err: error, to: message.to, subject: message.subject }, "mail failed");
-      throw new MailError(`Could not send the e-mail: ${(error as Error).message}`);
+      throw new MailError(`Could not send the e-mail: ${(error as Error).message}`, { cause: error });
     }
   }
   const dir = path.join(config.dataDir, "outbox");
@@ -53,7 +83,7 @@ export async function sendMail(message: MailMessage, config: Config = getConfig(
   const file = path.join(dir, `${id}.eml`);
   fs.writeFileSync(file, built.message as Buffer);
   fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...message, from: config.MAIL_FROM, date: new Date().toISOString() }, null, 2));
-  logger.info({ to: message.to, subject: message.subject, id, file }, "mail written to outbox (no SMTP_URL set)");
+  logger[bulk ? "debug" : "info"]({ to: message.to, subject: message.subject, id, file }, "mail written to outbox (no SMTP_URL set)");
   return { id, driver: "outbox", file };
 }
 

@@ -1,0 +1,108 @@
+import { data, useActionData } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/newsletter-unsubscribe";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { NewsletterTokenError, subscriberByToken, unsubscribeByToken } from "#server/content/newsletter-sends.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+
+/**
+ * The unsubscribe address of every newsletter (decision 0126). A GET only shows a confirmation with a button
+ * (mail scanners open links: a GET never unsubscribes); the button, and a mail client's one-click POST
+ * (RFC 8058: body `List-Unsubscribe=One-Click`, from no page of ours, let through the origin check for this
+ * path alone by server/http/request-guard.server.ts), unsubscribe. Any other body, or a token that is not one,
+ * gets a 400 page saying so. No JavaScript: a plain form (app/lib/static-page.ts).
+ */
+export const handle: ReadingHandle = { hydrate: false };
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+type State = "confirm" | "already" | "done" | "invalid" | "bad-request";
+
+const titleOf = (request: Request, state: State) => translate(languageOfRequest(request), `newsletterPage.unsubscribe.${state}Title`);
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const send = url.searchParams.get("send");
+  const subscriber = await subscriberByToken(await getDb(), token);
+  const state: State = !subscriber ? "invalid" : subscriber.status === "unsubscribed" ? "already" : "confirm";
+  return data(
+    {
+      state,
+      email: subscriber?.email ?? null,
+      token: subscriber ? token : null,
+      send: subscriber && send && /^\d{1,10}$/.test(send) ? send : null,
+      title: titleOf(request, state),
+    },
+    { status: subscriber ? 200 : 400, headers: NO_STORE },
+  );
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  let form: FormData;
+  try {
+    form = await readFormData(request, 1024);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: error.status, headers: NO_STORE });
+  }
+  // RFC 8058 §3.2: exactly this one field and value, whoever posts it.
+  const fields = [...form.keys()];
+  if (fields.length !== 1 || form.get("List-Unsubscribe") !== "One-Click") {
+    return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: 400, headers: NO_STORE });
+  }
+  try {
+    await unsubscribeByToken(await getDb(), url.searchParams.get("token"), url.searchParams.get("send"));
+  } catch (error) {
+    if (!(error instanceof NewsletterTokenError)) throw error;
+    return data({ state: "invalid" as State, title: titleOf(request, "invalid") }, { status: 400, headers: NO_STORE });
+  }
+  return data({ state: "done" as State, title: titleOf(request, "done") }, { headers: NO_STORE });
+}
+
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
+
+export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: loaded?.title }, { name: "robots", content: "noindex" }];
+
+export default function NewsletterUnsubscribe({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const answer = useActionData<typeof action>();
+  const state: State = answer?.state ?? loaderData.state;
+  const preferences = loaderData.token ? `/newsletter/preferences?token=${encodeURIComponent(loaderData.token)}` : null;
+  const done = state === "done" || state === "already";
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16 text-center" data-testid="newsletter-unsubscribe" data-state={state}>
+      <p className={`text-6xl ${done ? "text-palm-700" : "text-desert-600"}`} aria-hidden="true">
+        {done ? "✓" : state === "confirm" ? "✉" : "!"}
+      </p>
+      <h1 className="mt-4 text-3xl font-bold">{t(`newsletterPage.unsubscribe.${state}Title`)}</h1>
+      <p className="mt-3 text-lg text-ink-soft" role={state === "invalid" || state === "bad-request" ? "alert" : undefined}>
+        {t(`newsletterPage.unsubscribe.${state}Text`)}
+      </p>
+      {loaderData.email && state === "confirm" ? (
+        <p className="mt-2 font-bold">
+          <bdi dir="ltr">{loaderData.email}</bdi>
+        </p>
+      ) : null}
+      {state === "confirm" && loaderData.token ? (
+        <form method="post" className="mt-8">
+          <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+          <button type="submit" className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700" data-testid="unsubscribe-confirm">
+            {t("newsletterPage.unsubscribe.button")}
+          </button>
+        </form>
+      ) : null}
+      {preferences ? (
+        <p className="mt-8">
+          <a href={preferences} className="font-bold text-desert-700 underline">
+            {t(done ? "newsletterPage.unsubscribe.resubscribe" : "newsletterPage.unsubscribe.preferences")}
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}
