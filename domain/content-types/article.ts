@@ -1,5 +1,5 @@
 /** Articles (back-office.md §2 "Article management", public-site.md §3 articles): the sections' long reads. */
-import { authors, body, category, defineContentType, image, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
+import { authors, body, category, defineContentType, image, summary, title, titleFr, v, tags, searchAndSharing, urgent } from "./define.ts";
 
 /**
  * The sections' categories (public-site.md §2–3: culture, politics, literature, the emirates, opinion, each
@@ -29,6 +29,7 @@ export default defineContentType({
     tags,
     image,
     { name: "is_featured", kind: "boolean", label: "newsroom.f.featured" },
+    urgent,
     ...searchAndSharing,
   ],
   categories: ARTICLE_CATEGORIES,

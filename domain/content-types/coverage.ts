@@ -1,5 +1,5 @@
 /** Coverage (back-office.md §2, public-site.md §3 coverage): reports of an event, with its place, date and reporter. */
-import { authors, body, captions, defineContentType, image, select, summary, title, titleFr, v, video, tags, searchAndSharing } from "./define.ts";
+import { authors, body, captions, defineContentType, image, select, summary, title, titleFr, v, video, tags, searchAndSharing, urgent } from "./define.ts";
 
 export const COVERAGE_TYPES = ["live", "event", "conference", "interview", "report", "cultural"] as const;
 
@@ -23,6 +23,7 @@ export default defineContentType({
     image,
     video,
     captions,
+    urgent,
     ...searchAndSharing,
   ],
   columns: {

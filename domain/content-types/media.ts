@@ -1,5 +1,5 @@
 /** Media items (back-office.md §2 "Media management", public-site.md §2 "Media library"): a video, audio or image file. */
-import { authors, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
+import { authors, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing, urgent } from "./define.ts";
 
 /** What an editor may choose for an item (the table's media_type also allows "document": domain/media-library.ts). */
 export const MEDIA_KINDS = ["video", "audio", "image"] as const;
@@ -22,6 +22,7 @@ export default defineContentType({
     authors,
     tags,
     image,
+    urgent,
     ...searchAndSharing,
   ],
   columns: {

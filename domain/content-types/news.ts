@@ -1,5 +1,5 @@
 /** News items (back-office.md §2, public-site.md §3 news): short, dated, with a priority and a place. */
-import { authors, body, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing } from "./define.ts";
+import { authors, body, category, defineContentType, image, select, summary, title, titleFr, v, tags, searchAndSharing, urgent } from "./define.ts";
 
 export const NEWS_PRIORITIES = ["high", "medium", "low"] as const;
 /** back-office.md §3: "News category slugs: breaking (عاجل), politics, culture, sports, economy." */
@@ -22,6 +22,7 @@ export default defineContentType({
     authors,
     tags,
     image,
+    urgent,
     ...searchAndSharing,
   ],
   categories: NEWS_CATEGORIES,

@@ -16,6 +16,7 @@ import {
   video,
   tags,
   searchAndSharing,
+  urgent,
 } from "./define.ts";
 
 export const PROGRAM_TYPES = ["khutwa", "maqal", "ayan", "interview", "documentary", "cultural"] as const;
@@ -41,6 +42,7 @@ export default defineContentType({
     authors,
     tags,
     image,
+    urgent,
     ...searchAndSharing,
   ],
   columns: {

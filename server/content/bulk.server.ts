@@ -20,7 +20,7 @@ import {
   type ContentType,
   type EditorStatus,
 } from "#domain/content-types/index.ts";
-import { isPublishDate } from "#domain/content-types/publishing.ts";
+import { editorStatusOf, isPublishDate } from "#domain/content-types/publishing.ts";
 import { TAG_NAME_MAX, TAGS_MAX } from "#domain/content-types/define.ts";
 import { BULK_ACTIONS, isBulkAction, MAX_BULK_ITEMS, type BulkAction } from "#domain/bulk-actions.ts";
 import type { Database } from "#server/db/client.server.ts";
@@ -29,6 +29,7 @@ import { AppError, NotFoundError, ValidationError } from "#server/http/errors.se
 import { columnOf, tableOf } from "./registry.server.ts";
 import { addTagToItems, tagMatchKey, tagsOfItems } from "./tags.server.ts";
 import { afterWrite, getForStaff, indexForSearch, keepRevision, removeItems, statusFilter, textFilter, type Author } from "./newsroom.server.ts";
+import { queuePushAlert } from "#server/push/alerts.server.ts";
 
 export { BULK_ACTIONS, MAX_BULK_ITEMS, type BulkAction };
 
@@ -169,6 +170,25 @@ async function addTag(tx: Database, type: ContentType, ids: number[], tag: strin
  * changed and their ids: an item the action would leave as it is (publishing a published item) is not counted,
  * gets no revision and keeps its updated_at.
  */
+type AlertBefore = { id: number; status: EditorStatus; publish_date: string; urgent: boolean; category_id: string | null };
+
+/** The facts of items that decide an alert (server/push/alerts.server.ts), as they are before an action. */
+async function alertFactsOf(tx: Database, type: ContentType, ids: number[], now: Date): Promise<Map<number, AlertBefore>> {
+  const t = tableOf(type);
+  const category = columnOf(type, "categoryId");
+  const rows = await tx
+    .select({ id: t.id, status: t.status, publishDate: t.publishDate, urgent: t.urgent, ...(category ? { categoryId: category } : {}) })
+    .from(t)
+    .where(inArray(t.id, ids));
+  return new Map(
+    rows.map((r) => {
+      const categoryId = (r as { categoryId?: number | null }).categoryId;
+      const facts = { id: r.id, status: editorStatusOf(r.status, r.publishDate, now), publish_date: r.publishDate.toISOString(), urgent: r.urgent };
+      return [r.id, { ...facts, category_id: categoryId == null ? null : String(categoryId) }];
+    }),
+  );
+}
+
 export async function runBulkAction(db: Database, type: ContentType, request: BulkRequest, author: Author): Promise<BulkResult> {
   const now = new Date();
   // What the action needs is checked before anything is written.
@@ -191,6 +211,8 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
 
     if (request.action === "delete") return removeItems(tx, type, ids);
 
+    // What the items were, for the alerts that publishing an urgent or breaking item queues (decision 0127).
+    const before = ["publish", "schedule", "category"].includes(request.action) ? await alertFactsOf(tx, type, ids, now) : new Map<number, AlertBefore>();
     let changes: Record<string, unknown>;
     let differs: SQL | undefined;
     switch (request.action) {
@@ -231,6 +253,7 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
       if (!item) throw new NotFoundError(`Not found: ${id}`);
       await keepRevision(tx, type, item, author);
       await indexForSearch(tx, type, id);
+      if (before.has(id)) await queuePushAlert(tx, type, before.get(id)!, item);
     }
     return done;
   });

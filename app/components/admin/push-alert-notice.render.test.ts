@@ -1,0 +1,55 @@
+/**
+ * What the editor sees of an item's breaking-news alert, and the readers' opt-in box as the server renders it
+ * (docs/decisions/0127-breaking-news-alerts.md).
+ */
+import { createElement as h, type ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { I18nextProvider } from "react-i18next";
+import { describe, expect, it } from "vitest";
+import { createI18n } from "#app/lib/i18n.ts";
+import type { Language } from "#domain/language.ts";
+import { translationsFor } from "#server/http/i18n.server.ts";
+import { PushAlertNotice } from "./push-alert-notice.tsx";
+import { PushOptIn } from "#app/components/content/push-opt-in.tsx";
+
+function render(node: ReactNode, lang: Language = "ar"): string {
+  const root = { lang, translations: translationsFor(lang) };
+  const router = createMemoryRouter([{ id: "root", path: "*", loader: () => root, Component: () => node }], {
+    initialEntries: ["/"],
+    hydrationData: { loaderData: { root } },
+  });
+  return renderToString(h(I18nextProvider, { i18n: createI18n(lang, translationsFor(lang)) }, h(RouterProvider, { router })));
+}
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+const alert = (state: "queued" | "sending" | "sent", sent = 0, failed = 0, removed = 0) => ({ state, sent, failed, removed, finishedAt: null });
+
+describe("the alert on the item's edit page", () => {
+  it("says how many subscribers got it, in the editor's language", () => {
+    expect(text(render(h(PushAlertNotice, { alert: alert("sent", 11) })))).toBe("تنبيه الأخبار العاجلة أُرسل التنبيه إلى 11 مشتركًا");
+    expect(text(render(h(PushAlertNotice, { alert: alert("sent", 2) })))).toContain("أُرسل التنبيه إلى مشتركَين");
+    // (The French thousands separator is a narrow space, which text() folds like any space.)
+    expect(text(render(h(PushAlertNotice, { alert: alert("sent", 1200, 3, 5) }), "fr"))).toBe(
+      "Alerte info urgente Alerte envoyée à 1 200 abonnés Non remises : 3 ; abonnements expirés supprimés : 5",
+    );
+    expect(text(render(h(PushAlertNotice, { alert: alert("queued") })))).toContain("التنبيه في الطريق إلى المشتركين عند النشر.");
+    expect(text(render(h(PushAlertNotice, { alert: alert("sending", 100) })))).toContain("يُرسَل التنبيه الآن…");
+    expect(render(h(PushAlertNotice, { alert: null }))).toBe("");
+  });
+});
+
+describe("the readers' opt-in box", () => {
+  it("is rendered hidden, its words in the page's language, only with a public key", () => {
+    const html = render(h(PushOptIn, { optIn: { publicKey: "BPUBLIC" } }));
+    expect(html).toMatch(/<section hidden="" data-push-opt-in=""/);
+    expect(html).toContain('data-key="BPUBLIC"');
+    expect(html).toContain('data-on="فعّل تنبيهات الأخبار العاجلة"');
+    expect(html).toContain('data-off="أوقف تنبيهات الأخبار العاجلة"');
+    expect(render(h(PushOptIn, { optIn: { publicKey: "BPUBLIC" } }), "fr")).toContain('data-on="Activer les alertes info urgente"');
+    expect(render(h(PushOptIn, { optIn: null }))).toBe("");
+  });
+});
