@@ -20,6 +20,8 @@
  * Upper/lower case and accents are folded by table, never by locale, so JavaScript and any database agree.
  */
 
+import { BROKEN_PLURALS } from "./search-plurals.ts";
+
 // ---- Level 1 and 2: character tables ----
 
 /** Surface replacements of Arabic-script characters: FROM[i] becomes TO[i]. Applied after NFKC. */
@@ -87,7 +89,7 @@ export const REMOVED_CLASS = `[${REMOVED_RANGES.map(([a, b]) => (a === b ? u(a) 
 
 /** Characters that separate words: spaces of every kind and punctuation; a run of them becomes one space. */
 export const SEPARATOR_CLASS =
-  "[\\t\\n\\v\\f\\r \\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E\\u00A0-\\u00AC\\u00AE-\\u00BF\\u00D7\\u00F7\\u060C\\u061B\\u061F\\u066A-\\u066C\\u06D4\\u1680\\u2000-\\u200A\\u2010-\\u205F\\u3000\\uFD3E\\uFD3F]";
+  "[\\t\\n\\v\\f\\r \\u0021-\\u002F\\u02B9-\\u02BC\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E\\u00A0-\\u00AC\\u00AE-\\u00BF\\u00D7\\u00F7\\u060C\\u061B\\u061F\\u066A-\\u066C\\u06D4\\u1680\\u2000-\\u200A\\u2010-\\u205F\\u3000\\uFD3E\\uFD3F]";
 
 /**
  * In a query, an Arabic letter typed three times or more in a row ("شكراااا", "جووول") counts once. Queries only:
@@ -115,15 +117,20 @@ const SURFACE_RE = new RegExp(`[${escapeClass(SURFACE_FROM)}]`, "gu");
 const FOLD_RE = new RegExp(`[${escapeClass(FOLD_FROM)}]`, "gu");
 const REMOVED_RE = new RegExp(REMOVED_CLASS, "gu");
 const SEPARATORS_RE = new RegExp(`${SEPARATOR_CLASS}+`, "gu");
+const LIGATURES_RE = /[œæ]/g;
 
 /** The surface form of a text (level 1): what an exact match compares. */
 export function surfaceArabic(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(SURFACE_RE, (ch) => SURFACE.get(ch)!)
-    .replace(REMOVED_RE, "")
-    .replace(SEPARATORS_RE, " ")
-    .replace(/^ | $/g, "");
+  return (
+    text
+      .normalize("NFKC")
+      .replace(SURFACE_RE, (ch) => SURFACE.get(ch)!)
+      // The French ligatures as two letters: readers type "coeur" for «cœur», "ex aequo" for «ex æquo».
+      .replace(LIGATURES_RE, (ch) => (ch === "œ" ? "oe" : "ae"))
+      .replace(REMOVED_RE, "")
+      .replace(SEPARATORS_RE, " ")
+      .replace(/^ | $/g, "")
+  );
 }
 
 /** Level 2 on a surface form: the spelling folds only. */
@@ -267,6 +274,9 @@ function len(s: string): number {
 
 export const isStopWord = (surface: string) => STOP_SURFACE.has(surface);
 
+/** Whether a folded word is written in Latin letters (French, a name typed on a French keyboard). */
+export const isLatinWord = (folded: string) => LATIN_WORD.test(folded);
+
 /** Light stemmer on a folded core: the final hamza, then the suffixes, to a fixed point. */
 const SUFFIX_ENDS = new Set(["ء", ...SUFFIXES.map(([suffix]) => suffix.at(-1)!)]);
 
@@ -303,21 +313,58 @@ function canStrip(word: string, prefix: string): boolean {
   return true;
 }
 
-/** The folded forms a surface word is read in: as folded, and with its hamza seats as a bare hamza (مسؤول = مسئول). */
+/**
+ * The folded forms a surface word is read in: as folded (a seat flattened: مسايل = مسائل), with its hamza seats as
+ * a bare hamza (مسؤول = مسئول), and with an inner seat dropped as readers type it (مسائل → مسال, رئيس → ريس) when
+ * at least four letters remain or the seat stood before ي.
+ */
 function variants(surface: string): string[] {
   const folded = foldArabic(surface);
   if (!/[ؤئ]/.test(surface)) return [folded];
   const [first, ...rest] = [...surface];
   const bare = foldArabic(first + rest.join("").replace(/[ؤئأإ]/g, "ء"));
-  return bare === folded ? [folded] : [folded, bare];
+  const out = bare === folded ? [folded] : [folded, bare];
+  const inner = rest.slice(0, -1).join("");
+  if (/[ؤئ]/.test(inner)) {
+    const dropped = foldArabic(first + inner.replace(/[ؤئ]/g, "") + rest.at(-1));
+    // Counted without the article: السائق is not read as الساق.
+    if (len(dropped.replace(/^[وفبك]?(ال|لل)/, "")) >= 4 || /ئي/.test(surface)) out.push(dropped);
+  }
+  return out;
+}
+
+/** Folded broken plural → the keys of its singular (domain/search-lexicon.ts), made on first use. */
+let pluralKeys: Map<string, string[]> | undefined;
+/** Every key a plural adds: a query with one of them cannot pass over a text by its letters (mayMatch). */
+let singularKeys: Set<string> | undefined;
+
+function pluralTable(): Map<string, string[]> {
+  if (!pluralKeys) {
+    pluralKeys = new Map();
+    for (const [plural, singular] of BROKEN_PLURALS) {
+      pluralKeys.set(foldArabic(plural), sortUnique(variants(singular).map(stemArabic)));
+    }
+    singularKeys = new Set([...pluralKeys.values()].flat());
+  }
+  return pluralKeys;
+}
+
+/** The keys of the singular when a reading's core (or its stem) is a kept broken plural: قصائد → قصيد. */
+function singularKeysOf(core: string): string[] {
+  const table = pluralTable();
+  return table.get(core) ?? table.get(stemArabic(core)) ?? [];
 }
 
 const sortUnique = (keys: string[]) => [...new Set(keys)].sort();
 
-/** The key of one reading of a folded word: the longest article form read off (وبال، لل، ال…), then stemmed. */
-function readingKey(folded: string): string {
+/**
+ * The keys of one reading of a folded word: the longest article form read off (وبال، لل، ال…), then stemmed;
+ * and a broken plural's singular (القصائد → قصيد).
+ */
+function readingKeys(folded: string): string[] {
   const article = /^[وفبكل]?[وفبكل]?[ال]/.test(folded) ? ARTICLE_PREFIXES.find((a) => folded.startsWith(a) && canStrip(folded, a)) : undefined;
-  return stemArabic(article ? folded.slice(article.length) : folded);
+  const core = article ? folded.slice(article.length) : folded;
+  return [stemArabic(core), ...singularKeysOf(core)];
 }
 
 /** The keys a query word looks for: the key of the word as typed (both hamza readings). */
@@ -326,7 +373,7 @@ export function queryWordKeys(typed: string): string[] {
   const folded = foldArabic(surface);
   if (LATIN_WORD.test(folded)) return [stemFrench(folded)];
   if (!ARABIC_LETTER.test(folded)) return [folded];
-  return sortUnique(variants(surface).map(readingKey));
+  return sortUnique(variants(surface).flatMap(readingKeys));
 }
 
 /**
@@ -341,12 +388,12 @@ export function wordKeys(surface: string): string[] {
   if (!ARABIC_LETTER.test(folded)) return [folded];
   const keys: string[] = [];
   for (const v of variants(surface)) {
-    keys.push(readingKey(v));
+    keys.push(...readingKeys(v));
     // Every prefix starts with one of these letters and has at most four.
     if (!/^[وفبكلا]/.test(v)) continue;
     for (let i = 1; i <= 4; i++) {
       const p = v.slice(0, i);
-      if (PREFIX_SET.has(p) && canStrip(v, p)) keys.push(readingKey(v.slice(i)));
+      if (PREFIX_SET.has(p) && canStrip(v, p)) keys.push(...readingKeys(v.slice(i)));
     }
   }
   return sortUnique(keys);
@@ -400,7 +447,7 @@ export function analyzeQuery(query: string): QueryAnalysis {
   return { words, content, exact: content.length ? words.filter((w) => !w.stopAsWritten) : words };
 }
 
-type Matcher = { exact: Set<string>; keys: Set<string>; keysOnly: boolean; hamzaKeys: boolean };
+type Matcher = { exact: Set<string>; keys: Set<string>; keysOnly: boolean; hamzaKeys: boolean; pluralKeys: boolean };
 const matchers = new WeakMap<QueryAnalysis, Matcher>();
 
 function matcherOf(analysis: QueryAnalysis): Matcher {
@@ -412,6 +459,8 @@ function matcherOf(analysis: QueryAnalysis): Matcher {
       keys,
       keysOnly: analysis.content.length > 0,
       hamzaKeys: [...keys].some((k) => k.includes("ء")),
+      // A singular's key is met in its plural, which does not hold it as letters (قصيد in قصائد).
+      pluralKeys: (pluralTable(), [...keys].some((k) => singularKeys!.has(k))),
     };
     matchers.set(analysis, m);
   }
@@ -426,8 +475,9 @@ export function wordMatches(surface: string, analysis: QueryAnalysis): boolean {
   const folded = foldArabic(surface);
   if (LATIN_WORD.test(folded)) return m.keys.has(stemFrench(folded));
   // Every key of a word is a piece of its folded form (or of its bare-hamza form): look before computing.
-  let candidate = false;
+  let candidate = m.pluralKeys;
   for (const k of m.keys) {
+    if (candidate) break;
     if (folded.includes(k) || (m.hamzaKeys && /[ؤئ]/.test(surface))) {
       candidate = true;
       break;
@@ -446,6 +496,7 @@ function mayMatch(text: string, analysis: QueryAnalysis): boolean {
   const surface = surfaceArabic(text);
   for (const e of m.exact) if (surface.includes(e)) return true;
   if (!m.keysOnly) return false;
+  if (m.pluralKeys) return true;
   const folded = foldArabic(surface);
   const bareHamza = /[ؤئ]/.test(surface);
   for (const k of m.keys) {

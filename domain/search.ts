@@ -39,3 +39,23 @@ export const QUERY_MAX_LENGTH = 200;
 /** How the best-ranked part of a result matched, best first (docs/decisions/0071-search-ranking-and-scale.md). */
 export const MATCH_KINDS = ["title-exact", "title", "exact", "text"] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
+
+/**
+ * How much of the query a result matched (issue 31, decision 0129): every word as analysed ("full"), every
+ * word but through an alternative (a Latin spelling, a typo read as the written word: "near"), or all words
+ * but one ("partial"). Full results come first, then near, then partial.
+ */
+export const CLOSENESS = ["full", "near", "partial"] as const;
+export type Closeness = (typeof CLOSENESS)[number];
+
+/** A query word read otherwise, with the written words it was read as: by its other script, or as a typo. */
+export type Alternative = { word: string; forms: string[]; kind: "latin" | "typo" };
+
+/**
+ * The words a result's text is marked with: the query's, and for a near result the written words its
+ * alternatives stand for (so «Atar» marks أطار, «البرلمن» marks البرلمان).
+ */
+export function highlightQuery(query: string, alternatives: readonly Alternative[], closeness: Closeness): string {
+  if (closeness === "full" || !alternatives.length) return query;
+  return [query, ...alternatives.flatMap((a) => a.forms)].join(" ");
+}

@@ -15,8 +15,10 @@
  * Every search runs in a transaction whose statement_timeout is one second; a search that needs more
  * answers SearchTimeoutError (503), never a 500.
  */
+import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { alias, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { alias, integer, PgDialect, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import pg from "pg";
 import type { Database } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
@@ -28,9 +30,10 @@ import type { BylineAuthor } from "#domain/authors.ts";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import { columnOf } from "#server/content/registry.server.ts";
 import { searchedTypes } from "./search-triggers.server.ts";
+import { expandQuery, type ExpandedWord } from "./search-forgiving.server.ts";
 import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, normalizeArabic, type QueryAnalysis } from "#domain/arabic.ts";
 import {
-  MATCH_KINDS,
+  CLOSENESS,
   QUERY_MAX_LENGTH,
   QUERY_MIN_LENGTH,
   SEARCH_MAX_PAGE,
@@ -38,18 +41,19 @@ import {
   SEARCH_TOTAL,
   SEARCH_TYPES,
   contentTypeOfSearchName,
+  highlightQuery,
   searchNameOf,
+  type Alternative,
+  type Closeness,
   type MatchKind,
   type SearchType,
 } from "#domain/search.ts";
 
 export { SEARCH_TYPES, SEARCH_TOTAL, SEARCH_PAGE_SIZE, SEARCH_MAX_PAGE, QUERY_MIN_LENGTH, QUERY_MAX_LENGTH, type SearchType, type MatchKind };
+export { CLOSENESS, type Alternative, type Closeness };
 
 /** No search holds the database longer than this (PostgreSQL; PGlite has no statement time-out). */
 export const SEARCH_TIMEOUT_MS = 1000;
-
-/** Searches per address per minute, page and JSON together: a reader never needs more; a crawler waits. */
-export const SEARCH_RATE_LIMIT = { limit: 60, windowMs: 60_000 } as const;
 
 export type SearchResult = {
   type: SearchType;
@@ -65,6 +69,8 @@ export type SearchResult = {
   publishDate: Date;
   href: string;
   match: MatchKind;
+  /** Whether every word matched as typed, or through an alternative (near), or not every word (partial). */
+  closeness: Closeness;
   /** The item's author profiles, in byline order. */
   bylines?: BylineAuthor[];
 };
@@ -74,8 +80,10 @@ export type SearchPage = {
   page: number;
   results: SearchResult[];
   hasMore: boolean;
-  /** A query that finds something, from words of the published texts, when this one found nothing. */
+  /** A query that finds something, from words of the published texts, when this one found nothing (no full match). */
   suggestion: string | null;
+  /** The query words read otherwise for the near results (a Latin name's Arabic forms, a typo's written words). */
+  alternatives: Alternative[];
 };
 
 // ---- Input ----
@@ -185,9 +193,9 @@ export function searchTsqueries(analysis: QueryAnalysis): SearchTsqueries | null
 
 // ---- The search ----
 
-/** Which arms walk the date index (true) and which read their posting lists first (false): ranks 0 to 3. */
-type Walks = readonly [boolean, boolean, boolean, boolean];
-type Plan = { queries: SearchTsqueries; types: ContentType[]; offset: number; size: number; walks?: Walks };
+/** An arm of the hits: a rank, the column it reads, its tsquery, and whether it walks the date index. */
+type Arm = { rank: number; column: "title" | "all"; tsquery: string; walk: boolean };
+type Plan = { arms: Arm[]; types: ContentType[]; offset: number; size: number };
 
 /** The keys of the types of these search names (parsed by parseSearchTypes). */
 const keysOf = (types: readonly SearchType[]) => types.map((t) => contentTypeOfSearchName(t)!);
@@ -204,34 +212,120 @@ const typesFilter = (types: readonly ContentType[]) =>
 /**
  * The page's hits. Each rank is one arm of a UNION ALL, "rows matching this, newest first, limit n", read one
  * of two ways, chosen per arm by how common its words are (`chooseWalks`): a common word walks
- * `search_items_recent_idx` backwards and stops at the n-th match, a few dozen rows in; any other reads its
- * posting list in the GIN index and sorts the rows it finds. The arms overlap (an exact title also matches
- * the folded title, the text…): an item takes its best rank, and since each arm holds the newest
- * `offset + size + 1` of its rows, the page is exact. Only positive conditions: PostgreSQL cannot estimate
- * "folded and not exact" (it takes the two as independent) and walked the whole table for it.
+ * `search_items_recent_idx` and stops at the n-th match, a few dozen rows in (its match is written so that no
+ * index but the date's can serve it); any other reads its posting list in the GIN index and sorts the rows it
+ * finds (OFFSET 0 keeps that subquery apart, so the date order of the outer query cannot turn it into a walk).
+ * The arms overlap (an exact title also matches the folded title, the text…): an item takes its best rank,
+ * and since each arm holds the newest `offset + size + 1` of its rows, the page is exact. Only positive
+ * conditions: PostgreSQL cannot estimate "folded and not exact" (it takes the two as independent) and walked
+ * the whole table for it. Every value is a parameter, so one statement text serves every query of a shape
+ * (which arms, which walk, which types): it is prepared once per connection and planned once (`executeHits`).
  */
-function hitsSql({ queries, types, offset, size, walks = [false, false, false, false] }: Plan): SQL {
+function hitsSql({ arms, types, offset, size }: Plan): SQL {
   const limit = offset + size + 1;
-  const { folded, exact } = queries;
   const inTypes = typesFilter(types);
   const s = alias(searchItems, "s");
-  const arm = (rank: number, match: SQL) => {
+  const arm = ({ rank, column, tsquery, walk }: Arm) => {
+    const vec = sql.raw(column === "title" ? "s.title_vec" : "s.all_vec");
+    const match = walk ? sql`(${vec} @@ ${tsquery}::tsquery) is true` : sql`${vec} @@ ${tsquery}::tsquery`;
     const rows = sql`select s.type, s.item_id, s.publish_date from search_items s where ${isPublished(s, match, inTypes)}`;
-    // OFFSET 0 keeps the subquery apart, so the date order of the outer query cannot turn it into a walk.
-    const from = walks[rank] ? sql`(${rows}) as m` : sql`(${rows} offset 0) as m`;
-    return sql`(select ${rank}::int as rank, m.type, m.item_id, m.publish_date from ${from}
+    const from = walk ? sql`(${rows}) as m` : sql`(${rows} offset 0) as m`;
+    return sql`(select ${sql.raw(String(rank))}::int as rank, m.type, m.item_id, m.publish_date from ${from}
       order by m.publish_date desc, m.type, m.item_id desc limit ${limit})`;
   };
-  const q = (tsquery: string) => sql`${tsquery}::tsquery`;
-  const arms = [
-    arm(0, sql`s.title_vec @@ ${q(exact)}`),
-    folded === exact ? null : arm(1, sql`s.title_vec @@ ${q(folded)}`),
-    arm(2, sql`s.all_vec @@ ${q(exact)}`),
-    folded === exact ? null : arm(3, sql`s.all_vec @@ ${q(folded)}`),
-  ].filter((a): a is SQL => a !== null);
-  return sql`select min(rank) as rank, type, item_id, publish_date from (${sql.join(arms, sql` union all `)}) as hits
+  return sql`select min(rank) as rank, type, item_id, publish_date from (${sql.join(arms.map(arm), sql` union all `)}) as hits
     group by type, item_id, publish_date
     order by rank, publish_date desc, type, item_id desc offset ${offset} limit ${size + 1}`;
+}
+
+const dialect = new PgDialect();
+/** The name of the prepared statement of a statement text: one per shape. */
+const statementName = (text: string) => `search_${crypto.createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+
+/**
+ * Runs the hits' statement as a named prepared statement on PostgreSQL (named by a hash of its text: one per
+ * shape), so that it is parsed and planned once per connection: planning it read the statistics of 10,000
+ * lexemes for each arm, 12–22 ms a search. plan_cache_mode is force_generic_plan for it (and only it), which
+ * keeps that one plan; the walks are chosen by the search, not by the planner. PGlite runs it as it is.
+ */
+async function executeHits(tx: Database, query: SQL): Promise<Hit[]> {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+  if (client instanceof pg.Client) {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    // The generic plan for this statement only: the other lookups of a search (is a word anywhere? LIMIT 1)
+    // need their values planned, or a generic plan reads the table hoping for an early match.
+    await client.query("select set_config('plan_cache_mode', 'force_generic_plan', true)");
+    const { rows } = await client.query<Hit>({ name: statementName(text), text, values: params });
+    // (Not in a finally: a failed statement, a time-out, has ended the transaction, and its error is the one to report.)
+    await client.query("select set_config('plan_cache_mode', 'auto', true)");
+    return rows;
+  }
+  return rowsOf<Hit>(await tx.execute(query));
+}
+
+/** The ranks of the arms, best first: four full, then near (title, text), then partial (title, text). */
+const FULL_RANKS = 4;
+const RANK_MATCH: readonly MatchKind[] = ["title-exact", "title", "exact", "text", "title", "text", "title", "text"];
+const closenessOf = (rank: number): Closeness => (rank < FULL_RANKS ? "full" : rank < 6 ? "near" : "partial");
+
+/** A tsquery of lexeme groups: every group (any lexeme of each). */
+const allOf = (groups: string[][]) => groups.map((g) => `(${g.map(lexeme).join(" | ")})`).join(" & ");
+
+/** The four full arms of a query (the folded ones left out when they are the exact ones). */
+function fullArms(queries: SearchTsqueries, walks: Walks): Arm[] {
+  const { folded, exact } = queries;
+  return [
+    { rank: 0, column: "title" as const, tsquery: exact, walk: walks[0] },
+    ...(folded === exact ? [] : [{ rank: 1, column: "title" as const, tsquery: folded, walk: walks[1] }]),
+    { rank: 2, column: "all" as const, tsquery: exact, walk: walks[2] },
+    ...(folded === exact ? [] : [{ rank: 3, column: "all" as const, tsquery: folded, walk: walks[3] }]),
+  ];
+}
+
+/** Partial matches look for all words but one; beyond this many words, a query is a sentence and has none. */
+const PARTIAL_MAX_WORDS = 8;
+
+/**
+ * The near and partial arms, from the expanded words: near when some word has an alternative (every word,
+ * each by its keys or its alternatives'), partial for two words or more (all but one, any one).
+ */
+function forgivingArms(stats: LexemeStats, expanded: ExpandedWord[], limit: number): Arm[] {
+  const { near, partial } = forgivingShapes(expanded);
+  const arms: Arm[] = [];
+  if (near)
+    for (const [rank, column] of [
+      [4, "title"],
+      [5, "all"],
+    ] as const)
+      arms.push({ rank, column, tsquery: allOf(near), walk: walks(stats, column, [near], limit) });
+  if (partial) {
+    const tsquery = partial.map((g) => `(${allOf(g)})`).join(" | ");
+    for (const [rank, column] of [
+      [6, "title"],
+      [7, "all"],
+    ] as const)
+      arms.push({ rank, column, tsquery, walk: walks(stats, column, partial, limit) });
+  }
+  return arms;
+}
+
+/** The lexeme groups of the near match (every word, by its keys or an alternative's) and of the partial one (any conjunction of all words but one). */
+function forgivingShapes(expanded: ExpandedWord[]): { near: string[][] | null; partial: string[][][] | null } {
+  const groups = expanded.map((e) => e.lexemes);
+  const near = expanded.some((e) => e.lexemes.length > e.word.keys.length) ? groups : null;
+  const partial = groups.length >= 2 && groups.length <= PARTIAL_MAX_WORDS ? groups.map((_, skip) => groups.filter((__, i) => i !== skip)) : null;
+  return { near, partial };
+}
+
+/**
+ * The tsqueries a query's text matches by, at each closeness: full (the folded one), near and partial (null
+ * when the query has none), for the corpus of the tests and the bench, which ask them of single texts.
+ */
+export async function closenessTsqueries(db: Database, analysis: QueryAnalysis): Promise<Record<Closeness, string | null>> {
+  const queries = searchTsqueries(analysis);
+  if (!queries || !analysis.content.length) return { full: queries?.folded ?? null, near: null, partial: null };
+  const { near, partial } = forgivingShapes((await expandQuery(db, analysis)).words);
+  return { full: queries.folded, near: near && allOf(near), partial: partial && partial.map((g) => `(${allOf(g)})`).join(" | ") };
 }
 
 // ---- Walk or read the posting list ----
@@ -276,22 +370,45 @@ function lexemeStats(db: Database): Promise<LexemeStats> {
  */
 const ROW_COST = { title: 2, all: 20 } as const;
 
-function chooseWalks(stats: LexemeStats, analysis: QueryAnalysis, limit: number): Walks {
-  if (stats.rows < 1000) return [false, false, false, false];
-  const share = (freq: Map<string, number>, lexemes: string[][]) =>
-    lexemes.reduce(
-      (product, any) =>
-        product *
-        Math.min(
+/** Which of the four full arms walk the date index (true) and which read their posting lists first (false). */
+type Walks = readonly [boolean, boolean, boolean, boolean];
+
+/**
+ * Whether an arm whose tsquery is any of these conjunctions of lexeme groups walks: its share is the sum over
+ * the conjunctions of the product over their groups of the groups' summed frequencies (at most 1).
+ */
+function walks(stats: LexemeStats, column: "title" | "all", anyOf: string[][][], limit: number): boolean {
+  if (stats.rows < 1000) return false;
+  const freq = stats[column];
+  const share = Math.min(
+    1,
+    anyOf.reduce(
+      (sum, groups) =>
+        sum +
+        groups.reduce(
+          (product, any) =>
+            product *
+            Math.min(
+              1,
+              any.reduce((s, l) => s + (freq.get(l) ?? 0), 0),
+            ),
           1,
-          any.reduce((sum, l) => sum + (freq.get(l) ?? 0), 0),
         ),
-      1,
-    );
+      0,
+    ),
+  );
+  return share >= Math.sqrt((ROW_COST[column] * limit) / stats.rows);
+}
+
+function chooseWalks(stats: LexemeStats, analysis: QueryAnalysis, limit: number): Walks {
   const exact = analysis.exact.map((w) => [`=${w.surface}`]);
   const folded = analysis.content.length ? analysis.content.map((w) => w.keys) : exact;
-  const walk = (column: "title" | "all", lexemes: string[][]) => share(stats[column], lexemes) >= Math.sqrt((ROW_COST[column] * limit) / stats.rows);
-  return [walk("title", exact), walk("title", folded), walk("all", exact), walk("all", folded)];
+  return [
+    walks(stats, "title", [exact], limit),
+    walks(stats, "title", [folded], limit),
+    walks(stats, "all", [exact], limit),
+    walks(stats, "all", [folded], limit),
+  ];
 }
 
 /** How much of a body is read for a snippet, and how long a snippet is. */
@@ -390,7 +507,9 @@ async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: R
 
 /**
  * One page of published items matching `query`, best first (title-exact, title, exact, text; newest first
- * within each), SEARCH_PAGE_SIZE a page. Throws SearchInputError (400) for a query, type or page that is not
+ * within each), SEARCH_PAGE_SIZE a page. When the full matches do not fill the page, the near ones follow
+ * (Latin ↔ Arabic spellings, typos read as the written words), then the partial ones (all words but one):
+ * each result says which (`closeness`). Throws SearchInputError (400) for a query, type or page that is not
  * acceptable and SearchTimeoutError (503) when the database needs more than a second.
  */
 export async function searchPublished(
@@ -404,19 +523,39 @@ export async function searchPublished(
   if (!Number.isInteger(page) || page < 1 || page > SEARCH_MAX_PAGE) throw new SearchInputError("INVALID_PAGE");
   const analysis = analyzeQuery(q);
   const queries = searchTsqueries(analysis);
-  if (!queries) return { query: q, page, results: [], hasMore: false, suggestion: null };
+  if (!queries) return { query: q, page, results: [], hasMore: false, suggestion: null, alternatives: [] };
   const offset = (page - 1) * SEARCH_PAGE_SIZE;
   // What a writer outside the newsroom (an import, a script) queued is indexed before it is searched.
   await syncSearchIndexIfPending(db);
-  const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
-  const plan: Plan = { queries, types: keysOf(types), offset, size: SEARCH_PAGE_SIZE, walks };
+  const stats = await lexemeStats(db);
+  const limit = offset + SEARCH_PAGE_SIZE + 1;
+  const full = fullArms(queries, chooseWalks(stats, analysis, limit));
+  const plan = (arms: Arm[]): Plan => ({ arms, types: keysOf(types), offset, size: SEARCH_PAGE_SIZE });
   return withTimeout(db, options, async (tx) => {
-    const hits = rowsOf<Hit>(await tx.execute(hitsSql(plan)));
+    let hits = await executeHits(tx, hitsSql(plan(full)));
+    const fullHits = hits.length;
+    let alternatives: Alternative[] = [];
+    /** Each mistyped word's nearest written word, which "did you mean" proposes. */
+    const nearest = new Map<string, string>();
+    // The full matches leave room on this page: the near and partial ones follow them.
+    if (hits.length <= SEARCH_PAGE_SIZE && analysis.content.length) {
+      const expanded = await expandQuery(tx, analysis, stats.all);
+      for (const a of expanded.alternatives) if (a.kind === "typo") nearest.set(a.word, a.forms[0]);
+      const more = forgivingArms(stats, expanded.words, limit);
+      if (more.length) {
+        hits = await executeHits(tx, hitsSql(plan([...full, ...more])));
+        // Said only when some result came through them.
+        if (hits.some((h) => closenessOf(h.rank) === "near")) alternatives = expanded.alternatives;
+      }
+    }
     const shown = hits.slice(0, SEARCH_PAGE_SIZE);
+    let nearAnalysis: QueryAnalysis | undefined;
     const cards = shown.length ? rowsOf<CardRow>(await tx.execute(cardsSql(shown))) : [];
     const found = shown.flatMap((hit) => {
       const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
-      return card ? [resultOf(hit, card, analysis)] : [];
+      // A near result's snippet is cut around the written words its alternatives stand for (أطار for «Atar»).
+      const near = closenessOf(hit.rank) === "near" && alternatives.length;
+      return card ? [resultOf(hit, card, near ? (nearAnalysis ??= analyzeQuery(highlightQuery(q, alternatives, "near"))) : analysis)] : [];
     });
     // Each result's byline, as the section cards show it (issue 29).
     const bylines = await bylinesOfMixed(
@@ -424,8 +563,9 @@ export async function searchPublished(
       found.map((r) => ({ type: r.type as ContentType, id: r.id })),
     );
     const results = found.map((r) => ({ ...r, bylines: bylines.get(`${r.type}:${r.id}`) ?? [] }));
-    const suggestion = results.length === 0 && page === 1 ? await suggest(tx, analysis, keysOf(types)) : null;
-    return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion };
+    // "Did you mean" is for the query as a whole: proposed when no item matched it fully.
+    const suggestion = fullHits === 0 && page === 1 ? await suggest(tx, analysis, keysOf(types), nearest) : null;
+    return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion, alternatives };
   });
 }
 
@@ -444,7 +584,8 @@ function resultOf(hit: Hit, r: CardRow, analysis: QueryAnalysis): SearchResult {
     imageUrl: r.image_url,
     publishDate: new Date(hit.publish_date),
     href: publicUrl(hit.type, r.page_slug, Number(hit.item_id)),
-    match: MATCH_KINDS[hit.rank],
+    match: RANK_MATCH[hit.rank],
+    closeness: closenessOf(hit.rank),
   };
 }
 
@@ -457,16 +598,24 @@ const SUGGESTION_SIMILARITY = 0.3;
 const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABLE_FROM}'`)}, ${sql.raw(`'${CONFUSABLE_TO}'`)})`;
 
 /**
- * For a query that found nothing: each word that finds nothing by itself replaced by a word of the stored
- * texts (search_terms, the vocabulary server/search/search-index.server.ts keeps): one that differs only by letters readers confuse
- * (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the new query finds
- * something published.
+ * For a query that no item matched fully: each word that finds nothing by itself replaced by a word of the
+ * stored texts (search_terms, the vocabulary server/search/search-index.server.ts keeps): the nearest the typo
+ * arm found for it (`nearest`, by the weighted distance of decision 0129), else one that differs only by
+ * letters readers confuse (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the
+ * new query finds something published.
  */
-async function suggest(tx: Database, analysis: QueryAnalysis, types: ContentType[]): Promise<string | null> {
+async function suggest(tx: Database, analysis: QueryAnalysis, types: ContentType[], nearest: ReadonlyMap<string, string>): Promise<string | null> {
   await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${SUGGESTION_SIMILARITY}`));
   let changed = false;
   const words: string[] = [];
   for (const w of analysis.words) {
+    // The typo arm read this word already (decision 0129): its nearest written word, by the weighted distance.
+    const read = nearest.get(w.surface);
+    if (read) {
+      changed = true;
+      words.push(read);
+      continue;
+    }
     const term = foldArabic(w.surface);
     const finds = async () =>
       rowsOf(await tx.execute(sql`select 1 from search_items where all_vec @@ ${w.keys.map(lexeme).join(" | ")}::tsquery limit 1`)).length > 0;
@@ -501,13 +650,36 @@ async function suggest(tx: Database, analysis: QueryAnalysis, types: ContentType
 // ---- Upkeep and measurement ----
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the statement that finds a search's hits (the cards are read by primary key after), for the bench. */
-export async function explainSearch(db: Database, query: string, options: { types?: readonly string[]; page?: number } = {}): Promise<string> {
+export async function explainSearch(
+  db: Database,
+  query: string,
+  options: { types?: readonly string[]; page?: number; forgiving?: boolean } = {},
+): Promise<string> {
   const analysis = analyzeQuery(parseSearchQuery(query));
   const queries = searchTsqueries(analysis);
   if (!queries) return "(no word to search)";
   const offset = ((options.page ?? 1) - 1) * SEARCH_PAGE_SIZE;
-  const walks = chooseWalks(await lexemeStats(db), analysis, offset + SEARCH_PAGE_SIZE + 1);
-  const plan: Plan = { queries, types: keysOf(parseSearchTypes(options.types)), offset, size: SEARCH_PAGE_SIZE, walks };
-  const rows = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
-  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  const stats = await lexemeStats(db);
+  const limit = offset + SEARCH_PAGE_SIZE + 1;
+  let arms = fullArms(queries, chooseWalks(stats, analysis, limit));
+  // The forgiving arms too, when the search would run them (the full ones leave room on the page).
+  if (options.forgiving) arms = [...arms, ...forgivingArms(stats, (await expandQuery(db, analysis, stats.all)).words, limit)];
+  const plan: Plan = { arms, types: keysOf(parseSearchTypes(options.types)), offset, size: SEARCH_PAGE_SIZE };
+  return withTimeout(db, { timeoutMs: 10_000 }, async (tx) => {
+    const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+    if (!(client instanceof pg.Client)) {
+      const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    }
+    // PostgreSQL: the plan the search runs, the generic one of its prepared statement (executeHits).
+    const query = hitsSql(plan);
+    await executeHits(tx, query);
+    await client.query("select set_config('plan_cache_mode', 'force_generic_plan', true)");
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    const res = await client.query<{ "QUERY PLAN": string }>(
+      `explain (analyze, buffers, costs off) execute ${statementName(text)}(${params.map(literal).join(", ")})`,
+    );
+    return res.rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
 }

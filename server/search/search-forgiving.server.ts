@@ -1,0 +1,234 @@
+/**
+ * What a search looks for beyond the words as analysed, when the full matches do not fill the page
+ * (docs/decisions/0129-forgiving-search.md): for each content word of the query,
+ * - **Latin ↔ Arabic**: a Latin word («Atar», «Ould») → the Arabic forms of the kept list of Mauritanian
+ *   names (domain/search-lexicon.ts), else those the site's own bilingual titles pair with it (a title whose
+ *   French half has the word and whose Arabic half has a word of the same consonant skeleton), else the
+ *   vocabulary's words of that skeleton nearest in their vowels (search_terms.sound); an Arabic word → the
+ *   Latin spellings the same three sources give, for the French texts;
+ * - **typos**: a word that finds nothing by itself → the words of the vocabulary nearest to it, by a
+ *   distance weighted by how readers mistype (a dot, a sound, a key beside, a letter dropped or doubled),
+ *   among the candidates of the trigram index (search_terms_trgm_idx).
+ * Each yields lexemes of search_items (keys, or exact forms where a key would meet another word: أطار, not
+ * اطار, which إطار also folds to), used by the "near" and "partial" arms of server/search/search.server.ts.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Database } from "#server/db/client.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
+import {
+  CONFUSABLE_FROM,
+  CONFUSABLE_TO,
+  exactLexeme,
+  foldArabic,
+  isLatinWord,
+  queryWordKeys,
+  stemFrench,
+  type QueryAnalysis,
+  type QueryWord,
+} from "#domain/arabic.ts";
+import { latinNamesOf, latinReading, PLACE_NAMES, readingDistance, soundOf, typoCost, typoLimit } from "#domain/search-lexicon.ts";
+
+import type { Alternative } from "#domain/search.ts";
+
+/** A content word with every lexeme that finds it: its keys, and those of its alternatives. */
+export type ExpandedWord = { word: QueryWord; lexemes: string[] };
+
+/** Particles a name may carry in Arabic copy (بأطار، لروصو، وللزويرات): its exact forms are looked for with them. */
+const NAME_PARTICLES = ["", "و", "ف", "ب", "ل", "ك", "وب", "ول", "فب", "فل", "وك"];
+
+/** The exact lexemes of an Arabic form with the particles copy attaches to it. */
+function exactForms(form: string): string[] {
+  const out = NAME_PARTICLES.map((p) => exactLexeme(p + form));
+  if (form.startsWith("ال")) for (const p of ["", "و", "ف"]) out.push(exactLexeme(`${p}لل${form.slice(2)}`));
+  return out;
+}
+
+/** The particle a stored Arabic word may carry, read off when what remains has the wanted skeleton. */
+function coreWithSound(word: string, sound: string): string | null {
+  const folded = foldArabic(word);
+  if (soundOf(folded) === sound) return word;
+  for (const p of ["وب", "ول", "فب", "فل", "و", "ف", "ب", "ل", "ك"]) {
+    if (word.startsWith(p) && soundOf(foldArabic(word.slice(p.length))) === sound) return word.slice(p.length);
+  }
+  return null;
+}
+
+/** How many alternatives of one word are kept at most (the best first). */
+const MAX_FORMS = 8;
+/** The least trigram similarity of a typo's candidates (pg_trgm), before the weighted distance decides. */
+const TYPO_SIMILARITY = 0.25;
+
+/** Latin word → Arabic forms: kept names, then the bilingual titles, then the vocabulary's skeletons. */
+async function arabicFormsOf(tx: Database, latin: string): Promise<string[]> {
+  const kept = PLACE_NAMES.get(latin);
+  if (kept) return [...kept];
+  const sound = soundOf(latin);
+  if (!sound) return [];
+  // Titles whose French half has the word: the Arabic words of the same skeleton in them, commonest first.
+  const titles = rowsOf<{ lexemes: string[] }>(
+    await tx.execute(sql`select tsvector_to_array(title_vec) as lexemes from search_items
+      where title_vec @@ ${`'${stemFrench(latin).replaceAll("'", "''")}'`}::tsquery limit 50`),
+  );
+  const learned = new Map<string, number>();
+  for (const { lexemes } of titles) {
+    for (const l of lexemes) {
+      if (!l.startsWith("=") || !/[\u0621-\u064A]/.test(l)) continue;
+      const core = coreWithSound(l.slice(1), sound);
+      if (core) learned.set(core, (learned.get(core) ?? 0) + 1);
+    }
+  }
+  if (learned.size) {
+    return [...learned]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([w]) => w);
+  }
+  // The vocabulary's Arabic words of that skeleton whose vowels are nearest to the Latin ones.
+  const reading = latinReading(latin);
+  const words = rowsOf<{ word: string; term: string }>(
+    await tx.execute(sql`select word, term from search_terms where sound = ${sound} and not stop limit 300`),
+  ).filter((w) => /[\u0621-\u064A]/.test(w.term));
+  const scored = words.map((w) => ({ word: w.word, d: readingDistance(reading, latinReading(w.term)) })).filter((w) => w.d <= 1);
+  if (!scored.length) return [];
+  const best = Math.min(...scored.map((w) => w.d));
+  return scored
+    .filter((w) => w.d <= best + 0.35)
+    .sort((a, b) => a.d - b.d || a.word.localeCompare(b.word))
+    .slice(0, MAX_FORMS)
+    .map((w) => w.word);
+}
+
+/** Arabic word → Latin spellings (for the French texts): kept names, then bilingual titles, then the vocabulary. */
+function latinFormsOf(word: QueryWord, titles: { lexemes: string[] }[]): string[] {
+  const kept = latinNamesOf(word.surface, foldArabic);
+  if (kept.length) return kept;
+  const sound = soundOf(foldArabic(word.surface));
+  if (!sound) return [];
+  const learned = new Map<string, number>();
+  for (const { lexemes } of titles) {
+    for (const l of lexemes)
+      if (l.startsWith("=") && isLatinWord(l.slice(1)) && soundOf(l.slice(1)) === sound) learned.set(l.slice(1), (learned.get(l.slice(1)) ?? 0) + 1);
+  }
+  // A title pairs a word with its spelling once at least twice, or when it is the only one of that skeleton.
+  const sure = [...learned].filter(([, n]) => n >= 2 || learned.size === 1);
+  return sure
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([w]) => w);
+}
+
+/**
+ * For each Arabic word that is not a kept name, the lexemes of up to 50 titles that hold it (where a French
+ * half may spell it), all in one statement; none for the other words.
+ */
+async function titlesOf(tx: Database, words: readonly QueryWord[]): Promise<{ lexemes: string[] }[][]> {
+  const out = words.map((): { lexemes: string[] }[] => []);
+  const asked = words.flatMap((w, i) =>
+    !isLatinWord(foldArabic(w.surface)) &&
+    /[\u0621-\u064A]/.test(w.surface) &&
+    w.keys.length &&
+    !latinNamesOf(w.surface, foldArabic).length &&
+    soundOf(foldArabic(w.surface))
+      ? [{ i, tsquery: w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ") }]
+      : [],
+  );
+  if (!asked.length) return out;
+  const parts = asked.map(
+    ({ i, tsquery }) =>
+      sql`(select ${sql.raw(String(i))} as i, tsvector_to_array(title_vec) as lexemes from search_items where title_vec @@ ${tsquery}::tsquery limit 50)`,
+  );
+  for (const row of rowsOf<{ i: number; lexemes: string[] }>(await tx.execute(sql.join(parts, sql` union all `)))) out[Number(row.i)].push(row);
+  return out;
+}
+
+/**
+ * Which words' own keys find a stored text (a word found as typed is no typo): those with a key among the
+ * commonest lexemes (`common`, the planner's statistics) at once, the others in one statement.
+ */
+async function wordsFound(tx: Database, words: readonly QueryWord[], common: ReadonlyMap<string, number>): Promise<boolean[]> {
+  const found = words.map((w) => !w.keys.length || w.keys.some((k) => common.has(k)));
+  const asked = words.flatMap((w, i) => (found[i] ? [] : [{ i, tsquery: w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ") }]));
+  if (!asked.length) return found;
+  const exists = asked.map(({ tsquery }) => sql`exists (select 1 from search_items where all_vec @@ ${tsquery}::tsquery)`);
+  const [row] = rowsOf<Record<string, boolean>>(
+    await tx.execute(
+      sql`select ${sql.join(
+        exists.map((e, n) => sql`${e} as ${sql.identifier(`w${n}`)}`),
+        sql`, `,
+      )}`,
+    ),
+  );
+  asked.forEach(({ i }, n) => (found[i] = Boolean(row?.[`w${n}`])));
+  return found;
+}
+
+/** The index expression of search_terms_confusable_idx (drizzle/0005_search_index.sql). */
+const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABLE_FROM}'`)}, ${sql.raw(`'${CONFUSABLE_TO}'`)})`;
+
+const stripArticle = (w: string) => w.replace(/^(وال|فال|بال|كال|ال|لل)(?=...)/, "");
+
+/** The written words nearest to a mistyped one, by the weighted distance, among its trigram neighbours. */
+async function typoFormsOf(tx: Database, word: QueryWord): Promise<string[]> {
+  const typed = foldArabic(word.surface);
+  const limit = typoLimit([...stripArticle(typed)].length);
+  if (limit === 0) return [];
+  // Trigram neighbours; the words that differ only by letters readers confuse (ظابط: ضابط shares too few
+  // trigrams with it), from the index "did you mean" reads; and two letters swapped (مكبتة: مكتبة shares
+  // two trigrams of seven), by the primary key.
+  const letters = [...word.surface];
+  const swapped = letters.slice(1).map((_, i) => [...letters.slice(0, i), letters[i + 1], letters[i], ...letters.slice(i + 2)].join(""));
+  const candidates = rowsOf<{ word: string; term: string }>(
+    await tx.execute(sql`(select word, term from search_terms where term % ${typed} and term <> ${typed} and not stop
+        order by similarity(term, ${typed}) desc, term limit 60)
+      union
+      (select word, term from search_terms where ${confusable(sql`term`)} = ${confusable(sql`${typed}`)} and term <> ${typed} and not stop limit 20)
+      union
+      (select word, term from search_terms where word = any(${sql.param(swapped)}::text[]) and not stop)`),
+  );
+  const scored = candidates
+    .map((c) => ({ word: c.word, d: Math.min(typoCost(typed, c.term, limit), typoCost(stripArticle(typed), stripArticle(c.term), limit)) }))
+    .filter((c) => c.d <= limit);
+  if (!scored.length) return [];
+  const best = Math.min(...scored.map((c) => c.d));
+  return scored
+    .filter((c) => c.d <= best + 0.3)
+    .sort((a, b) => a.d - b.d || a.word.localeCompare(b.word))
+    .slice(0, MAX_FORMS)
+    .map((c) => c.word);
+}
+
+/**
+ * Every content word of the query with the lexemes of its alternatives, and the alternatives found. Reads
+ * search_terms (two indexes) and a few titles; a word with no alternative keeps its own keys.
+ */
+export async function expandQuery(
+  tx: Database,
+  analysis: QueryAnalysis,
+  common: ReadonlyMap<string, number> = new Map(),
+): Promise<{ words: ExpandedWord[]; alternatives: Alternative[] }> {
+  const alternatives: Alternative[] = [];
+  const words: ExpandedWord[] = [];
+  const found = await wordsFound(tx, analysis.content, common);
+  const titles = await titlesOf(tx, analysis.content);
+  // The trigram threshold of the typos' candidates, for this transaction (the `%` operator reads it).
+  if (found.includes(false)) await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${TYPO_SIMILARITY}`));
+  for (const [n, word] of analysis.content.entries()) {
+    const lexemes = new Set(word.keys);
+    const folded = foldArabic(word.surface);
+    const latin = isLatinWord(folded);
+    const other = latin ? await arabicFormsOf(tx, folded) : /[\u0621-\u064A]/.test(folded) ? latinFormsOf(word, titles[n]) : [];
+    if (other.length) {
+      alternatives.push({ word: word.surface, forms: other, kind: "latin" });
+      for (const form of other) for (const l of latin ? exactForms(form) : queryWordKeys(form)) lexemes.add(l);
+    }
+    if (!found[n]) {
+      const near = await typoFormsOf(tx, word);
+      if (near.length) {
+        alternatives.push({ word: word.surface, forms: near, kind: "typo" });
+        for (const form of near) for (const k of queryWordKeys(form)) lexemes.add(k);
+      }
+    }
+    words.push({ word, lexemes: [...lexemes].sort() });
+  }
+  return { words, alternatives };
+}
