@@ -7,9 +7,9 @@
  *    off (`PAGE_CACHE=off`: every request renders; docs/decisions/0106-page-cache.md). The static file is
  *    measured before the first page and after each page, and each page's ratio is against the mean of the two
  *    static runs around it: the machine's load drifts, a pair measured side by side does not. Non-2xx answers
- *    and connection errors are counted and printed (a run with any is not a valid figure). Every request
- *    carries another `X-Forwarded-For` (the server trusts a proxy on loopback): the search page's per-address
- *    limit would otherwise answer 429. Autocannon sends no User-Agent, so these requests count no views.
+ *    and connection errors are counted and printed (a run with any is not a valid figure). The servers run with
+ *    a search limit no bench reaches (SEARCH_RATE_LIMIT, decision 0128): with the page cache off every search
+ *    page is a search that runs, and counts. Autocannon sends no User-Agent, so these requests count no views.
  *  - bytes per page as a reader's browser gets them: headless Chromium (playwright-core), phone viewport
  *    375×812, Arabic, a fresh browser context per page (empty cache); after load and network idle, the encoded
  *    (as sent: gzip/br) body bytes of every response by type, plus the inline <script> elements of the HTML
@@ -89,13 +89,6 @@ async function pagesOf(base: string): Promise<Page[]> {
   ];
 }
 
-let sent = 0;
-/** Another client address for every request (the server trusts X-Forwarded-For from loopback). */
-function nextAddress(): string {
-  const n = ++sent;
-  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-}
-
 /**
  * Waits until the server answers the static file quickly again: autocannon stops at its deadline without
  * waiting for the answers in flight, which the server still renders (seconds of work with the cache off).
@@ -122,7 +115,6 @@ async function load(base: string, path: string, durationMs: number): Promise<Run
     requests: [
       {
         method: "GET",
-        setupRequest: (req) => ({ ...req, headers: { ...req.headers, "x-forwarded-for": nextAddress() } }),
         onResponse: (_status, _body, _context, headers) => {
           const name = Object.keys(headers).find((h) => h.toLowerCase() === "x-page-cache");
           if (!name) return;
@@ -151,8 +143,7 @@ type Row = { page: Page; run: Run; staticRps: number; ratio: number };
 /** Each page between two runs of the static file; the ratio is against their mean. */
 async function throughputTable(base: string, pages: Page[], durationMs: number, title: string, { marked }: { marked: string[] }): Promise<Row[]> {
   // Warm up: first renders compile and fill caches (the page cache, when on), the JIT warms.
-  for (const p of pages)
-    for (let i = 0; i < 3; i++) await (await fetch(base + p.path, { headers: { "Accept-Encoding": "gzip", "X-Forwarded-For": nextAddress() } })).arrayBuffer();
+  for (const p of pages) for (let i = 0; i < 3; i++) await (await fetch(base + p.path, { headers: { "Accept-Encoding": "gzip" } })).arrayBuffer();
   await load(base, "/favicon.svg", 500);
   console.log(`\n${title}\n`);
   console.log("page        path                                  req/s   static req/s   × static   from cache   non-2xx  errors   ≥ 0.5×");
@@ -393,7 +384,12 @@ async function section(label: string, env: Record<string, string>, durationMs: n
   let lighthouse: Map<string, LighthouseFigures> | undefined;
   let pages: Page[] = [];
   for (const mode of ["warm", "cold"] as const) {
-    const server = await startServer({ LOG_LEVEL: "warn", ...env, ...(mode === "cold" ? { PAGE_CACHE: "off" } : { PAGE_CACHE: "on" }) });
+    const server = await startServer({
+      LOG_LEVEL: "warn",
+      SEARCH_RATE_LIMIT: "10000,100000",
+      ...env,
+      ...(mode === "cold" ? { PAGE_CACHE: "off" } : { PAGE_CACHE: "on" }),
+    });
     try {
       const base = server.url;
       pages = await pagesOf(base);

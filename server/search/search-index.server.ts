@@ -7,13 +7,16 @@
  * highlighting cannot disagree (decision 0071).
  *
  * Who drains the queue: the newsroom in the transaction of each save (so a saved item is found at once),
- * the demo seed, the server at start-up (what a bulk import or a migration queued), and a search that finds
- * the queue not empty (one indexed lookup per search).
+ * the demo seed, the server at start-up (what a bulk import or a migration queued), a search that finds
+ * the queue not empty (one indexed lookup per search), and the recurring job `search.drain`
+ * (server/jobs/index.server.ts, `drainSearchQueue`): whatever wrote the rows, they are searchable within a
+ * minute while the server runs (docs/decisions/0128-search-limits-queue-suggestions.md).
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { foldArabic, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
+import { soundOf } from "#domain/search-lexicon.ts";
 import type { ContentType } from "#domain/content-types/index.ts";
 import { searchedTypes, type SearchedType } from "./search-triggers.server.ts";
 
@@ -68,7 +71,7 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
     if (!queued.length) return 0;
     // Words already in search_terms are offered again and skipped by the primary key: a cache of what is
     // stored would have to know which database and which transaction it describes.
-    const newWords = new Map<string, { term: string; stop: boolean }>();
+    const newWords = new Map<string, { term: string; stop: boolean; sound: string }>();
     for (const searched of searchedTypes()) {
       const { type, table } = searched;
       const ids = queued.filter((q) => q.type === type).map((q) => Number(q.item_id));
@@ -86,7 +89,11 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
       const values = rows.map((r) => {
         const words = searchWords(r.all_text ?? "");
         for (const w of words) {
-          if (!newWords.has(w)) newWords.set(w, { term: foldArabic(w), stop: isStopWord(w) });
+          if (!newWords.has(w)) {
+            const term = foldArabic(w);
+            // The skeleton of the Latin ↔ Arabic arm (decision 0129); none for a stop-word.
+            newWords.set(w, { term, stop: isStopWord(w), sound: isStopWord(w) ? "" : soundOf(term) });
+          }
         }
         const titleLexemes = lexemesOf(searchWords(r.title ?? ""));
         const allLexemes = lexemesOf(words);
@@ -99,9 +106,9 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
     }
     if (newWords.size) {
       const words = [...newWords.keys()];
-      await tx.execute(sql`insert into search_terms (word, term, stop)
+      await tx.execute(sql`insert into search_terms (word, term, stop, sound)
         select * from unnest(${sql.param(words)}::text[], ${sql.param(words.map((w) => newWords.get(w)!.term))}::text[],
-          ${sql.param(words.map((w) => newWords.get(w)!.stop))}::boolean[])
+          ${sql.param(words.map((w) => newWords.get(w)!.stop))}::boolean[], ${sql.param(words.map((w) => newWords.get(w)!.sound))}::text[])
         on conflict (word) do nothing`);
     }
     // Only the versions read: an item changed again meanwhile stays queued for the next batch.
@@ -124,6 +131,26 @@ export async function syncSearchIndex(db: Database, scope?: SyncScope): Promise<
     if (n < BATCH) return total;
   }
 }
+
+// ---- search.drain (docs/decisions/0128): the recurring job's bounded drain ----
+
+/**
+ * Drains the queue in batches of BATCH items, each its own transaction, until it is empty or `budgetMs` has
+ * passed: a long import is indexed over several runs of the job, so other jobs (a video to encode) take their
+ * turn between them. Returns how many items it indexed and whether it left some queued.
+ */
+export async function drainSearchQueue(db: Database, { budgetMs = 20_000 }: { budgetMs?: number } = {}): Promise<{ indexed: number; more: boolean }> {
+  const started = Date.now();
+  let indexed = 0;
+  for (;;) {
+    const n = await drainBatch(db);
+    indexed += n;
+    if (n < BATCH) return { indexed, more: false };
+    if (Date.now() - started >= budgetMs) return { indexed, more: true };
+  }
+}
+
+// ---- end of search.drain ----
 
 /**
  * What a search calls first: an index lookup when the queue is empty, else a few items indexed (what a script

@@ -4,7 +4,6 @@ import { pageNumber } from "#domain/query.ts";
 import { QUERY_MAX_LENGTH, SEARCH_MAX_PAGE } from "#domain/search.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { clientAddress } from "#server/content/views.server.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { BadRequestError, RateLimitedError, UnavailableError } from "#server/http/errors.server.ts";
 import {
@@ -16,7 +15,7 @@ import {
   SearchTimeoutError,
   type SearchResult,
 } from "#server/search/search.server.ts";
-import { searchRateLimiter } from "#server/http/rate-limiters.server.ts";
+import { searchLimits } from "#server/search/search-limits.server.ts";
 
 const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page: pageNumber(SEARCH_MAX_PAGE) });
 
@@ -24,20 +23,33 @@ const Query = z.strictObject({ q: z.string(), type: z.optional(z.string()), page
  * GET /api/search?q=…[&type=articles,news][&page=N]: the site search as JSON, ranked and paged as /search.
  * 400 with a stable code for bad input (INVALID_QUERY for the query string itself; QUERY_TOO_SHORT,
  * QUERY_TOO_LONG, QUERY_MALFORMED, INVALID_TYPE for what it asks), 429 RATE_LIMITED (shared with /search, per
- * address), 503 SEARCH_TIMEOUT, each with Retry-After.
+ * reader or address: server/search/search-limits.server.ts), 503 SEARCH_TIMEOUT, each with Retry-After.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/search", async () => {
     // A query may be 200 characters: the query-string check allows a little more, and the search says the rest.
     const params = parseQuery(request, Query, { maxLength: QUERY_MAX_LENGTH * 2 });
-    const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
-    if (!limit.allowed) throw new RateLimitedError(message("RATE_LIMITED"), { retryAfterSeconds: limit.retryAfterMs / 1000 });
     try {
-      const page = await searchPublished(await getDb(), parseSearchQuery(params.q), {
-        types: parseSearchTypes(params.type ? [params.type] : []),
-        page: params.page,
-      });
-      return apiJson({ query: page.query, page: page.page, hasMore: page.hasMore, suggestion: page.suggestion, results: page.results.map(resultJson) });
+      const query = parseSearchQuery(params.q);
+      const types = parseSearchTypes(params.type ? [params.type] : []);
+      const limit = await searchLimits().check(request);
+      if (!limit.allowed) throw new RateLimitedError(message("RATE_LIMITED"), { retryAfterSeconds: limit.retryAfterSeconds });
+      const page = await searchPublished(await getDb(), query, { types, page: params.page });
+      const response = apiJson(
+        {
+          query: page.query,
+          page: page.page,
+          hasMore: page.hasMore,
+          suggestion: page.suggestion,
+          results: page.results.map(resultJson),
+          // Issue 31: the query words read otherwise (Latin ↔ Arabic, typos) for the near results.
+          alternatives: page.alternatives,
+        },
+        // An answer that hands out the search cookie is for this browser only.
+        limit.setCookie.length ? { cache: "private, max-age=60" } : undefined,
+      );
+      for (const line of limit.setCookie) response.headers.append("Set-Cookie", line);
+      return response;
     } catch (error) {
       // The search's own words are Arabic (the page's); this endpoint has always answered in English.
       if (error instanceof SearchInputError) throw new BadRequestError(error.code, message(error.code));
@@ -66,5 +78,7 @@ function resultJson(r: SearchResult) {
     imageUrl: r.imageUrl,
     publishDate: r.publishDate.toISOString(),
     match: r.match,
+    // Issue 31: full, near (through an alternative) or partial (all words but one).
+    closeness: r.closeness,
   };
 }
