@@ -56,6 +56,8 @@ async function main() {
 
   let appModule;
   let vite;
+  /** Answers what the page cache holds fresh before Express runs (server/http/fast-path.server.ts); production only. */
+  let fastPath;
   if (dev) {
     vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
     appModule = await vite.ssrLoadModule("./server/app.server.ts");
@@ -94,14 +96,16 @@ async function main() {
     // Hashed assets never change: cache them for a year. Everything else in the client build for an hour.
     server.use("/assets", labelled("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y", index: false })));
     server.use(labelled("static", express.static(`${buildDir}/client`, { maxAge: "1h", index: false })));
-    server.use(appModule.createApp());
+    const app = appModule.createApp();
+    server.use(app);
+    fastPath = appModule.fastPathOf(app);
   }
 
   listener.headersTimeout = config.HTTP_HEADERS_TIMEOUT_MS;
   listener.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   // No byte either way for this long: the connection is closed (a stalled upload, a client that stopped reading).
   listener.timeout = config.HTTP_IDLE_TIMEOUT_MS;
-  handler = server;
+  handler = fastPath ? (req, res) => fastPath(req, res) || server(req, res) : server;
   const address = listener.address();
   const shown = typeof address === "object" && address ? address.port : port;
   appModule.logger.info(`serving on http://localhost:${shown}`);

@@ -7,9 +7,12 @@
  *    Chromium downloads them (article JavaScript against its 20 KB budget); Lighthouse mobile performance of the
  *    Arabic home and article pages (bench-lighthouse.ts); PASS/FAIL per criterion. Again on PostgreSQL when
  *    DATABASE_URL (or BENCH_DATABASE_URL, TEST_DATABASE_URL) is set, on a throw-away database;
- *  - newsroom (bench-newsroom.ts), search (bench-search.ts), upload (bench-upload.ts);
+ *  - newsroom (bench-newsroom.ts), search (bench-search.ts, then suggestions as you type: bench-suggest.ts), upload (bench-upload.ts);
  *  - processes (bench-processes.ts): two web processes on PostgreSQL and Redis against one, as a ratio;
- *  - bodies (bench-bodies.ts): the server's peak memory under 20 concurrent 200 MB chunked bodies against its idle memory.
+ *  - bodies (bench-bodies.ts): the server's peak memory under 20 concurrent 200 MB chunked bodies against its idle memory;
+ *  - fastpath, memory (bench-fastpath.ts): cached `/`, `/news` and an article with the page cache's fast path on and
+ *    off against a static file served by a bare node:http server and by nginx (when installed); each web process's
+ *    resident memory idle and at its peak under BENCH_MEMORY_MS (default 60 s) of load, on PGlite and PostgreSQL.
  * `BENCH_ONLY=pages` (a comma-separated list of those section names) runs only those sections; BENCH_MS sets
  * the duration of each throughput run (default 3000 ms), BENCH_LIGHTHOUSE=off skips Lighthouse.
  * Requests go to 127.0.0.1 only, bounded in count and time.
@@ -20,7 +23,7 @@ export {};
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 
-const SECTIONS = ["pages", "newsroom", "search", "upload", "processes", "bodies"];
+const SECTIONS = ["pages", "newsroom", "search", "upload", "processes", "bodies", "fastpath", "memory"];
 const only = process.env.BENCH_ONLY?.split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -44,6 +47,9 @@ if (runs("newsroom")) {
 if (runs("search")) {
   const { benchSearch } = await import("./bench-search.ts");
   await benchSearch();
+  // Suggestions as you type on the same database (decision 0128).
+  const { benchSuggest } = await import("./bench-suggest.ts");
+  await benchSuggest();
 }
 
 if (runs("upload")) {
@@ -59,4 +65,15 @@ if (runs("processes")) {
 if (runs("bodies")) {
   const { benchBodies } = await import("./bench-bodies.ts");
   await benchBodies();
+}
+
+// The page cache's fast path and the web process's memory bounds (issue 30; scripts/bench-fastpath.ts).
+if (runs("fastpath")) {
+  const { benchFastPath } = await import("./bench-fastpath.ts");
+  await benchFastPath({ durationMs: Math.max(1000, DURATION_MS) });
+}
+
+if (runs("memory")) {
+  const { benchMemory } = await import("./bench-fastpath.ts");
+  await benchMemory();
 }

@@ -14,7 +14,7 @@ import { createRequestHandler as createFetchHandler } from "react-router";
 import { getConfig, startupCheck, type Config } from "./config.server.ts";
 import { ensureSchema, getDatabaseHandle, seedIfEmpty } from "./db/client.server.ts";
 import { logger } from "./ops/logger.server.ts";
-import { securityHeaders } from "./http/security.server.ts";
+import { publicSecurityHeaders, securityHeaders } from "./http/security.server.ts";
 import { BODY_LIMITS } from "./http/request-body.server.ts";
 import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
 import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
@@ -30,7 +30,9 @@ import {
   responseCachePolicy,
   type PageCache,
 } from "./http/page-cache.server.ts";
+import { createFastPath, type FastPath } from "./http/fast-path.server.ts";
 import { startCacheBus, type CacheBus } from "./content/cache-bus.server.ts";
+import { setReadCacheLimit } from "./content/cache.server.ts";
 import { onSocialFeedChanged } from "./social/feed.server.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.server.ts";
@@ -69,6 +71,7 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
       error: (m) => logger.error(m),
     });
     fs.mkdirSync(path.join(config.dataDir, "uploads"), { recursive: true });
+    setReadCacheLimit(config.READ_CACHE_MAX_ENTRIES);
     const handle = await getDatabaseHandle();
     // Any number of processes may start at once on one PostgreSQL: the first to take the migration lock
     // migrates, the others wait for it (or, with MIGRATE_ON_START=off, for `npm run db:migrate`).
@@ -136,7 +139,8 @@ export function createApp() {
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   // The request's id, context and access-log line; server.js mounts it first, before its static files.
-  app.use(trackRequests({ accessLog: config.ACCESS_LOG === "on" }));
+  const track = trackRequests({ accessLog: config.ACCESS_LOG === "on" });
+  app.use(track);
   app.use(securityHeaders(config));
   // Malformed request lines, targets and hosts get a 4xx before anything builds a URL from them.
   app.use(requestTargetGuard(config));
@@ -144,11 +148,12 @@ export function createApp() {
   // Router route's pattern (never the raw path: ids and slugs would make every URL a series).
   const mounts = ["/healthz", "/readyz", "/metrics", "/uploads", LOCAL_VIDEO_URL_PREFIX, LOCAL_TUS_PATH, FILE_TUS_PATH];
   let routeOf: Promise<(pathname: string) => string> | undefined;
+  let labeller: ((pathname: string) => string) | undefined;
+  const loadLabeller = () => (routeOf ??= import("virtual:react-router/server-build").then((build) => (labeller = routeLabeller(build.routes))));
   app.use((req, _res, next) => {
     const mount = mounts.find((m) => req.path === m || req.path.startsWith(`${m}/`));
     if (mount) return void (labelRequest(mount), next());
-    routeOf ??= import("virtual:react-router/server-build").then((build) => routeLabeller(build.routes));
-    routeOf.then((label) => (labelRequest(label(req.path)), next()), next);
+    loadLabeller().then((label) => (labelRequest(label(req.path)), next()), next);
   });
   setMetricSources({ database: getDatabaseHandle, pageCache: () => pageCache?.cache.stats() });
 
@@ -220,6 +225,11 @@ export function createApp() {
     const cache = pageCacheFor(config);
     // Its verdict is its X-Page-Cache header; a request it passes without one was a bypass.
     app.use((req, res, next) => (notePageCache("bypass"), cache.middleware(req, res, next)));
+    // Its fresh pages, answered before Express runs when server.js puts fastPathOf(app) in front (server/http/fast-path.server.ts).
+    if (config.PAGE_CACHE_FAST_PATH === "on") {
+      void loadLabeller().catch(() => {}); // the label middleware reports a failure to load the build
+      fastPaths.set(app, createFastPath({ app, track, securityHeaders: publicSecurityHeaders(config), cache, label: () => labeller }));
+    }
   }
 
   app.use(
@@ -246,6 +256,17 @@ export function createApp() {
   return app;
 }
 
+const fastPaths = new WeakMap<express.Express, FastPath>();
+
+/**
+ * The handler to put in front of an app made by createApp (server.js): it answers the requests the page cache can
+ * answer with a fresh page and returns true, else returns false and the app must answer. Undefined when
+ * PAGE_CACHE or PAGE_CACHE_FAST_PATH is off.
+ */
+export function fastPathOf(app: express.Express): FastPath | undefined {
+  return fastPaths.get(app);
+}
+
 let pageCache: { cache: PageCache; unfollow: () => void } | undefined;
 
 /** The process's page cache: pages rendered without a nonce (their CSP lists script hashes), views counted on hits. */
@@ -256,6 +277,7 @@ function pageCacheFor(config: Config): PageCache {
     // The render runs in the context of the request that started it: an error page shows that request's id.
     render: (request) => renderPage(request, { nonce: "", requestId: currentRequestId() ?? "" }),
     origin: config.publicUrl,
+    maxBytes: config.PAGE_CACHE_MAX_BYTES,
     countViews: (request, views) => {
       void getDb().then(
         (db) => {

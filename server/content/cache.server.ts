@@ -25,10 +25,12 @@ export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categori
 
 type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
 
-const MAX_ENTRIES = 1000;
+/** The default bound; READ_CACHE_MAX_ENTRIES sets it (setReadCacheLimit, at start). */
+export const DEFAULT_MAX_ENTRIES = 1000;
 export const DEFAULT_TTL_MS = 60_000;
 
-const entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, ttl: DEFAULT_TTL_MS });
+const newStore = (max: number) => new LRUCache<string, Entry>({ max, ttl: DEFAULT_TTL_MS });
+let entries = newStore(DEFAULT_MAX_ENTRIES);
 let enabled = process.env.NODE_ENV !== "test";
 const stats = { hits: 0, misses: 0 };
 
@@ -106,5 +108,12 @@ export function setCacheEnabled(on: boolean) {
 }
 
 export function cacheStats() {
-  return { ...stats, size: entries.size };
+  return { ...stats, size: entries.size, max: entries.max };
+}
+
+/** Bounds the number of reads kept (READ_CACHE_MAX_ENTRIES); what was kept is dropped (read again on demand). */
+export function setReadCacheLimit(maxEntries: number) {
+  if (maxEntries === entries.max) return;
+  entries.clear();
+  entries = newStore(maxEntries);
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cached, cacheStats, clearCache, invalidate, setCacheEnabled } from "./cache.server.ts";
+import { cached, cacheStats, clearCache, DEFAULT_MAX_ENTRIES, invalidate, setCacheEnabled, setReadCacheLimit } from "./cache.server.ts";
 
 describe("read cache", () => {
   beforeEach(() => setCacheEnabled(true));
@@ -47,6 +47,23 @@ describe("read cache", () => {
     expect(read).not.toHaveBeenCalled();
     await cached("k1", ["news"], read);
     expect(read).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps no more reads than READ_CACHE_MAX_ENTRIES, the least recently used going first", async () => {
+    setReadCacheLimit(50);
+    try {
+      const read = vi.fn((n: number) => Promise.resolve("x".repeat(1000) + n));
+      for (let i = 0; i < 500; i++) await cached(`page:${i}`, ["news"], () => read(i));
+      expect(cacheStats()).toMatchObject({ size: 50, max: 50 });
+      read.mockClear();
+      await cached("page:499", ["news"], () => read(499));
+      expect(read).not.toHaveBeenCalled();
+      await cached("page:0", ["news"], () => read(0));
+      expect(read).toHaveBeenCalledTimes(1);
+    } finally {
+      setReadCacheLimit(DEFAULT_MAX_ENTRIES);
+    }
+    expect(cacheStats().max).toBe(DEFAULT_MAX_ENTRIES);
   });
 
   it("does not keep a failed read", async () => {

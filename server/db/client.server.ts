@@ -58,7 +58,18 @@ export type DatabaseOptions = {
   inMemory?: boolean;
   /** An in-memory database starts from this dump (PGlite's dumpDataDir) instead of an empty cluster: tests start from a migrated copy. */
   initialData?: Blob;
+  /**
+   * The embedded database's page cache (PostgreSQL's shared_buffers inside PGlite), in MB: PGLITE_SHARED_BUFFERS_MB.
+   * PGlite's WebAssembly memory starts at 128 MB (its module's minimum; only the pages used are resident) and
+   * grows as it needs (it never shrinks). Unset: PGlite's own default, PostgreSQL's 128 MB.
+   */
+  pgliteSharedBuffersMb?: number;
 };
+
+/** What PGlite needs beside its shared buffers (catalogue caches, work memory, the stack), in MB. */
+const PGLITE_BASE_MEMORY_MB = 48;
+/** The smallest memory PGlite's WebAssembly module declares. */
+const PGLITE_MIN_MEMORY_MB = 128;
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) {
@@ -115,8 +126,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   // PGlite 0.5 drops the options when the data dir is undefined, so in-memory databases name "memory://"
   // explicitly; otherwise pg_trgm (search) would be missing from every in-memory test database.
+  const buffers = options.pgliteSharedBuffersMb;
   const client = new PGlite(dir ?? "memory://", {
     extensions: { pg_trgm },
+    ...(buffers
+      ? {
+          initialMemory: Math.max(PGLITE_MIN_MEMORY_MB, buffers + PGLITE_BASE_MEMORY_MB) * 1024 * 1024,
+          startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${buffers}MB`],
+        }
+      : {}),
     ...(options.inMemory && options.initialData ? { loadDataDir: options.initialData } : {}),
   });
   const db = drizzlePglite({ client, schema }) as unknown as Database;
@@ -342,7 +360,11 @@ export async function getDatabaseHandle(): Promise<DatabaseHandle> {
   if (!handle) {
     const { getConfig } = await import("#server/config.server.ts");
     const config = getConfig();
-    handle = openDatabase({ url: config.DATABASE_URL && config.drivers.database === "postgres" ? config.DATABASE_URL : undefined, dataDir: config.dataDir });
+    handle = openDatabase({
+      url: config.DATABASE_URL && config.drivers.database === "postgres" ? config.DATABASE_URL : undefined,
+      dataDir: config.dataDir,
+      pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    });
   }
   return handle;
 }

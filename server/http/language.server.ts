@@ -11,9 +11,13 @@ import { detectLanguage, LANGUAGE_COOKIE, type Language } from "#domain/language
  * order of preference (negotiator honours q values and keeps header order for ties).
  */
 export function languageOfRequest(request: Request): Language {
-  const accept = request.headers.get("Accept-Language");
+  return languageOfHeaders(request.headers.get("Cookie"), request.headers.get("Accept-Language"));
+}
+
+/** The same choice from the raw header values (Node's IncomingMessage headers: the page cache's key, without a Request). */
+export function languageOfHeaders(cookie: string | null | undefined, accept: string | null | undefined): Language {
   return detectLanguage({
-    stored: parseCookie(request.headers.get("Cookie") ?? "")[LANGUAGE_COOKIE],
+    stored: cookie ? parseCookie(cookie)[LANGUAGE_COOKIE] : undefined,
     browser: accept ? new Negotiator({ headers: { "accept-language": accept } }).languages() : [],
   });
 }

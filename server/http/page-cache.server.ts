@@ -25,7 +25,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { parse as parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import { LANGUAGE_COOKIE } from "#domain/language.ts";
-import { languageOfRequest } from "./language.server.ts";
+import { languageOfHeaders } from "./language.server.ts";
 import { onInvalidate } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { withRenderScope, type RenderedView } from "./render-scope.server.ts";
@@ -62,6 +62,8 @@ type Entry = {
   /** 'sha256-…' of each inline script, for the CSP. */
   scriptHashes: string[];
   views: RenderedView[];
+  /** The last policy this page was sent with, and that policy with its script hashes (most answers share one). */
+  csp?: { policy: string; withHashes: string };
   storedAt: number;
   freshUntil: number;
   staleUntil: number;
@@ -167,7 +169,8 @@ export function responseCachePolicy(pageControl: string) {
   };
 }
 
-function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
+/** The encoding a cached page is sent in: brotli, else gzip, else the page as it is (only what the cache keeps). */
+export function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
   const q = new Map<string, number>();
   for (const part of (accept ?? "").split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
@@ -196,8 +199,12 @@ export function createPageCache(options: PageCacheOptions) {
   /** Renders under way, by key; a render started before the last invalidation is not joined. */
   const inflight = new Map<string, { generation: number; fill: Promise<Fill> }>();
   let generation = 0;
-  const stats = { hits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
+  /** `fastHits`: the hits among `hits` answered before Express's stack (server/http/fast-path.server.ts). */
+  const stats = { hits: 0, fastHits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
   const cacheControl = publicCacheControl({ freshMs, staleMs, errorMs });
+
+  /** The key of a page: the language the reader gets (cookie, then Accept-Language) and the target, path and query as sent. */
+  const keyOf = (headers: ExpressRequest["headers"], target: string) => `${languageOfHeaders(headers.cookie, headers["accept-language"])} ${target}`;
 
   /** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
   function renderRequest(req: ExpressRequest): Request {
@@ -288,7 +295,10 @@ export function createPageCache(options: PageCacheOptions) {
     res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
     res.setHeader(PAGE_CACHE_HEADER, state);
     const policy = res.getHeader("Content-Security-Policy");
-    if (typeof policy === "string") res.setHeader("Content-Security-Policy", policyWithHashes(policy, entry.scriptHashes));
+    if (typeof policy === "string") {
+      if (entry.csp?.policy !== policy) entry.csp = { policy, withHashes: policyWithHashes(policy, entry.scriptHashes) };
+      res.setHeader("Content-Security-Policy", entry.csp.withHashes);
+    }
     if (countViews && entry.views.length && req.method === "GET") {
       try {
         countViews(renderRequest(req), entry.views);
@@ -343,7 +353,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     try {
       const request = renderRequest(req);
-      const key = `${languageOfRequest(request)} ${req.originalUrl}`;
+      const key = keyOf(req.headers, req.originalUrl);
       const entry = entries.get(key);
       const t = now();
       if (entry && t < entry.freshUntil) {
@@ -369,6 +379,25 @@ export function createPageCache(options: PageCacheOptions) {
     }
   }
 
+  /**
+   * The fast path's question (server/http/fast-path.server.ts), asked before Express runs: the fresh page this
+   * request would get from `middleware` as a HIT, or undefined for anything else (a bypass, a miss, a stale page:
+   * those go through Express). `url` is the request target as received (the guard changes none the fast path takes).
+   */
+  function freshPage(req: { method: string; url: string; headers: RequestParts["headers"] & ExpressRequest["headers"] }): Entry | undefined {
+    const path = req.url.split("?", 1)[0];
+    if (!isCacheableRequest({ method: req.method, path, headers: req.headers })) return undefined;
+    const entry = entries.get(keyOf(req.headers, req.url));
+    return entry && now() < entry.freshUntil ? entry : undefined;
+  }
+
+  /** Answers with a page `freshPage` found, exactly as `middleware` answers a HIT. */
+  function sendFresh(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+    stats.hits++;
+    stats.fastHits++;
+    send(req, res, entry, "HIT");
+  }
+
   /** Expires pages (all, or those a predicate picks): they are rendered again on their next request. */
   function expire(which: (entry: Entry) => boolean = () => true) {
     generation++;
@@ -382,6 +411,8 @@ export function createPageCache(options: PageCacheOptions) {
 
   return {
     middleware,
+    freshPage,
+    sendFresh,
     expire,
     /** A change of the social feed: the pages that show it. */
     expireSocialPages: () => expire((entry) => SOCIAL_PAGES.has(entry.path)),

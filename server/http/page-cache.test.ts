@@ -355,6 +355,37 @@ describe("page cache", () => {
     expect(s.counted[1].views).toEqual([{ contentType: "article", contentId: 7 }]);
   });
 
+  it("keeps no more bytes than its bound (PAGE_CACHE_MAX_BYTES), the least recently used pages going first", async () => {
+    const maxBytes = 256 * 1024;
+    let renders = 0;
+    // Pages that do not compress (random text): each keeps about 3 × 20 KB.
+    const cache = createPageCache({
+      origin: "https://news.example",
+      maxBytes,
+      render: (request) => {
+        renders++;
+        return Promise.resolve(html(page(new URL(request.url).search + crypto.randomBytes(15_000).toString("base64"))));
+      },
+    });
+    const app = express();
+    app.use(cache.middleware);
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (let i = 0; i < 40; i++) {
+      await (await fetch(`${base}/search?q=${i}`)).text();
+      expect(cache.stats().bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    const { size } = cache.stats();
+    expect(size).toBeGreaterThan(1);
+    expect(size).toBeLessThan(40);
+    // The most recent page is kept; the first ones went.
+    expect((await fetch(`${base}/search?q=39`)).headers.get("x-page-cache")).toBe("HIT");
+    expect((await fetch(`${base}/search?q=0`)).headers.get("x-page-cache")).toBe("MISS");
+    expect(renders).toBe(41);
+  });
+
   it("sends cached pages a CSP with the hashes of their inline scripts instead of a nonce", async () => {
     const s = await start();
     const a = await fetch(s.base + "/");

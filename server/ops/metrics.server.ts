@@ -18,7 +18,7 @@ import { logger } from "./logger.server.ts";
 /** What the scrape reads from elsewhere; set by the app (server/app.server.ts), absent in a bare process. */
 export type MetricSources = {
   database?: () => Promise<DatabaseHandle>;
-  pageCache?: () => { size: number; bytes: number } | undefined;
+  pageCache?: () => { size: number; bytes: number; fastHits?: number } | undefined;
 };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -75,6 +75,17 @@ function createMetrics() {
     collect() {
       const stats = sources.pageCache?.();
       if (stats) this.set(stats.bytes);
+    },
+  });
+
+  new client.Counter({
+    name: "sahara_page_cache_fast_path_total",
+    help: "Page-cache hits answered before Express's stack ran (server/http/fast-path.server.ts); a share of result=hit",
+    registers,
+    collect() {
+      const stats = sources.pageCache?.();
+      this.reset();
+      if (stats?.fastHits) this.inc(stats.fastHits);
     },
   });
 

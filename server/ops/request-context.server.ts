@@ -53,9 +53,19 @@ export function notePageCache(state: string) {
  */
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
+/** Random bytes for ids, drawn from a batch (ids are not secrets; one draw per request showed in profiles). */
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+
 export function newRequestId(): string {
-  const bytes = crypto.randomBytes(9);
-  return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");
+  if (randomOffset + 9 > randomPool.length) {
+    randomPool = crypto.randomBytes(9 * 256);
+    randomOffset = 0;
+  }
+  let id = "";
+  for (let i = 0; i < 9; i++) id += ALPHABET[randomPool[randomOffset + i] % ALPHABET.length];
+  randomOffset += 9;
+  return id;
 }
 
 /** What a proxy's X-Request-Id may be to be used as ours: printable, no spaces or quotes, at most 128 characters. */
