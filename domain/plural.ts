@@ -41,6 +41,9 @@ export function pluralCategoriesOf(lang: Language): PluralCategory[] {
   return PLURAL_CATEGORIES.filter((c) => own.has(c));
 }
 
+/** The locale formatNumber writes `lang`'s numbers in, for a page's script that counts (app/enhance/videos.js). */
+export const numberLocale = (lang: Language): string => NUMBER_LOCALES[lang];
+
 /** A number written the site's way (see NUMBER_LOCALES). */
 export function formatNumber(lang: Language, value: number): string {
   let f = numbers.get(lang);

@@ -95,11 +95,20 @@ const toastOf = (el) => ({
   title: el.dataset.toastTitle || "",
   description: el.dataset.toastDescription,
   variant: /** @type {keyof typeof VARIANT_CLASS} */ (el.dataset.toastVariant || "default"),
+  duration: Number(el.dataset.toastDuration) || undefined,
 });
 
-// Buttons that only say something (the footer's networks without an address).
+// The page's own enhancement modules (app/enhance/*.js) say things through these toasts:
+// dispatchEvent(new CustomEvent("app:toast", { detail: element with data-toast-* | { title, description, variant, duration } })).
+doc.addEventListener("app:toast", (event) => {
+  const detail = /** @type {CustomEvent} */ (event).detail;
+  showToast(detail instanceof HTMLElement ? toastOf(detail) : detail);
+});
+
+// Buttons that only say something (the footer's networks without an address), and links that say where they
+// went (a media file opened in a new window, /media).
 doc.addEventListener("click", (event) => {
-  const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("button[data-toast-title]"));
+  const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("button[data-toast-title], a[data-toast-title]"));
   if (button) showToast(toastOf(button));
 });
 
@@ -128,6 +137,17 @@ if (searchButton && searchPanel) {
     if (open) /** @type {HTMLInputElement | null} */ (searchPanel.querySelector("input"))?.focus();
   });
 }
+
+// Suggestions as you type: their module (app/enhance/suggest.js) is loaded on the field's first focus.
+doc.addEventListener("focusin", (event) => {
+  const field = /** @type {HTMLInputElement} */ (event.target);
+  const src = field.dataset?.suggestSrc;
+  if (src)
+    import(src).then(
+      (m) => m.attach(field),
+      () => {},
+    );
+});
 
 const menu = /** @type {HTMLDetailsElement | null} */ (doc.querySelector('[data-testid="menu-button"]')?.closest("details") ?? null);
 const menuButton = /** @type {HTMLElement | null} */ (doc.querySelector('[data-testid="menu-button"]'));
@@ -215,5 +235,13 @@ try {
   // Storage can be unavailable (private mode, blocked cookies); the cookie still carries the choice.
 }
 
-// The page is interactive (the browser tests wait for this, as on hydrated pages).
-root.dataset.hydrated = "true";
+// The page is interactive (the browser tests wait for this, as on hydrated pages) once the page's own
+// enhancement modules, which run after this one and before DOMContentLoaded, have run too.
+// A module script runs with readyState already "interactive", before DOMContentLoaded: wait for that event (or
+// "load", should it have passed), not for "loading" to end.
+const interactive = () => root.dataset.hydrated || (root.dataset.hydrated = "true");
+if (doc.readyState === "complete") interactive();
+else {
+  doc.addEventListener("DOMContentLoaded", interactive, { once: true });
+  addEventListener("load", interactive, { once: true });
+}

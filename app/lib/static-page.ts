@@ -37,10 +37,13 @@ export function useStaticPage(): boolean {
 /** The enhancement modules the matched routes of a static document ask for, each once, in route order. */
 export function useEnhancements(): string[] {
   const matches = useMatches();
+  // Only a static document loads them (as useStaticPage); in the browser the data may be a client loader's own.
+  if (typeof document !== "undefined") return [];
   const urls = new Set<string>();
   for (const m of matches) {
     const enhance = (m.handle as ReadingHandle | undefined)?.enhance;
-    if (!enhance || m.data === undefined) continue;
+    // A route without a loader (/contact) has no data: a list still applies; a function needs the data.
+    if (!enhance || (typeof enhance === "function" && m.data === undefined)) continue;
     for (const url of typeof enhance === "function" ? enhance(m.data) : enhance) urls.add(url);
   }
   return [...urls];

@@ -1,7 +1,7 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
-import { PlainVideo } from "#app/components/media/plain-video.tsx";
+import { VideoPlayer } from "#app/components/media/video-player.tsx";
 import { DetailImage, DetailLayout } from "./detail-layout.tsx";
 import { Transcript } from "./transcript.tsx";
 import { TagLinks } from "./tag-links.tsx";
@@ -18,9 +18,6 @@ import { AuthorLinks } from "./content-card.tsx";
 
 type T = ReturnType<typeof useTranslation>["t"];
 type Count = ReturnType<typeof useCount>;
-
-// Articles and news, most of what is read, have no player: its code loads only on pages that show one.
-const VideoPlayer = lazy(() => import("#app/components/media/video-player.tsx").then((m) => ({ default: m.VideoPlayer })));
 
 /** A value worth showing: not missing, not empty, not zero (no "0 views", no "episode 0"). */
 const shown = (value: unknown) => value !== null && value !== undefined && value !== "" && value !== 0 && value !== false;
@@ -79,10 +76,8 @@ function mediaOf(view: DetailView, page: DetailPage, title: string, t: T, lang: 
   const media = (
     <div className="mt-6 space-y-4">
       {video ? (
-        // Until the player's code is there (and for good without JavaScript), the browser's own player.
-        <Suspense fallback={<PlainVideo source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />}>
-          <VideoPlayer source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />
-        </Suspense>
+        // The browser's own player on the file, taken over by app/enhance/player.js (loaded by pages with a video).
+        <VideoPlayer source={video} file={page.videoFile} title={title} poster={item.imageUrl} captions={captions} />
       ) : image ? (
         <DetailImage url={image} />
       ) : null}

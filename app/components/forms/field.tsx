@@ -64,7 +64,14 @@ export function fieldIds(id: string) {
 }
 
 /** What a field hands its control. */
-export type ControlProps = { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string };
+export type ControlProps = { id: string; "aria-invalid"?: true; "aria-describedby"?: string; className: string } & Partial<Record<`data-${string}`, string>>;
+
+/**
+ * A public form's checks in a page without React (app/enhance/forms.js): the server's messages, already in
+ * the page's language, for the rules the schema applies (the control's `required`, `maxLength`, `type=email`,
+ * and `min` characters). The control carries them, with the classes the field shows a message with.
+ */
+export type FieldCheck = { required: string; tooLong?: string; invalid?: string; tooShort?: string; min?: number };
 
 export type FieldOptions = {
   /** The control's id. */
@@ -85,6 +92,8 @@ export type FieldOptions = {
   className?: string;
   /** `data-field` on the wrapper (the editor's fields). */
   dataField?: string;
+  /** Checked in the page by app/enhance/forms.js (a public page that does not hydrate). */
+  check?: FieldCheck;
 };
 
 /**
@@ -103,6 +112,7 @@ export function Field({
   errorTestId,
   className,
   dataField,
+  check,
   group,
   children,
 }: FieldOptions & { group?: boolean; children: (control: ControlProps) => ReactNode }) {
@@ -139,6 +149,18 @@ export function Field({
         "aria-invalid": error ? true : undefined,
         "aria-describedby": describedBy,
         className: `${classes.control} ${error ? classes.invalid : classes.valid}`,
+        ...(check && {
+          "data-msg-required": check.required,
+          "data-msg-too-long": check.tooLong,
+          "data-msg-invalid": check.invalid,
+          "data-msg-too-short": check.tooShort,
+          "data-min": check.min?.toString(),
+          "data-error-class": classes.error,
+          "data-error-testid": errorTestId,
+          "data-valid-class": classes.valid,
+          "data-invalid-class": classes.invalid,
+          "data-keep-hint": keepHint ? "" : undefined,
+        }),
       })}
       {showHint && (
         <p id={ids.hint} className={classes.hint}>
@@ -169,10 +191,11 @@ function split<C>({
   errorTestId,
   className,
   dataField,
+  check,
   controlClassName,
   ...control
 }: FieldOptions & { controlClassName?: string } & C) {
-  const field = { id, label, error, errorValues, hint, look, requiredMark, keepHint, errorTestId, className, dataField };
+  const field = { id, label, error, errorValues, hint, look, requiredMark, keepHint, errorTestId, className, dataField, check };
   const classes = (base: string) => (controlClassName ? `${base} ${controlClassName}` : base);
   return { field, classes, control };
 }

@@ -22,18 +22,26 @@ export function Notice({
   testId,
   status,
   className,
+  toast,
 }: {
   tone?: NoticeTone;
   children: ReactNode;
   testId?: string;
   status?: string;
   className?: string;
+  /** With JavaScript (app/enhance/forms.js) the answer is this toast instead of the box. */
+  toast?: { title: string; description?: string; variant?: string; duration?: number };
 }) {
   return (
     <div
       role={tone === "error" ? "alert" : "status"}
       data-testid={testId}
       data-status={status}
+      data-answer={toast && "toast"}
+      data-toast-title={toast?.title}
+      data-toast-description={toast?.description}
+      data-toast-variant={toast?.variant}
+      data-toast-duration={toast?.duration}
       className={`rounded-md border border-s-4 px-4 py-3 text-sm ${TONES[tone]}${className ? ` ${className}` : ""}`}
     >
       {children}
@@ -73,6 +81,7 @@ export function SubmitButton({
       type="submit"
       disabled={busy}
       data-testid={testId}
+      data-pending-label={pendingLabel}
       className={`rounded-md font-bold ${BUTTON_TONES[tone]} disabled:cursor-wait disabled:opacity-70 ${className}`}
     >
       {busy ? pendingLabel : children}

@@ -5,6 +5,9 @@ import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
 import type { Language } from "#domain/language.ts";
 import { useStaticPage } from "#app/lib/static-page.ts";
 import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";
+import { inApp } from "#app/lib/enhance-in-app.ts";
+// no-inline: under 4 KB, Vite would inline it in every page as a data: URL (which the CSP refuses to run).
+import suggestScript from "#app/enhance/suggest.js?url&no-inline";
 import { Logo } from "./logo.tsx";
 
 const noSubscription = () => () => {};
@@ -218,7 +221,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
 
       {/* On a page that does not hydrate the field is in the HTML, hidden, for app/enhance/reading.js to open. */}
       {(searchOpen || staticPage) && (
-        <div id="site-search" className="border-t border-sand-200 bg-white" hidden={!searchOpen}>
+        <div id="site-search" className="relative border-t border-sand-200 bg-white" hidden={!searchOpen}>
           <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
             <label htmlFor="site-search-q" className="sr-only">
               {t("nav.search")}
@@ -233,6 +236,16 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
               placeholder={t("nav.searchPlaceholder")}
               className="min-w-0 flex-1 rounded-md border border-sand-300 px-3 py-2"
               data-testid="search-input"
+              // Suggestions as you type (app/enhance/suggest.js, decision 0128): loaded on the first focus, here on a
+              // hydrated page, by reading.js (data-suggest-src) on a static one; their words in the page's language.
+              autoComplete="off"
+              data-suggest-src={suggestScript}
+              data-suggest-label={t("search.suggestions")}
+              data-suggest-tag={t("tags.kicker")}
+              onFocus={(e) => {
+                const field = e.currentTarget;
+                inApp<{ attach: (input: HTMLInputElement) => void }>(suggestScript, (m) => m.attach(field));
+              }}
             />
             <button type="submit" className="rounded-md bg-desert-600 px-4 py-2 font-bold text-white hover:bg-desert-700">
               {t("nav.searchSubmit")}

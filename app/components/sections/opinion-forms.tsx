@@ -40,7 +40,7 @@ export function NewsletterForm() {
   const failed = formLevelError(result);
 
   return (
-    <section aria-labelledby="newsletter-title" className="rounded-xl bg-palm-800 p-5 text-white" data-testid="newsletter">
+    <section aria-labelledby="newsletter-title" className="rounded-xl bg-palm-800 p-5 text-white" data-testid="newsletter" data-form-region="newsletter">
       <h2 id="newsletter-title" className="text-xl font-bold">
         {t("newsletter.title")}
       </h2>
@@ -58,6 +58,9 @@ export function NewsletterForm() {
           onChange={check.onChange}
           className="mt-4"
           data-testid="newsletter-form"
+          data-enhance=""
+          data-failed-title={t("errors.loadFailedTitle")}
+          data-failed-text={t("newsletter.failed")}
         >
           <input type="hidden" name="intent" value="newsletter" />
           <InputField
@@ -75,6 +78,7 @@ export function NewsletterForm() {
             maxLength={254}
             placeholder="name@example.com"
             controlClassName="text-start"
+            check={{ required: t("newsletter.errors.emailRequired"), invalid: t("newsletter.errors.email"), tooLong: t("newsletter.errors.email") }}
           />
           {failed && (
             <p role="alert" className="mt-2 text-sm font-bold text-amber-200" data-testid="newsletter-failed">
@@ -132,6 +136,12 @@ export function ArticleProposalForm() {
     required: true,
     error: check.errors[name],
     errorTestId: `proposal-error-${name}`,
+    check: {
+      required: t("proposal.errors.required"),
+      tooLong: t(name === "email" ? "proposal.errors.email" : `proposal.errors.${name}TooLong`),
+      invalid: name === "email" ? t("proposal.errors.email") : undefined,
+      ...(name === "summary" && { tooShort: t("proposal.errors.summaryTooShort"), min: PROPOSAL_LIMITS.summaryMin }),
+    },
   });
 
   const sentWithoutScript = result?.ok && !fetcher.data;
@@ -141,13 +151,24 @@ export function ArticleProposalForm() {
       aria-labelledby="proposal-heading"
       className="scroll-mt-24 rounded-2xl border border-sand-200 bg-white p-5 sm:p-7"
       data-testid="write-article"
+      data-form-region="proposal"
     >
       <h2 id="proposal-heading" className="text-2xl font-bold">
         {t("proposal.title")}
       </h2>
       <p className="mt-2 text-ink-soft">{t("proposal.text")}</p>
       {sentWithoutScript && (
-        <p role="status" className="mt-4 rounded-md border border-palm-600 bg-sand-50 p-3 font-bold" data-testid="proposal-sent">
+        <p
+          role="status"
+          className="mt-4 rounded-md border border-palm-600 bg-sand-50 p-3 font-bold"
+          data-testid="proposal-sent"
+          // With JavaScript (app/enhance/forms.js) this is the toast the fetcher's answer gives above.
+          data-answer="toast"
+          data-toast-title={t("proposal.sentTitle")}
+          data-toast-description={t("proposal.sentText")}
+          data-toast-variant="success"
+          data-toast-duration={5000}
+        >
           {t("proposal.sentTitle")} — {t("proposal.sentText")}
         </p>
       )}
@@ -160,6 +181,9 @@ export function ArticleProposalForm() {
         onChange={check.onChange}
         className="mt-5 grid gap-4 sm:grid-cols-2"
         data-testid="proposal-form"
+        data-enhance=""
+        data-failed-title={t("errors.loadFailedTitle")}
+        data-failed-text={t("proposal.failed")}
       >
         <input type="hidden" name="intent" value="proposal" />
         <InputField {...field("name", "proposal.name")} type="text" autoComplete="name" maxLength={PROPOSAL_LIMITS.name} />
@@ -187,7 +211,15 @@ export function ArticleProposalForm() {
           <input id="proposal-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
         </div>
         {failed && (
-          <p role="alert" className="text-sm font-bold text-red-800 sm:col-span-2" data-testid="proposal-failed">
+          <p
+            role="alert"
+            className="text-sm font-bold text-red-800 sm:col-span-2"
+            data-testid="proposal-failed"
+            data-answer=""
+            data-toast-title={t("errors.loadFailedTitle")}
+            data-toast-description={t(failed === "RATE_LIMITED" ? "proposal.rateLimited" : "proposal.failed")}
+            data-toast-variant={failed === "RATE_LIMITED" ? "warning" : "destructive"}
+          >
             {t(failed === "RATE_LIMITED" ? "proposal.rateLimited" : "proposal.failed")}
           </p>
         )}

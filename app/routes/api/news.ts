@@ -5,19 +5,34 @@ import { getDb } from "#server/db/client.server.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { newsPage } from "#server/content/news-feed.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { newsCardsHtml } from "#app/lib/news-cards.server.tsx";
+import type { Translations } from "#app/lib/i18n.ts";
+import { translationsFor } from "#server/http/i18n.server.ts";
 
 const Query = z.strictObject({ page: pageNumber(500) });
 
 /**
  * GET /api/news?page=N: the news listing's next pages, as JSON for its load-more and infinite scroll, with
  * `images`: the media library's details (alt text, caption, credit, focal point) of that page's pictures by URL.
+ * Asked for with `Accept: text/html` (the listing's script), the same page as the cards' HTML instead.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/news", async () => {
     const { page } = parseQuery(request, Query);
     const db = await getDb();
     const result = await newsPage(db, page);
-    return apiJson({ ...result, images: await imageDetailsOf(db, result.items) }, { cache: "public, max-age=30" });
+    const images = await imageDetailsOf(db, result.items);
+    // The listing's script (app/enhance/news.js) asks for the cards as the page renders them, in its language.
+    if (request.headers.get("Accept")?.startsWith("text/html")) {
+      const lang = languageOfRequest(request);
+      return new Response(newsCardsHtml(lang, translationsFor(lang) as Translations, result, images), {
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, max-age=30", Vary: "Accept, Cookie, Accept-Language" },
+      });
+    }
+    const json = apiJson({ ...result, images }, { cache: "public, max-age=30" });
+    json.headers.set("Vary", "Accept");
+    return json;
   });
 }
 

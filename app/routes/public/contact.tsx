@@ -28,6 +28,11 @@ import { clientAddress } from "#server/content/views.server.ts";
 import { RateLimitedError, ValidationError } from "#server/http/errors.server.ts";
 import { checkForm, failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import formsScript from "#app/enhance/forms.js?url&no-inline";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+
+/** No React in the browser: the form is checked and sent by app/enhance/forms.js (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false, enhance: [formsScript] };
 
 type ContactCode = "BODY_TOO_LARGE" | "BAD_REQUEST" | "REQUIRED" | "INVALID" | "RATE_LIMITED" | "FAILED";
 
@@ -204,6 +209,11 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
     errorTestId: `contact-${name}-error`,
     maxLength: CONTACT_LIMITS[name],
     defaultValue: values?.[name],
+    check: {
+      required: t("contact.requiredText"),
+      tooLong: t(`contact.${name}TooLong`),
+      invalid: name === "email" ? t("contact.invalidEmail") : undefined,
+    },
   });
 
   return (
@@ -212,7 +222,11 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
       <p className="mt-3 max-w-2xl text-lg text-ink-soft">{t("contact.intro")}</p>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-3">
-        <section className="rounded-xl border border-sand-200 bg-white p-5 shadow-sm sm:p-8 lg:col-span-2" aria-labelledby="contact-form-title">
+        <section
+          className="rounded-xl border border-sand-200 bg-white p-5 shadow-sm sm:p-8 lg:col-span-2"
+          aria-labelledby="contact-form-title"
+          data-form-region="contact"
+        >
           <h2 id="contact-form-title" className="mb-5 text-xl font-bold">
             {t("contact.formTitle")}
           </h2>
@@ -222,6 +236,7 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
               testId="contact-notice"
               status={pageAnswer.ok ? "sent" : STATUS_OF[pageAnswer.formError ?? "FAILED"]}
               className="mb-6"
+              toast={notice}
             >
               <p className="font-bold">{notice.title}</p>
               {notice.description && <p className="mt-1">{notice.description}</p>}
@@ -235,6 +250,12 @@ export default function ContactPage({ actionData }: Route.ComponentProps) {
             onChange={check.onChange}
             className="relative grid gap-5 sm:grid-cols-2"
             data-testid="contact-form"
+            data-enhance=""
+            data-failed-title={t("contact.failureTitle")}
+            data-failed-text={t("contact.failureText")}
+            data-invalid-title={t("contact.invalidTitle")}
+            data-required-title={t("contact.requiredTitle")}
+            data-required-text={t("contact.requiredText")}
           >
             <InputField {...field("name", "contact.name")} type="text" dir="auto" autoComplete="name" />
             <InputField {...field("email", "contact.email")} type="email" dir="ltr" inputMode="email" autoComplete="email" controlClassName="text-start" />

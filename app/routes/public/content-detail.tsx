@@ -7,6 +7,7 @@ import { useToast } from "#app/components/ui/toast.tsx";
 import { mediaSourcesOf, type DetailPage } from "#domain/detail-view.ts";
 import { detailMeta } from "#app/lib/detail-meta.ts";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { playerModule } from "#app/components/media/video-player.tsx";
 import { getDb } from "#server/db/client.server.ts";
 import { detailTypeOfPath, loadDetailPage } from "#server/content/detail-page.server.ts";
 import { countView } from "#server/content/views.server.ts";
@@ -24,10 +25,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 /**
- * A detail page is HTML with the small reading script (no React in the browser), unless it plays a video: the
- * player (HLS, its fallbacks, the host's embed) is the app's. Reached by a client-side navigation it is the app's too.
+ * A detail page is HTML with the small reading script (no React in the browser); one that plays a video also
+ * loads the player's script (app/enhance/player.js, decision 0132). Reached by a client-side navigation it is the app's.
  */
-export const handle: ReadingHandle = { hydrate: (page) => Boolean(mediaSourcesOf(page as DetailPage).video) };
+export const handle: ReadingHandle = {
+  hydrate: false,
+  enhance: (page) => (mediaSourcesOf(page as DetailPage).video ? [playerModule] : []),
+};
 
 /** What the page gets when the browser could not reach the server at all during a client-side navigation. */
 type UnreachableData = { unreachable: true };

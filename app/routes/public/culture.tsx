@@ -1,6 +1,7 @@
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/culture";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
@@ -16,6 +17,9 @@ import { ImageDetailsProvider } from "#app/components/content/image-details.tsx"
 import { findSection, listSectionArticles, listSectionChips, pageOfSectionArticles } from "#server/content/sections.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { cached } from "#server/content/cache.server.ts";
+
+/** No React in the browser: links and GET forms only (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false };
 
 /** Spec §9: culture excerpts are cut at 120 characters. */
 const EXCERPT = 120;

@@ -1,9 +1,11 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/emirates";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "#app/components/sections/section-ui.tsx";
-import { VideoPlayer } from "#app/components/media/video-player.tsx";
+import { OPENER_PAGE_MODULES, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { useEnhanceInApp } from "#app/lib/enhance-in-app.ts";
 import { plainVideoUrl } from "#app/components/media/plain-video.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
@@ -55,11 +57,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
 
+/**
+ * HTML without React in the browser: the filter is links, a card's video plays inline through
+ * app/enhance/video-openers.js (decision 0132); without JavaScript the card links to the file.
+ */
+export const handle: ReadingHandle = { hydrate: false, enhance: OPENER_PAGE_MODULES };
+
 export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const { search } = useLocation();
   const { chips, emirate, articles, videos } = loaderData;
+  useEnhanceInApp(...OPENER_PAGE_MODULES);
   const note = (slug: string | null | undefined, short = false) => {
     const n = foundingNote(slug);
     return n ? t(short ? n.shortKey : n.key, { year: n.year }) : null;
@@ -133,6 +142,7 @@ export default function EmiratesPage({ loaderData }: Route.ComponentProps) {
           </section>
         )}
       </div>
+      <VideoTemplates modal={false} />
     </ImageDetailsProvider>
   );
 }
@@ -156,20 +166,15 @@ type EmirateCardProps = {
 function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, date, author, authors, videoSource, eager = false, testId }: EmirateCardProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const [playing, setPlaying] = useState(false);
   const mediaId = useId();
   return (
     <article
       className="group relative flex h-full flex-col overflow-hidden rounded-xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md"
       data-testid={testId}
-      data-playing={playing ? "true" : "false"}
+      data-playing="false"
     >
       <div id={mediaId} className="relative z-10 aspect-video bg-sand-200">
-        {playing && videoSource ? (
-          <VideoPlayer source={videoSource} title={title} poster={imageUrl} autoPlay onEnded={() => setPlaying(false)} className="rounded-none" />
-        ) : imageUrl ? (
-          <CardImage url={imageUrl} eager={eager} className="h-full w-full object-cover" />
-        ) : null}
+        {imageUrl ? <CardImage url={imageUrl} eager={eager} className="h-full w-full object-cover" /> : null}
       </div>
       <div className="flex flex-1 flex-col p-4">
         <p className="mb-1 flex flex-wrap items-center gap-x-2 text-sm">
@@ -210,18 +215,22 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
           </a>
         )}
         {videoSource && (
+          // The player (app/enhance/player.js) takes the picture's place, and gives it back when the video ends.
           <button
             type="button"
-            onClick={() => setPlaying((p) => !p)}
-            aria-expanded={playing}
+            {...videoOpener(playerStart(videoSource), title, imageUrl)}
+            data-video-toggle=""
+            data-label-play={t("emirates.playVideo")}
+            data-label-hide={t("emirates.hideVideo")}
+            aria-expanded="false"
             aria-controls={mediaId}
             className={`relative z-10 mt-3 min-h-10 items-center gap-2 self-start rounded-md border border-desert-700 px-3 py-1.5 text-sm font-bold text-desert-700 hover:bg-desert-700 hover:text-white ${plainVideoUrl(videoSource) ? "hidden [[data-hydrated]_&]:inline-flex" : "inline-flex"}`}
             data-testid="emirate-video-toggle"
           >
             <svg width="16" height="16" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
-              {playing ? <path d="M6 5h4v14H6zm8 0h4v14h-4z" /> : <path d="M8 5v14l11-7z" />}
+              <path d="M8 5v14l11-7z" />
             </svg>
-            {playing ? t("emirates.hideVideo") : t("emirates.playVideo")}
+            <span data-label="">{t("emirates.playVideo")}</span>
           </button>
         )}
         <Byline author={author} authors={authors} date={date} className="mt-auto pt-3" />

@@ -1,12 +1,16 @@
-import { useState } from "react";
-import { data, Link, useFetcher, useNavigation, useRevalidator } from "react-router";
+import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
+import facebookScript from "#app/enhance/facebook.js?url&no-inline";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { SocialPostCard, type SocialPost } from "#app/components/social/post-card.tsx";
 import { FacebookIcon } from "#app/components/ui/icons.tsx";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { getSocialFeed, isValidCursor, socialPageUrl } from "#server/social/feed.server.ts";
+
+/** No React in the browser: app/enhance/facebook.js loads more (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false, enhance: [facebookScript] };
 
 type FeedView = { state: "off" } | { state: "ok"; posts: SocialPost[]; nextCursor: string | null } | { state: "error"; message: string; status: number | null };
 
@@ -42,42 +46,20 @@ export const meta: Route.MetaFunction = ({ data }) => [
   ...(data?.cursor ? [{ name: "robots", content: "noindex, follow" }] : []),
 ];
 
-type State = "loading" | "error" | "empty" | "list" | "loading-more" | "off";
-
 const moreHref = (cursor: string) => `/facebook?cursor=${encodeURIComponent(cursor)}`;
 
 type OkFeed = Extract<FeedView, { state: "ok" }>;
 
 /**
- * The list and its load-more; remounted (state reset) whenever the loader answers anew. Each "load more"
- * fetches the next page through the same loader; the page just fetched is read from the fetcher, and kept
- * once the reader asks for the one after it.
+ * The list and its load-more link, as the server renders them: the link asks the server for the next page.
+ * With JavaScript, app/enhance/facebook.js fetches that page and appends its posts in place; the messages it
+ * shows are the templates here, in the page's language.
  */
-function FeedList({ initial, reloading }: { initial: OkFeed; reloading: boolean }) {
+function FeedList({ initial }: { initial: OkFeed }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher<typeof loader>();
-  const [kept, setKept] = useState<OkFeed[]>([]);
-  const [requested, setRequested] = useState<string | null>(null);
-
-  const answer = fetcher.state === "idle" && requested !== null && fetcher.data?.cursor === requested ? fetcher.data.feed : null;
-  const pages = answer?.state === "ok" ? [initial, ...kept, answer] : [initial, ...kept];
-  const seen = new Set<string>();
-  const posts = pages.flatMap((p) => p.posts).filter((p) => !seen.has(p.id) && Boolean(seen.add(p.id)));
-  const next = pages[pages.length - 1].nextCursor;
-  const moreError = answer && answer.state !== "ok" ? (answer.state === "error" ? answer.message : t("social.notConfigured")) : null;
-
-  const loadMore = () => {
-    if (!next || fetcher.state !== "idle") return;
-    if (answer?.state === "ok") setKept((k) => [...k, answer]);
-    setRequested(next);
-    void fetcher.load(moreHref(next));
-  };
-
-  const loadingMore = fetcher.state !== "idle";
-  const state: State = reloading ? "loading" : loadingMore ? "loading-more" : posts.length ? "list" : "empty";
-
+  const { posts, nextCursor: next } = initial;
   return (
-    <div data-testid="social-feed" data-state={state} aria-busy={reloading || loadingMore}>
+    <div data-testid="social-feed" data-state={posts.length ? "list" : "empty"} aria-busy="false">
       {posts.length === 0 ? (
         <p className="rounded-xl border border-dashed border-sand-300 p-10 text-center text-xl font-bold" data-testid="social-empty">
           {t("social.empty")}
@@ -89,36 +71,32 @@ function FeedList({ initial, reloading }: { initial: OkFeed; reloading: boolean 
           ))}
         </div>
       )}
-      <div className="mt-8 flex flex-col items-center gap-3" aria-live="polite">
-        {loadingMore && <p data-testid="social-loading-more">{t("social.loadingMore")}</p>}
-        {moreError && !loadingMore && (
-          <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-center text-red-900" data-testid="social-more-error">
-            <p className="font-bold">{t("social.failedTitle")}</p>
-            <p className="text-sm" lang="en" dir="ltr">
-              {moreError}
-            </p>
-          </div>
-        )}
-        {next && !loadingMore && (
-          <Link
-            to={moreHref(next)}
+      <div className="mt-8 flex flex-col items-center gap-3" aria-live="polite" data-social-controls="" data-not-configured={t("social.notConfigured")}>
+        {next && (
+          <a
+            href={moreHref(next)}
             rel="next"
-            preventScrollReset
-            onClick={(e) => {
-              e.preventDefault();
-              loadMore();
-            }}
             className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700"
             data-testid="social-load-more"
+            data-label-retry={t("social.retry")}
           >
-            {moreError ? t("social.retry") : t("social.loadMore")}
-          </Link>
+            {t("social.loadMore")}
+          </a>
         )}
         {!next && posts.length > 0 && (
           <p className="text-sm text-ink-soft" data-testid="social-end">
             {t("social.end")}
           </p>
         )}
+        <template data-social="loading">
+          <p data-testid="social-loading-more">{t("social.loadingMore")}</p>
+        </template>
+        <template data-social="error">
+          <div role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-center text-red-900" data-testid="social-more-error">
+            <p className="font-bold">{t("social.failedTitle")}</p>
+            <p className="text-sm" lang="en" dir="ltr" />
+          </div>
+        </template>
       </div>
     </div>
   );
@@ -126,10 +104,7 @@ function FeedList({ initial, reloading }: { initial: OkFeed; reloading: boolean 
 
 export default function FacebookPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const revalidator = useRevalidator();
   const { feed, cursor, pageUrl } = loaderData;
-  const reloading = revalidator.state === "loading" || (navigation.state === "loading" && navigation.location.pathname === "/facebook");
 
   let body;
   if (feed.state === "off") {
@@ -140,29 +115,21 @@ export default function FacebookPage({ loaderData }: Route.ComponentProps) {
     );
   } else if (feed.state === "error") {
     body = (
-      <div data-testid="social-feed" data-state={reloading ? "loading" : "error"} aria-busy={reloading}>
+      <div data-testid="social-feed" data-state="error" aria-busy="false">
         <div role="alert" className="mx-auto max-w-2xl rounded-xl border border-red-300 bg-red-50 p-6 text-center text-red-900" data-testid="social-error">
           <h2 className="text-xl font-bold">{t("social.failedTitle")}</h2>
           <p className="mt-2" lang="en" dir="ltr" data-testid="social-error-message">
             {feed.message}
           </p>
           <p className="mt-2 text-sm">{t("social.checkToken")}</p>
-          <a
-            href={cursor ? moreHref(cursor) : "/facebook"}
-            onClick={(e) => {
-              e.preventDefault();
-              void revalidator.revalidate();
-            }}
-            className="mt-4 inline-block font-bold underline"
-          >
+          <a href={cursor ? moreHref(cursor) : "/facebook"} className="mt-4 inline-block font-bold underline">
             {t("social.retry")}
           </a>
         </div>
       </div>
     );
   } else {
-    const renderKey = `${cursor ?? ""}:${feed.posts[0]?.id ?? ""}:${feed.posts.length}:${feed.nextCursor ?? ""}`;
-    body = <FeedList key={renderKey} initial={feed} reloading={reloading} />;
+    body = <FeedList initial={feed} />;
   }
 
   return (

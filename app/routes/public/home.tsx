@@ -22,9 +22,13 @@ import { markDegraded } from "#server/http/render-scope.server.ts";
 import { socialBlockPosts, SOCIAL_LIMITS } from "#server/social/feed.server.ts";
 import { SocialPostGrid } from "#app/components/social/post-card.tsx";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
+// Breaking-news alerts' opt-in (issue 32, decision 0127).
+import { PushOptIn, pushEnhancements } from "#app/components/content/push-opt-in.tsx";
+import { pushOptIn } from "#server/push/subscriptions.server.ts";
+import { getConfig } from "#server/config.server.ts";
 
 /** Home is HTML with the small reading script, no React in the browser (app/lib/static-page.ts). */
-export const handle: ReadingHandle = { hydrate: false };
+export const handle: ReadingHandle = { hydrate: false, enhance: pushEnhancements };
 
 /** Home limits (public-site.md §9). */
 const LIMITS = { featured: 3, shows: 4, latest: 3, culture: 2, literature: 2 } as const;
@@ -48,7 +52,7 @@ export async function loader(_: Route.LoaderArgs) {
     cached("home", ["article", "program", "podcast", "categories"], () => homeSections(db)),
     socialBlockPosts(SOCIAL_LIMITS.home),
   ]);
-  return { ...sections, social, images: await imageDetailsOf(db, sections) };
+  return { ...sections, social, images: await imageDetailsOf(db, sections), push: pushOptIn(getConfig()) };
 }
 
 async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
@@ -146,6 +150,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
+      {/* Breaking-news alerts' opt-in (decision 0127): hidden until app/enhance/push.js shows it. */}
+      <div className="mx-auto max-w-7xl px-4">
+        <PushOptIn optIn={loaderData.push} className="mt-6" />
+      </div>
 
       {featured?.length ? (
         <Section title={t("home.featuredArticles")} testId="home-featured">

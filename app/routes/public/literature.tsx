@@ -1,6 +1,7 @@
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { excerpt } from "#domain/format.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
@@ -17,6 +18,9 @@ import { cached } from "#server/content/cache.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { translate } from "#server/http/i18n.server.ts";
+
+/** No React in the browser: links and GET forms only (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false };
 
 /** Spec §9: literature excerpts are cut at 120 characters. */
 const EXCERPT = 120;

@@ -1,11 +1,11 @@
-import { useState } from "react";
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
-import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
+import { OPENER_PAGE_MODULES, PlayBadge, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { useEnhanceInApp } from "#app/lib/enhance-in-app.ts";
 import { CardImage } from "#app/components/content/responsive-image.tsx";
-import { useToast } from "#app/components/ui/toast.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "#domain/format.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -66,11 +66,17 @@ const TYPE_LABEL: Record<MediaType, string> = {
   document: "mediaLibrary.typeDocument",
 };
 
+/**
+ * HTML without React in the browser: the filters are links, a video opens in the modal player of
+ * app/enhance/video-openers.js, other files open in a new window with reading.js's toast (decision 0132).
+ */
+export const handle: ReadingHandle = { hydrate: false, enhance: OPENER_PAGE_MODULES };
+
 export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { search } = useLocation();
   const { featured, items, filter, page, hasMore } = loaderData;
-  const [playing, setPlaying] = useState<{ source: string; title: string; poster: string | null } | null>(null);
+  useEnhanceInApp(...OPENER_PAGE_MODULES);
 
   const chips = MEDIA_FILTERS.map((f) => ({
     key: f.filter,
@@ -92,7 +98,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
               {featured.map((m, i) => (
                 <li key={m.id}>
-                  <MediaTile item={m} eager={i < 2} onPlay={setPlaying} />
+                  <MediaTile item={m} eager={i < 2} />
                 </li>
               ))}
             </ul>
@@ -106,7 +112,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {items.map((m) => (
                 <li key={m.id}>
-                  <MediaTile item={m} onPlay={setPlaying} />
+                  <MediaTile item={m} />
                 </li>
               ))}
             </ul>
@@ -115,22 +121,19 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      <VideoModal open={playing !== null} onClose={() => setPlaying(null)} source={playing?.source ?? ""} title={playing?.title} poster={playing?.poster} />
+      <VideoTemplates />
     </ImageDetailsProvider>
   );
 }
-
-type PlayRequest = { source: string; title: string; poster: string | null };
 
 /**
  * One media item. A video opens in the modal player; any other file opens in a new window (with the
  * spec's 4000 ms toast); an item without a file says so. Without JavaScript every tile is a plain link to
  * its file.
  */
-function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: boolean; onPlay: (p: PlayRequest) => void }) {
+function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const toast = useToast();
   const title = localized(lang, item.title, item.titleFr);
   const description = excerpt(item.description, MEDIA_DESCRIPTION_MAX);
   const picture = item.thumbnailUrl || item.imageUrl;
@@ -139,13 +142,19 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
   const category = localized(lang, item.categoryName, item.categoryNameFr) || t("common.general");
   const showDuration = (item.mediaType === "video" || item.mediaType === "audio") && item.durationSeconds;
 
-  const noFile = () => toast({ title: t("mediaLibrary.noFileTitle"), description: t("mediaLibrary.noFile", { title }), variant: "warning" });
-
   const linkClass = "after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline";
   let action;
   if (!file) {
     action = (
-      <button type="button" onClick={noFile} className={`text-start ${linkClass}`} data-testid="media-open" data-action="none">
+      <button
+        type="button"
+        className={`text-start ${linkClass}`}
+        data-testid="media-open"
+        data-action="none"
+        data-toast-title={t("mediaLibrary.noFileTitle")}
+        data-toast-description={t("mediaLibrary.noFile", { title })}
+        data-toast-variant="warning"
+      >
         {title}
       </button>
     );
@@ -153,10 +162,7 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
     action = (
       <a
         href={isVideoId(file) ? `/videos?q=${encodeURIComponent(item.title)}` : file}
-        onClick={(e) => {
-          e.preventDefault();
-          onPlay({ source: file, title, poster: picture });
-        }}
+        {...videoOpener(playerStart(file), title, picture)}
         aria-label={t("mediaLibrary.play", { title })}
         className={linkClass}
         data-testid="media-open"
@@ -171,7 +177,9 @@ function MediaTile({ item, eager = false, onPlay }: { item: MediaCard; eager?: b
         href={file}
         target="_blank"
         rel="noopener noreferrer"
-        onClick={() => toast({ title: t("mediaLibrary.openedTitle"), description: title, duration: OPENED_TOAST_MS })}
+        data-toast-title={t("mediaLibrary.openedTitle")}
+        data-toast-description={title}
+        data-toast-duration={OPENED_TOAST_MS}
         aria-label={t("mediaLibrary.open", { title })}
         className={linkClass}
         data-testid="media-open"

@@ -1,6 +1,8 @@
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/opinion";
+import formsScript from "#app/enhance/forms.js?url&no-inline";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { Byline, ContentCard } from "#app/components/content/content-card.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import {
@@ -38,6 +40,9 @@ import { CONTACT_MAX_BODY_BYTES, HONEYPOT_FIELD } from "#domain/schemas/contact.
 import { translate } from "#server/http/i18n.server.ts";
 import { cached } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+
+/** No React in the browser: filters are links, the two forms are checked and sent by app/enhance/forms.js (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false, enhance: [formsScript] };
 
 /** Spec §9: opinion excerpts are cut at 150 characters; the most-read list has 5 entries. */
 const EXCERPT = 150;

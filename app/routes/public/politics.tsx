@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/politics";
@@ -17,7 +16,9 @@ import {
   SideBox,
   storyOf,
 } from "#app/components/sections/section-ui.tsx";
-import { PlayBadge, VideoModal } from "#app/components/media/video-player.tsx";
+import { OPENER_PAGE_MODULES, PlayBadge, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { useEnhanceInApp } from "#app/lib/enhance-in-app.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import { type Language } from "#domain/language.ts";
@@ -94,14 +95,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, matches, location }) => sectionMeta(matches, data, location);
 
-type Playing = { source: string; title: string; poster: string | null };
+/**
+ * HTML without React in the browser: the filters and views are links, a video item opens the modal player of
+ * app/enhance/video-openers.js (decision 0132); without JavaScript it links to its article.
+ */
+export const handle: ReadingHandle = { hydrate: false, enhance: OPENER_PAGE_MODULES };
 
 export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const { search } = useLocation();
   const { type, region, view, featured, list, timeline, trending, regions } = loaderData;
-  const [playing, setPlaying] = useState<Playing | null>(null);
+  useEnhanceInApp(...OPENER_PAGE_MODULES);
 
   const title = (a: SectionCard) => localized(lang, a.title, a.titleFr);
   const regionLabel = (r: Region | null) => (r ? t(`politicsPage.regions.${r}`) : null);
@@ -111,10 +116,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
     a.contentType === "video" && a.videoUrl ? (
       <a
         href={publicUrl("article", a.pageSlug, a.id)}
-        onClick={(e) => {
-          e.preventDefault();
-          setPlaying({ source: a.videoUrl!, title: title(a), poster: a.imageUrl });
-        }}
+        {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
         className="absolute inset-0 z-10 block focus-visible:outline-4 focus-visible:outline-offset-[-4px] focus-visible:outline-desert-500"
         aria-label={t("sectionPages.watchVideo", { title: title(a) })}
         data-testid="play-video"
@@ -213,15 +215,16 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
                                 <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
                                   {a.region && <span className="rounded bg-sand-100 px-2 py-0.5">{regionLabel(a.region)}</span>}
                                   {a.contentType === "video" && a.videoUrl && (
-                                    <button
-                                      type="button"
-                                      onClick={() => setPlaying({ source: a.videoUrl!, title: title(a), poster: a.imageUrl })}
+                                    // Without JavaScript: the article, which has the video.
+                                    <a
+                                      href={publicUrl("article", a.pageSlug, a.id)}
+                                      {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
                                       className="rounded bg-palm-700 px-2 py-0.5 font-bold text-white hover:bg-palm-800"
                                       data-testid="play-video"
                                     >
                                       {t("sectionPages.watch")}
                                       <span className="sr-only">: {title(a)}</span>
-                                    </button>
+                                    </a>
                                   )}
                                 </p>
                               </li>
@@ -298,13 +301,7 @@ export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
         </aside>
       </div>
 
-      <VideoModal
-        open={playing !== null}
-        onClose={() => setPlaying(null)}
-        source={playing?.source ?? ""}
-        title={playing?.title ?? ""}
-        poster={playing?.poster}
-      />
+      <VideoTemplates />
     </ImageDetailsProvider>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/programs";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
@@ -14,6 +15,9 @@ import { translate } from "#server/http/i18n.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { cached } from "#server/content/cache.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
+
+/** No React in the browser: links and GET forms only (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false };
 
 /** Each list loads on its own: one failing shows its error message in red, the other still shows. */
 async function settle<T>(what: string, query: Promise<T[]>): Promise<{ items: T[]; error: string | null }> {

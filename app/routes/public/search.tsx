@@ -1,6 +1,7 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/search";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { Highlight } from "#app/components/content/highlight.tsx";
@@ -13,9 +14,8 @@ import { useLanguage } from "#app/lib/i18n.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { clientAddress } from "#server/content/views.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
-import { QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "#domain/search.ts";
+import { CLOSENESS, highlightQuery, QUERY_MAX_LENGTH, QUERY_MIN_LENGTH, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from "#domain/search.ts";
 import {
   displayedQuery,
   parseSearchPage,
@@ -27,15 +27,19 @@ import {
   SearchTimeoutError,
   type SearchPage as ResultsPage,
 } from "#server/search/search.server.ts";
-import { searchRateLimiter } from "#server/http/rate-limiters.server.ts";
+import { searchCookieHeaders, searchLimits } from "#server/search/search-limits.server.ts";
+
+/** No React in the browser: links and GET forms only (decision 0131). */
+export const handle: ReadingHandle = { hydrate: false };
 
 type Failure = { code: keyof typeof SEARCH_ERROR_KEYS; status: 400 | 429 | 503; headers?: HeadersInit };
 
 /**
  * /search?q=…[&type=articles][&page=2]: the header's search button submits here (a plain GET form, so it
  * works without JavaScript). No query shows the empty state. A query that is too short, too long or not
- * valid text answers 400, too many searches from one address 429, a search the database could not finish
- * in a second 503: each with its message on this page, never an error screen.
+ * valid text answers 400, too many searches from one reader or address 429 (server/search/search-limits.server.ts:
+ * only searches that run are counted, a page-cache hit never), a search the database could not finish in a
+ * second 503: each with its message on this page, never an error screen.
  */
 /** A refused search tells the browser when to try again (Retry-After of the 429 and the 503). */
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
@@ -63,13 +67,18 @@ export async function loader({ request }: Route.LoaderArgs) {
     const types = parseSearchTypes(url.searchParams.getAll("type"));
     const filter: SearchType | null = types.length === 1 ? types[0] : null;
     if (raw.trim() === "") return { state: "empty" as const, query: "", filter, page: null, title: title("") };
-    const limit = await searchRateLimiter.hit(`search:${clientAddress(request)}`);
-    if (!limit.allowed) return failed({ code: "RATE_LIMITED", status: 429, headers: { "Retry-After": String(Math.ceil(limit.retryAfterMs / 1000)) } });
     const query = parseSearchQuery(raw);
+    const pageNumber = parseSearchPage(url.searchParams.get("page"));
+    // Counted once the input is known to be a search: what costs is the search that runs.
+    const limit = await searchLimits().check(request);
+    if (!limit.allowed) return failed({ code: "RATE_LIMITED", status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } });
     const db = await getDb();
-    const page: ResultsPage = await searchPublished(db, query, { types, page: parseSearchPage(url.searchParams.get("page")) });
+    const page: ResultsPage = await searchPublished(db, query, { types, page: pageNumber });
     // The results' pictures' alt text and focal points from the media library, in one query.
-    return { state: "results" as const, query, filter, page, images: await imageDetailsOf(db, page.results), title: title(query) };
+    return data(
+      { state: "results" as const, query, filter, page, images: await imageDetailsOf(db, page.results), title: title(query) },
+      { headers: searchCookieHeaders(limit) },
+    );
   } catch (error) {
     if (error instanceof SearchInputError) return failed({ code: error.code, status: 400 });
     if (error instanceof SearchTimeoutError) return failed({ code: "SEARCH_TIMEOUT", status: 503, headers: { "Retry-After": "5" } });
@@ -181,31 +190,63 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
               })}
             </span>
           </h2>
+          {found.suggestion && (
+            // No result matched the whole query (issue 31: the near and partial ones follow): "did you mean" stays.
+            <p className="mt-2 text-lg" data-testid="search-suggestion">
+              {t("search.didYouMean")}{" "}
+              <Link to={searchHref(found.suggestion, filter)} className="font-bold text-desert-700 underline">
+                {found.suggestion}
+              </Link>
+              {lang === "ar" ? "؟" : " ?"}
+            </p>
+          )}
           <ImageDetailsProvider images={loaderData.state === "results" ? loaderData.images : undefined}>
-            <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {found.results.map((r, i) => {
-                const title = localized(lang, r.title, r.titleFr);
-                // Where the query was found, in the reader's language when that text has it; else the excerpt.
-                const snippet = lang === "fr" && (r.snippetFr || r.excerptFr) ? r.snippetFr : r.snippet;
-                const summary = snippet ?? excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
-                return (
-                  <ContentCard
-                    key={`${r.type}-${r.id}`}
-                    href={r.href}
-                    title={title}
-                    titleNode={<Highlight text={title} query={query} />}
-                    excerpt={summary}
-                    excerptNode={<Highlight text={summary} query={query} />}
-                    imageUrl={r.imageUrl}
-                    date={r.publishDate}
-                    category={t(`search.types.${r.type}`)}
-                    authors={bylineLinks(lang, r.bylines)}
-                    eager={i < 3}
-                    testId="search-result"
-                  />
-                );
-              })}
-            </div>
+            {/* Full matches, then near ones (another script, a typo read as the written word), then partial ones, each under its heading. */}
+            {CLOSENESS.map((closeness) => {
+              const group = found.results.map((r, i) => ({ r, i })).filter(({ r }) => r.closeness === closeness);
+              if (!group.length) return null;
+              const marked = highlightQuery(query, found.alternatives, closeness);
+              return (
+                <div key={closeness} data-testid={`search-group-${closeness}`}>
+                  {closeness !== "full" && (
+                    <>
+                      <h2 className="mt-8 text-xl font-bold text-ink" data-testid={`search-heading-${closeness}`}>
+                        {t(closeness === "near" ? "search.nearHeading" : "search.partialHeading")}
+                      </h2>
+                      <p className="mt-1 text-sm text-ink-soft">
+                        {closeness === "near"
+                          ? t("search.nearText", { words: [...new Set(found.alternatives.flatMap((a) => a.forms))].join(lang === "ar" ? "، " : ", ") })
+                          : t("search.partialText")}
+                      </p>
+                    </>
+                  )}
+                  <div className="mt-4 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+                    {group.map(({ r, i }) => {
+                      const title = localized(lang, r.title, r.titleFr);
+                      // Where the query was found, in the reader's language when that text has it; else the excerpt.
+                      const snippet = lang === "fr" && (r.snippetFr || r.excerptFr) ? r.snippetFr : r.snippet;
+                      const summary = snippet ?? excerpt(localized(lang, r.excerpt, r.excerptFr), 160);
+                      return (
+                        <ContentCard
+                          key={`${r.type}-${r.id}`}
+                          href={r.href}
+                          title={title}
+                          titleNode={<Highlight text={title} query={marked} />}
+                          excerpt={summary}
+                          excerptNode={<Highlight text={summary} query={marked} />}
+                          imageUrl={r.imageUrl}
+                          date={r.publishDate}
+                          category={t(`search.types.${r.type}`)}
+                          authors={bylineLinks(lang, r.bylines)}
+                          eager={i < 3}
+                          testId="search-result"
+                        />
+                      );
+                    })}
+                  </div>
+                </div>
+              );
+            })}
           </ImageDetailsProvider>
           <PageLinks
             page={found.page}

@@ -1,17 +1,19 @@
-import { useMemo, useState } from "react";
-import { data, useSearchParams, type ShouldRevalidateFunction } from "react-router";
+import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
 import { PageIntro, EmptyState } from "#app/components/sections/section-ui.tsx";
-import { useImageFailure } from "#app/components/content/responsive-image.tsx";
-import { VideoModal, rememberPlayback, PlayBadge } from "#app/components/media/video-player.tsx";
+import { OPENER_PAGE_MODULES, PlayBadge, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";
+import videosModule from "#app/enhance/videos.js?url";
+import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { useEnhanceInApp } from "#app/lib/enhance-in-app.ts";
+import { FOLD_FROM, normalizeArabic, REMOVED_CLASS, SEPARATOR_CLASS, SURFACE_FROM } from "#domain/arabic.ts";
 import { textProps } from "#domain/localized.ts";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
 import { excerpt, formatDate, formatDuration, isoDate } from "#domain/format.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
-import { formatNumber } from "#domain/plural.ts";
-import { DEFAULT_VIDEO_SORT, searchAndSortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "#app/lib/video-library.ts";
+import { formatNumber, numberLocale } from "#domain/plural.ts";
+import { DEFAULT_VIDEO_SORT, searchVideos, sortVideos, toVideoSort, VIDEO_QUERY_MAX, VIDEO_SORTS, type VideoSort } from "#app/lib/video-library.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { loadVideoLibraryPage, type VideoCard } from "#server/media/video/page.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
@@ -41,11 +43,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-/** Typing in the search box only rewrites ?q= and ?sort=; the list is already in the page, so nothing is reloaded. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  !formMethod && currentUrl.pathname === nextUrl.pathname ? false : defaultShouldRevalidate;
-
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+
+/**
+ * normalizeArabic (domain/arabic.ts) as the filter script applies it to the query: after NFKC each character the
+ * tables replace becomes what normalizeArabic makes of it, the removed characters go, separators become one space.
+ */
+const NORMALIZED_CHARS = [...new Set(SURFACE_FROM + FOLD_FROM)];
+const NORMALIZE = JSON.stringify({
+  chars: Object.fromEntries(NORMALIZED_CHARS.map((ch) => [ch, normalizeArabic(ch)])),
+  removed: REMOVED_CLASS,
+  separators: SEPARATOR_CLASS,
+});
 
 const SORT_LABEL: Record<VideoSort, string> = {
   newest: "videos.sortNewest",
@@ -54,40 +63,29 @@ const SORT_LABEL: Record<VideoSort, string> = {
   title: "videos.sortTitle",
 };
 
+/**
+ * The page is HTML (no React in the browser): the GET form searches and sorts on the server; with JavaScript
+ * app/enhance/videos.js filters and sorts the cards already in the page as the reader types (every video is in
+ * the page: those the query leaves out wait in a <template>), and app/enhance/video-openers.js opens the modal player.
+ */
+export const handle: ReadingHandle = { hydrate: false, enhance: [...OPENER_PAGE_MODULES, videosModule] };
+
 export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
-  const { videos, error } = loaderData;
-  const [, setSearchParams] = useSearchParams();
-  const [q, setQ] = useState(loaderData.q);
-  const [sort, setSort] = useState<VideoSort>(loaderData.sort);
-  const [playing, setPlaying] = useState<VideoCard | null>(null);
-
-  // A new server answer (back button, shared link) resets the controls to what the URL says.
-  const [fromUrl, setFromUrl] = useState({ q: loaderData.q, sort: loaderData.sort });
-  if (fromUrl.q !== loaderData.q || fromUrl.sort !== loaderData.sort) {
-    setFromUrl({ q: loaderData.q, sort: loaderData.sort });
-    setQ(loaderData.q);
-    setSort(loaderData.sort);
-  }
-
-  const shown = useMemo(() => searchAndSortVideos(videos, q, sort, lang), [videos, q, sort, lang]);
-
-  const apply = (next: { q?: string; sort?: VideoSort }) => {
-    const nq = next.q ?? q;
-    const ns = next.sort ?? sort;
-    if (next.q !== undefined) setQ(nq);
-    if (next.sort !== undefined) setSort(ns);
-    const params = new URLSearchParams();
-    if (nq.trim()) params.set("q", nq);
-    if (ns !== DEFAULT_VIDEO_SORT) params.set("sort", ns);
-    setSearchParams(params, { replace: true, preventScrollReset: true });
-  };
-
-  const open = (video: VideoCard) => {
-    rememberPlayback(video.guid, video.playback);
-    setPlaying(video);
-  };
+  const { videos, error, q, sort } = loaderData;
+  useEnhanceInApp(...OPENER_PAGE_MODULES, videosModule);
+  // Every video, in the chosen order; the query decides which are shown.
+  const ordered = sortVideos(videos, sort, lang);
+  const matching = new Set(searchVideos(videos, q).map((v) => v.guid));
+  const shown = ordered.filter((v) => matching.has(v.guid));
+  const rest = ordered.filter((v) => !matching.has(v.guid));
+  const tile = (v: VideoCard, i: number) => (
+    <li key={v.guid} data-guid={v.guid} {...videoFilterData(v)}>
+      <VideoTile video={v} eager={i < 3} lang={lang} />
+    </li>
+  );
+  const clearHref = sort === DEFAULT_VIDEO_SORT ? "/videos" : `/videos?sort=${sort}`;
 
   return (
     <>
@@ -97,8 +95,13 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
           action="/videos"
           role="search"
           className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end"
-          onSubmit={(e) => e.preventDefault()}
           data-testid="videos-form"
+          data-video-filter=""
+          data-normalize={NORMALIZE}
+          data-count={t("videos.count", { n: "{n}" })}
+          data-default-sort={DEFAULT_VIDEO_SORT}
+          data-query-max={VIDEO_QUERY_MAX}
+          data-number-locale={numberLocale(lang)}
         >
           <div className="flex-1">
             <label htmlFor="videos-q" className="mb-1 block text-sm font-bold">
@@ -110,9 +113,8 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
                 id="videos-q"
                 type="search"
                 name="q"
-                value={q}
+                defaultValue={q}
                 maxLength={VIDEO_QUERY_MAX}
-                onChange={(e) => apply({ q: e.target.value })}
                 placeholder={t("videos.searchPlaceholder")}
                 className="w-full rounded-md border border-sand-300 bg-white py-2.5 pe-3 ps-10 text-ink placeholder:text-ink-soft focus:border-desert-600 focus:outline-2 focus:outline-desert-600"
                 data-testid="videos-search"
@@ -127,8 +129,7 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
               <select
                 id="videos-sort"
                 name="sort"
-                value={sort}
-                onChange={(e) => apply({ sort: e.target.value as VideoSort })}
+                defaultValue={sort}
                 className="w-full rounded-md border border-sand-300 bg-white px-3 py-2.5 text-ink focus:border-desert-600 focus:outline-2 focus:outline-desert-600 sm:w-48"
                 data-testid="videos-sort"
               >
@@ -169,43 +170,44 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
           <EmptyState>
             <span data-testid="videos-empty">{t("videos.empty")}</span>
           </EmptyState>
-        ) : shown.length === 0 ? (
-          <EmptyState>
-            <span data-testid="videos-no-match">{t("videos.noMatch")}</span>
-            {q && (
-              <button type="button" onClick={() => apply({ q: "" })} className="ms-2 font-bold text-desert-700 underline">
-                {t("videos.clearSearch")}
-              </button>
-            )}
-          </EmptyState>
         ) : (
           <>
-            <p className="mb-4 text-sm text-ink-soft" aria-live="polite" data-testid="videos-count">
+            {/* Both states are in the page; the filter shows the one that applies. */}
+            <div hidden={shown.length > 0} data-video-none="">
+              <EmptyState>
+                <span data-testid="videos-no-match">{t("videos.noMatch")}</span>
+                <a href={clearHref} hidden={!q} className="ms-2 font-bold text-desert-700 underline" data-video-clear="">
+                  {t("videos.clearSearch")}
+                </a>
+              </EmptyState>
+            </div>
+            <p className="mb-4 text-sm text-ink-soft" aria-live="polite" hidden={shown.length === 0} data-testid="videos-count" data-video-count="">
               {t("videos.count", { n: formatNumber(lang, shown.length) })}
             </p>
-            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="videos-grid">
-              {shown.map((v, i) => (
-                <li key={v.guid}>
-                  <VideoTile video={v} eager={i < 3} lang={lang} onOpen={() => open(v)} />
-                </li>
-              ))}
+            <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" data-testid="videos-grid" data-video-grid="">
+              {shown.map(tile)}
             </ul>
+            {rest.length > 0 && <template data-video-rest="">{rest.map((v, i) => tile(v, shown.length + i))}</template>}
           </>
         )}
       </section>
-
-      <VideoModal
-        open={playing !== null}
-        onClose={() => setPlaying(null)}
-        source={playing?.guid ?? ""}
-        title={playing?.title}
-        poster={playing?.playback.thumbnail}
-      />
+      <VideoTemplates />
     </>
   );
 }
 
-function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: boolean; lang: Language; onOpen: () => void }) {
+/** What the filter sorts and searches a card by: the same fields as app/lib/video-library.ts, the text already normalised. */
+function videoFilterData(v: VideoCard) {
+  return {
+    "data-search": normalizeArabic(`${v.title} ${v.description ?? ""}`),
+    "data-date": v.dateUploaded,
+    "data-views": v.views,
+    "data-length": v.length,
+    "data-title": v.title,
+  };
+}
+
+function VideoTile({ video, eager, lang }: { video: VideoCard; eager: boolean; lang: Language }) {
   const { t } = useTranslation();
   const duration = formatDuration(video.length);
   // Without JavaScript the tile links to the file itself, which the browser plays on its own.
@@ -232,10 +234,7 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
         <h3 className="text-lg font-bold leading-snug" {...textProps(lang, video.title)}>
           <a
             href={href}
-            onClick={(e) => {
-              e.preventDefault();
-              onOpen();
-            }}
+            {...videoOpener(playerStart(video.guid, video.playback), video.title, video.playback.thumbnail)}
             aria-label={t("videos.play", { title: video.title })}
             className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline"
             data-testid="video-open"
@@ -261,15 +260,11 @@ function VideoTile({ video, eager, lang, onOpen }: { video: VideoCard; eager: bo
 }
 
 /**
- * A thumbnail (the library's, or the default path built from the video id: server/video) that gives way to
- * the plain tile colour when the picture cannot be loaded — also when it failed before the page hydrated,
- * which no onError handler hears. Width and height reserve the 16:9 box; below the first row it loads lazily.
+ * A thumbnail (the library's, or the default path built from the video id: server/video). One that cannot be
+ * loaded is hidden by the page's inline listener (root.tsx), leaving the plain tile colour. Width and height
+ * reserve the 16:9 box; below the first row it loads lazily.
  */
 function Thumbnail({ src, eager }: { src?: string; eager: boolean }) {
-  const [failed, setFailed] = useState(false);
-  const failure = useImageFailure(() => setFailed(true));
-  if (!src || failed) return null;
-  return (
-    <img {...failure} src={src} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover" />
-  );
+  if (!src) return null;
+  return <img src={src} alt="" width={640} height={360} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover" />;
 }

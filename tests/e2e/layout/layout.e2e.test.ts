@@ -255,8 +255,9 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
 
   it("shows the error screen with a 9-character error number, reload and home buttons", async () => {
     const { page, context } = await newPage(browser, { viewport: DESKTOP });
-    // A page that hydrates (home does not: its links load documents, docs/decisions/0115).
-    await page.goto(base + "/programs");
+    // A page that hydrates: the account pages (the public pages do not: their links load documents, decisions
+    // 0115 and 0131).
+    await page.goto(base + "/auth");
     await hydrated(page);
     // The server fails while loading the next page's data.
     await page.route("**/news.data*", (r) => r.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));

@@ -38,10 +38,10 @@ export async function expectVideoPlays(scope: Locator) {
 }
 
 /**
- * hls.js's chunk as the build names it (assets/hls.light-<hash>.js): by its name, never by "hls" anywhere in a URL,
+ * hls.js's light build as the build names it (assets/hls.light.min-<hash>.mjs, decision 0132): by its name, never by "hls" anywhere in a URL,
  * which another chunk's content hash can hold (root-DZUo2hlS.js did, and failed two tests).
  */
-export const HLS_CHUNK = /\/assets\/hls[.-][\w.-]*\.js(?:$|\?)/;
+export const HLS_CHUNK = /\/assets\/hls[.-][\w.-]*\.m?js(?:$|\?)/;
 
 /** The script and module-preload URLs a server-rendered page names. */
 export async function scriptUrlsOf(base: string, path: string, headers: Record<string, string> = {}): Promise<string[]> {

@@ -183,6 +183,26 @@ describe("the social feed", () => {
     }
   });
 
+  it.skipIf(!hasChromium)("pages through /facebook without JavaScript: the link asks the server for the next posts", async () => {
+    const { context, page } = await newPage(browser!, { javaScriptEnabled: false });
+    recordResponses(page, server.url, sent);
+    try {
+      await page.goto(server.url + "/facebook");
+      const posts = page.locator('[data-testid="social-feed"] [data-testid="social-post"]');
+      expect(await posts.count()).toBe(6);
+      const first = await posts.first().getAttribute("data-post-id");
+      await page.click('[data-testid="social-load-more"]');
+      await page.waitForURL(/\/facebook\?cursor=/);
+      expect(await posts.count()).toBe(6);
+      expect(await posts.first().getAttribute("data-post-id")).not.toBe(first);
+      await page.getByTestId("social-newest").click();
+      await page.waitForURL(server.url + "/facebook");
+      expect(await posts.first().getAttribute("data-post-id")).toBe(first);
+    } finally {
+      await context.close();
+    }
+  });
+
   it.skipIf(!hasChromium)("a reader sees 3 posts on /, 6 on /news, and pages through /facebook; nothing is loaded from Facebook", async () => {
     const { context, page, errors } = await newPage(browser!);
     recordResponses(page, server.url, sent);
