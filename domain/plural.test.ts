@@ -25,6 +25,23 @@ const AR_TOKEN = (length: string) => `طول الرمز ${length} (لا يُعر
 const VALUES: Record<string, Record<string, number>> = { "proposal.summaryHint": { min: 30 } };
 
 const CASES: Record<string, Row> = {
+  "push.alert.sent": {
+    ar: {
+      0: "لم يصل التنبيه إلى أي مشترك",
+      1: "أُرسل التنبيه إلى مشترك واحد",
+      2: "أُرسل التنبيه إلى مشتركَين",
+      3: "أُرسل التنبيه إلى 3 مشتركين",
+      11: "أُرسل التنبيه إلى 11 مشتركًا",
+      100: "أُرسل التنبيه إلى 100 مشترك",
+    },
+    fr: {
+      0: "Alerte envoyée à 0 abonné",
+      1: "Alerte envoyée à 1 abonné",
+      2: "Alerte envoyée à 2 abonnés",
+      1_000_000: `Alerte envoyée à ${MILLION_FR} d’abonnés`,
+    },
+    en: { 0: "Alert sent to 0 subscribers", 1: "Alert sent to 1 subscriber", 2: "Alert sent to 2 subscribers" },
+  },
   "tags.items": {
     ar: { 0: "لا عناصر", 1: "عنصر واحد", 2: "عنصران", 3: "3 عناصر", 11: "11 عنصرًا", 100: "100 عنصر" },
     fr: { 0: "0 élément", 1: "1 élément", 2: "2 éléments", 1_000_000: `${MILLION_FR} d’éléments` },

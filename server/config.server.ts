@@ -34,6 +34,22 @@ const envSchema = z.object({
   REDIS_URL: optionalString,
   /** on: anonymous public pages come from the full-page cache (docs/decisions/0106-page-cache.md). */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
+  /** on: a fresh cached page is answered before Express's stack runs (docs/decisions/0130-fast-path-and-memory-bounds.md). */
+  PAGE_CACHE_FAST_PATH: z.enum(["on", "off"]).default("on"),
+  /** The page cache's bound: bytes of pages kept (all three encodings), least recently used out. 1 MB to 4 GB. */
+  PAGE_CACHE_MAX_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1_048_576)
+      .max(4_294_967_296)
+      .default(32 * 1_048_576),
+  ),
+  /** The embedded database's shared buffers (PostgreSQL's page cache inside PGlite), in MB; its memory grows past it as needed. */
+  PGLITE_SHARED_BUFFERS_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(4096).default(16)),
+  /** The read cache's bound (server/content/cache.server.ts): query results kept, least recently used out. */
+  READ_CACHE_MAX_ENTRIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(1_000_000).default(1000)),
 
   /** The HTTP server's time-outs (docs/decisions/0107-bounded-input.md). Headers must arrive within this. */
   HTTP_HEADERS_TIMEOUT_MS: ms(20_000),
@@ -112,7 +128,21 @@ const envSchema = z.object({
   FACEBOOK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(30_000).default(4000)),
 
   SMTP_URL: optionalString,
+  /**
+   * Breaking-news alerts by Web Push (docs/decisions/0127-breaking-news-alerts.md): the VAPID key pair
+   * (`npx web-push generate-vapid-keys`), both or neither; without them alerts are off and no opt-in is shown.
+   */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  /** Who the push services may contact about our alerts: a mailto: or https: address (mailto:CONTACT_EMAIL unless set). */
+  VAPID_SUBJECT: optionalString,
   MAIL_FROM: z.string().default("صحراء ميديا <no-reply@sahara-media.mr>"),
+  /** Newsletter sends (docs/decisions/0126-newsletter-sends.md): recipients claimed and mailed together; a crash repeats at most one batch. */
+  NEWSLETTER_BATCH_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(50)),
+  /** The most newsletter messages sent a minute (the mail provider's limit). */
+  NEWSLETTER_RATE_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(600)),
+  /** SMTP connections a newsletter send keeps open at once (pooled). */
+  NEWSLETTER_SMTP_CONNECTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(3)),
 
   SEED_DEMO: flag(true),
   /**
@@ -138,7 +168,31 @@ const envSchema = z.object({
   ACCESS_LOG: z.enum(["on", "off"]).default("on"),
   /** /metrics answers loopback; elsewhere only `Authorization: Bearer <METRICS_TOKEN>`, and 404 without it set. */
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, "must be at least 16 characters").optional()),
+  /**
+   * Searches that reach the database (a page-cache hit is never counted) per minute: "R" or "R,A" — R per reader
+   * (a signed-in session or the search cookie), A per address for requests without one (10 × R when not given).
+   * Suggestions as you type count against budgets ten times these (docs/decisions/0128-search-limits-queue-suggestions.md).
+   */
+  SEARCH_RATE_LIMIT: z.preprocess(emptyToUndefined, z.string().trim().default("30,300")).transform((value, ctx) => {
+    const parsed = parseSearchRateLimit(value);
+    if (typeof parsed === "string") {
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
 });
+
+/** SEARCH_RATE_LIMIT as numbers, or the reason it is not a limit. */
+export function parseSearchRateLimit(value: string): { reader: number; address: number } | string {
+  const usage = `SEARCH_RATE_LIMIT must be searches per minute per reader (1 to 10000), optionally a comma and per address (at least the reader's, at most 100000), such as 30 or 30,300; got "${value.slice(0, 40)}"`;
+  const match = /^(\d{1,5})\s*(?:,\s*(\d{1,6}))?$/.exec(value);
+  if (!match) return usage;
+  const reader = Number(match[1]);
+  const address = match[2] === undefined ? reader * 10 : Number(match[2]);
+  if (reader < 1 || reader > 10_000 || address < reader || address > 100_000) return usage;
+  return { reader, address };
+}
 
 const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
@@ -180,6 +234,7 @@ export type Config = Env & {
     mail: "smtp" | "outbox";
     cache: "memory" | "redis";
     social: "graph-api" | "off";
+    push: "web-push" | "off";
   };
   secretValues: string[];
 };
@@ -259,6 +314,8 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
 
   if (env.SMTP_URL && !/^smtps?:\/\//.test(env.SMTP_URL)) errors.push("SMTP_URL must start with smtp:// or smtps://");
   if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) errors.push("REDIS_URL must start with redis:// or rediss://");
+  const pushProblems = vapidProblems(env);
+  errors.push(...pushProblems);
 
   if (isProduction) {
     if (!env.BETTER_AUTH_SECRET) {
@@ -303,6 +360,7 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     env.S3_SECRET_ACCESS_KEY,
     env.S3_ACCESS_KEY_ID,
     env.METRICS_TOKEN,
+    env.VAPID_PRIVATE_KEY,
     passwordOf(env.DATABASE_URL),
     passwordOf(env.SMTP_URL),
     passwordOf(env.REDIS_URL),
@@ -321,10 +379,31 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
       mail: env.SMTP_URL ? "smtp" : "outbox",
       cache: env.REDIS_URL ? "redis" : "memory",
       social: env.FACEBOOK_PAGE_TOKEN && env.FACEBOOK_PAGE_ID ? "graph-api" : "off",
+      push: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !pushProblems.length ? "web-push" : "off",
     },
     secretValues,
   };
   return { config, errors, warnings };
+}
+
+/** base64url of `bytes` bytes, without padding (what `web-push generate-vapid-keys` prints). */
+const isBase64Url = (value: string, bytes: number) => /^[A-Za-z0-9_-]+$/.test(value) && Buffer.from(value, "base64url").length === bytes;
+
+/** The VAPID settings' problems: both keys or neither, each of its P-256 shape, a mailto: or https: subject. */
+function vapidProblems(env: Env): string[] {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = env;
+  if (!publicKey && !privateKey) return subject ? ["VAPID_SUBJECT is set without VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY"] : [];
+  const problems: string[] = [];
+  if (!publicKey || !privateKey) problems.push(`${missing(publicKey ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY")} (the VAPID keys go in pairs)`);
+  // Never the value itself: the private key is a secret.
+  if (publicKey && !(isBase64Url(publicKey, 65) && Buffer.from(publicKey, "base64url")[0] === 4)) {
+    problems.push("VAPID_PUBLIC_KEY must be a P-256 public key in base64url (65 bytes), as `npx web-push generate-vapid-keys` prints it");
+  }
+  if (privateKey && !isBase64Url(privateKey, 32)) {
+    problems.push("VAPID_PRIVATE_KEY must be a P-256 private key in base64url (32 bytes), as `npx web-push generate-vapid-keys` prints it");
+  }
+  if (subject && !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject)) problems.push("VAPID_SUBJECT must be a mailto: or https: address");
+  return problems;
 }
 
 function passwordOf(url: string | undefined): string | undefined {
@@ -371,7 +450,7 @@ export function startupCheck(
   current = config;
   const d = config.drivers;
   log.info(
-    `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social}` +
+    `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social} push=${d.push}` +
       (d.database === "pglite" ? ` (data in ${path.join(config.dataDir, "db")})` : ""),
   );
   return config;

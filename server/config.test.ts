@@ -8,7 +8,7 @@ describe("configuration check", () => {
     const { config, errors, warnings } = checkConfig({});
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
-    expect(config.drivers).toEqual({ database: "pglite", storage: "local", video: "local", mail: "outbox", cache: "memory", social: "off" });
+    expect(config.drivers).toEqual({ database: "pglite", storage: "local", video: "local", mail: "outbox", cache: "memory", social: "off", push: "off" });
     expect(config.PORT).toBe(3000);
     expect(config.publicUrl).toBe("http://localhost:3000");
   });

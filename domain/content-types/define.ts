@@ -33,6 +33,7 @@ export type FieldKind =
   | "captions" // the video's WebVTT captions: a .vtt file's URL (uploads: 1 MB, must start with "WEBVTT")
   | "url" // an absolute http(s) address (a canonical URL)
   | "boolean"
+  | "program" // a program's id: the show a podcast episode belongs to (its own feed, /programs/:slug/feed.xml)
   // Relations, stored beside the item rather than in its table (server/content/item-relations.server.ts):
   | "authors" // author profile ids, in byline order (item_authors)
   | "tags"; // tag names, found or created by their normalised spelling (item_tags)
@@ -318,6 +319,14 @@ export const searchAndSharing: readonly FieldInput[] = [
   },
   { name: "noindex", kind: "boolean", label: "searchSharing.f.noindex", hint: "searchSharing.h.noindex", group: "searchAndSharing" },
 ];
+/**
+ * Urgent: publishing the item sends a breaking-news alert to the readers who opted in, as publishing an item of the
+ * breaking category does (issue 32, docs/decisions/0127-breaking-news-alerts.md). Once per item.
+ */
+export const urgent: FieldInput = { name: "urgent", kind: "boolean", label: "push.f.urgent", hint: "push.h.urgent" };
+/** The program a podcast episode belongs to: optional; its episodes make the program's own podcast feed. */
+export const program: FieldInput = { name: "program_id", kind: "program", label: "newsroom.f.program", hint: "newsroom.h.program" };
+
 export const video: FieldInput = { name: "video_url", kind: "video", label: "newsroom.f.video" };
 // Video accessibility (docs/decisions/0111-captions-and-transcripts.md): captions for a type's video, a
 // transcript for the shows.

@@ -46,6 +46,9 @@ export function contentTypeBySegment(segment: string | undefined): ContentTypeDe
 }
 
 /** The one public path builder: where a reader opens an item (cards, sitemap, RSS, search, related items). */
+/** A program's own podcast feed: its published episodes (issue 32). */
+export const programFeedPath = (slug: string) => `/programs/${encodeURIComponent(slug)}/feed.xml`;
+
 export function publicUrl(type: ContentType, slug: string, id?: number): string {
   const { publicPath, detailPage } = CONTENT_TYPE_DEFINITIONS[type];
   if (!detailPage) return id === undefined ? publicPath : `${publicPath}#media-${id}`;

@@ -112,6 +112,8 @@ function parserOf(field: FieldDefinition): z.ZodMiniType {
       return z.pipe(z.transform(text), z.string().check(z.regex(/^\d{1,9}$/, message)));
     case "integer":
       return optionalMatching(/^\d{1,6}$/, v("integer"));
+    case "program":
+      return optionalMatching(/^\d{1,9}$/, v("programNotFound"));
     case "date":
       return required ? z.pipe(z.transform(text), z.string().check(z.regex(DATE, message))) : optionalMatching(DATE, v("date"));
     case "image":

@@ -77,6 +77,8 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   // and linking an account users.manage, both checked inside.
   { path: "/admin/authors", label: "admin.authors", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
+  // The newsletter (decision 0126): composing, previewing, sending and cancelling mail to every subscriber.
+  { path: "/admin/newsletter", label: "admin.newsletter", access: "newsletter.send" },
 ];
 
 /**

@@ -31,7 +31,7 @@ import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { fieldErrorsOf } from "#domain/schemas/shared.ts";
 import { invalidate } from "./cache.server.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { categories, contentRevisions, profiles, slugRedirects } from "#server/db/schema.server.ts";
+import { categories, contentRevisions, profiles, programs, slugRedirects } from "#server/db/schema.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { arabic, ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
@@ -39,6 +39,7 @@ import { columnOf, tableOf } from "./registry.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
 import { defaultAuthorOf, unknownAuthorIds } from "./authors.server.ts";
 import { forgetRelations, relationsOfItems, writeRelations } from "./item-relations.server.ts";
+import { queuePushAlert } from "#server/push/alerts.server.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -114,7 +115,8 @@ function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new 
   };
   for (const field of tableFields(type)) {
     const value = row[field.column];
-    item[field.name] = field.kind === "category" || field.kind === "integer" ? (value == null ? null : String(value as number)) : (value ?? null);
+    item[field.name] =
+      field.kind === "category" || field.kind === "integer" || field.kind === "program" ? (value == null ? null : String(value as number)) : (value ?? null);
   }
   if ("categoryName" in row) {
     item.category_name = (row.categoryName as string | null) ?? null;
@@ -211,6 +213,11 @@ export async function listCategoryOptions(db: Database, type?: ContentType) {
   return type ? categoriesOf(CONTENT_TYPE_DEFINITIONS[type], all) : all;
 }
 
+/** The programs a podcast episode may belong to, by title: every program, published or not (a show is set up first). */
+export async function listProgramOptions(db: Database) {
+  return db.select({ id: programs.id, name: programs.title, nameFr: programs.titleFr }).from(programs).orderBy(asc(programs.title));
+}
+
 // ---- Writing ----
 
 /** The item as the editor sends it, validated: the spec's field names to checked values. */
@@ -235,6 +242,15 @@ async function validate(db: Database, type: ContentType, input: Record<string, u
     // A category the type's form does not offer (an article's section for a news item) is not a choice.
     if (!offersCategory(def, found.slug)) throw invalidItem({ [category.name]: category.message ?? "newsroom.v.category" });
   }
+  const show = def.fields.find((f) => f.kind === "program");
+  if (show && values[show.name] != null) {
+    const [found] = await db
+      .select({ id: programs.id })
+      .from(programs)
+      .where(eq(programs.id, Number(values[show.name])))
+      .limit(1);
+    if (!found) throw invalidItem({ [show.name]: "newsroom.v.programNotFound" });
+  }
   const byline = def.fields.find((f) => f.kind === "authors");
   if (byline && (await unknownAuthorIds(db, (values[byline.name] as number[] | undefined) ?? [])).length) {
     throw invalidItem({ [byline.name]: "newsroom.v.authorNotFound" });
@@ -249,7 +265,7 @@ function columnValues(type: ContentType, values: Record<string, unknown>, now: D
     let value = values[field.name];
     if (value === null && field.defaultValue !== undefined) value = field.defaultValue;
     if (value === null && field.kind === "date" && field.column === "airDate") value = now.toISOString().slice(0, 10);
-    if ((field.kind === "category" || field.kind === "integer") && value != null) value = Number(value);
+    if ((field.kind === "category" || field.kind === "integer" || field.kind === "program") && value != null) value = Number(value);
     row[field.column] = value ?? null;
   }
   const status = values.status as EditorStatus;
@@ -337,6 +353,8 @@ export async function createItem(db: Database, type: ContentType, input: Record<
         const item = (await getForStaff(tx as unknown as Database, type, row.id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
         await indexForSearch(tx as unknown as Database, type, row.id);
+        // An urgent or breaking item published (or scheduled): its alert queued with it (decision 0127).
+        await queuePushAlert(tx as unknown as Database, type, null, item);
         return row.id;
       });
       afterWrite(db, type);
@@ -388,6 +406,7 @@ export async function updateItem(db: Database, type: ContentType, id: number, in
         const item = (await getForStaff(tx as unknown as Database, type, id))!;
         await keepRevision(tx as unknown as Database, type, item, author);
         await indexForSearch(tx as unknown as Database, type, id);
+        await queuePushAlert(tx as unknown as Database, type, current, item);
       });
       afterWrite(db, type);
       return (await getForStaff(db, type, id))!;

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   boolean,
   primaryKey,
   date,
@@ -46,6 +47,8 @@ const publishable = {
   pageSlug: text("page_slug").notNull(),
   publishDate: timestamp("publish_date", { withTimezone: true }).notNull().defaultNow(),
   isDemo: boolean("is_demo").notNull().default(false),
+  /** Urgent: publishing it alerts the push subscribers, as an item of the breaking category does (decision 0127). */
+  urgent: boolean("urgent").notNull().default(false),
   ...timestamps,
 };
 
@@ -197,6 +200,8 @@ export const podcasts = pgTable(
     captionsUrl: text("captions_url"),
     /** The episode's full text, plain text with blank lines between paragraphs. */
     transcript: text("transcript"),
+    /** The program (show) the episode belongs to; its episodes make that program's own feed. */
+    programId: integer("program_id").references((): AnyPgColumn => programs.id, { onDelete: "set null" }),
     authorId: text("author_id"),
     authorName: text("author_name"),
     ...publishable,
@@ -204,6 +209,7 @@ export const podcasts = pgTable(
   },
   (t) => [
     uniqueIndex("podcasts_page_slug_unique").on(t.pageSlug),
+    index("podcasts_program_idx").on(t.programId, t.publishDate.desc()),
     index("podcasts_status_publish_idx").on(t.status, t.publishDate.desc()),
     index("podcasts_created_idx").on(t.createdAt.desc()),
   ],
@@ -357,9 +363,76 @@ export const newsletterSubscribers = pgTable(
     tokenHash: text("token_hash"),
     language: text("language").notNull().default("ar"),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** Which digests the subscriber gets (decision 0126): daily, weekly or none. */
+    frequency: text("frequency", { enum: ["daily", "weekly", "none"] })
+      .notNull()
+      .default("daily"),
+    /** SHA-256 of the unsubscribe and preferences token (server/content/newsletter-sends.server.ts); the token is derived, never stored. */
+    manageTokenHash: text("manage_token_hash"),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [uniqueIndex("newsletter_email_unique").on(t.email), index("newsletter_token_idx").on(t.tokenHash)],
+  (t) => [
+    uniqueIndex("newsletter_email_unique").on(t.email),
+    index("newsletter_token_idx").on(t.tokenHash),
+    uniqueIndex("newsletter_manage_token_unique").on(t.manageTokenHash),
+    index("newsletter_audience_idx").on(t.status, t.language, t.frequency),
+  ],
+);
+
+/** One newsletter send (decision 0126): a digest or one item, in one language, with its items as they were sent. */
+export const newsletterSends = pgTable(
+  "newsletter_sends",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind", { enum: ["digest", "item"] }).notNull(),
+    period: text("period", { enum: ["daily", "weekly"] }),
+    language: text("language").notNull(),
+    subject: text("subject").notNull(),
+    intro: text("intro"),
+    items: jsonb("items").notNull(),
+    state: text("state", { enum: ["queued", "sending", "sent", "failed", "cancelled"] })
+      .notNull()
+      .default("queued"),
+    total: integer("total").notNull().default(0),
+    createdBy: text("created_by"),
+    createdByName: text("created_by_name"),
+    lastError: text("last_error"),
+    /** The deliveries' counts, kept when they are pruned (NEWSLETTER_DELIVERIES_KEPT_DAYS after the send). */
+    counts: jsonb("counts"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("newsletter_sends_created_idx").on(t.createdAt.desc())],
+);
+
+/** One recipient of a send: pending → sending (claimed with its batch) → sent, failed or skipped. */
+export const newsletterDeliveries = pgTable(
+  "newsletter_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    sendId: integer("send_id")
+      .notNull()
+      .references(() => newsletterSends.id, { onDelete: "cascade" }),
+    subscriberId: integer("subscriber_id")
+      .notNull()
+      .references(() => newsletterSubscribers.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    state: text("state", { enum: ["pending", "sending", "sent", "failed", "skipped"] })
+      .notNull()
+      .default("pending"),
+    attempts: smallint("attempts").notNull().default(0),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("newsletter_deliveries_unique").on(t.sendId, t.subscriberId),
+    index("newsletter_deliveries_claim_idx").on(t.sendId, t.state, t.id),
+    index("newsletter_deliveries_subscriber_idx").on(t.subscriberId),
+  ],
 );
 
 /**
@@ -612,6 +685,46 @@ export const jobs = pgTable(
       .on(t.singletonKey)
       .where(sql`state in ('queued', 'running')`),
   ],
+);
+
+// ---- Breaking-news alerts by Web Push (issue 32, decision 0127, drizzle/0016_push_subscriptions.sql) ----
+
+/** A reader's browser subscription (its push service's endpoint and keys) and the language its alerts come in. */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    language: text("language").notNull().default("ar"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_unique").on(t.endpoint)],
+);
+
+/**
+ * One alert per item, ever (re-saving does not resend): queued, sending (by `jobId`, up to subscription id
+ * `cursor`, so a crash repeats at most one batch), sent; with what the editor sees: sent, failed, removed.
+ */
+export const pushAlerts = pgTable(
+  "push_alerts",
+  {
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    state: text("state", { enum: ["queued", "sending", "sent"] })
+      .notNull()
+      .default("queued"),
+    jobId: integer("job_id"),
+    cursor: integer("cursor").notNull().default(0),
+    sent: integer("sent").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    removed: integer("removed").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: "push_alerts_pkey", columns: [t.contentType, t.itemId] })],
 );
 
 export const contentTables = { articles, news, coverages, podcasts, programs, media } as const;

@@ -11,8 +11,21 @@ import { sharedStorage, type Storage } from "#server/media/storage/index.server.
 import { pruneUnfinishedUploads } from "#server/media/storage/tus.server.ts";
 import { processVideo } from "#server/media/video/processing.server.ts";
 import { enqueue, pruneJobs, startWorker, type JobHandler, type Worker, type WorkerOptions } from "./queue.server.ts";
+import { searchDrainJob, SEARCH_DRAIN_EVERY_MS, SEARCH_DRAIN_JOB } from "#server/search/search-drain.server.ts";
+import { NEWSLETTER_PRUNE_JOB, NEWSLETTER_SEND_JOB, newsletterPruneHandler, newsletterSendHandler } from "./newsletter.server.ts";
+import { closeBulkMail } from "#server/ops/mail.server.ts";
+import { PUSH_ALERT_JOB, pushAlertHandler } from "#server/push/alerts.server.ts";
 
-export const JOB = { processVideo: "video.process", pruneViews: "views.prune", pruneJobs: "jobs.prune", pruneUploads: "uploads.prune" } as const;
+export const JOB = {
+  processVideo: "video.process",
+  pruneViews: "views.prune",
+  pruneJobs: "jobs.prune",
+  pruneUploads: "uploads.prune",
+  searchDrain: SEARCH_DRAIN_JOB,
+  newsletterSend: NEWSLETTER_SEND_JOB,
+  newsletterPrune: NEWSLETTER_PRUNE_JOB,
+  pushAlert: PUSH_ALERT_JOB,
+} as const;
 
 const DAY = 86_400_000;
 
@@ -49,20 +62,51 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     [JOB.pruneJobs]: async (_job, { db }) => {
       await pruneJobs(db);
     },
+    // What an import or another tool queued for search (server/search/search-drain.server.ts); a long queue is
+    // taken over by a follow-up run at once.
+    // Newsletter sends (decision 0126), resumable: server/jobs/newsletter.server.ts.
+    [JOB.newsletterSend]: newsletterSendHandler("drivers" in config ? config : undefined),
+    [JOB.newsletterPrune]: newsletterPruneHandler,
+    // Breaking-news alerts by Web Push (decision 0127), resumable: server/push/alerts.server.ts.
+    [JOB.pushAlert]: pushAlertHandler("drivers" in config ? config : undefined),
+    [JOB.searchDrain]: async (job, { db }) => {
+      const { indexed, more } = await searchDrainJob(db, { runId: job.id });
+      if (indexed) logger.info({ indexed, more }, "search queue drained");
+    },
   };
 }
 
 export function startJobWorker(db: Database, config: Config, options: WorkerOptions = {}): Worker {
-  const worker = startWorker(db, jobHandlers(config), {
+  // A newsletter send takes minutes at its rate (decision 0126): it runs on a lane of its own, so videos, the
+  // search queue and the pruning never wait behind it.
+  const handlers = jobHandlers(config);
+  delete handlers[JOB.newsletterSend];
+  let stopping = false;
+  const worker = startWorker(db, handlers, {
     recurring: [
       { name: JOB.pruneViews, everyMs: DAY },
       { name: JOB.pruneJobs, everyMs: DAY },
       { name: JOB.pruneUploads, everyMs: DAY },
+      { name: JOB.newsletterPrune, everyMs: DAY },
+      { name: JOB.searchDrain, everyMs: SEARCH_DRAIN_EVERY_MS },
     ],
     ...options,
   });
+  const newsletter = { [JOB.newsletterSend]: newsletterSendHandler(config, { stopping: () => stopping }) };
+  const mail = startWorker(db, newsletter, { ...options, recurring: [], workerId: `${worker.id}:newsletter` });
   logger.info({ worker: worker.id }, "job worker started");
-  return worker;
+  return {
+    id: worker.id,
+    drain: async () => {
+      await Promise.all([worker.drain(), mail.drain()]);
+    },
+    stop: async () => {
+      // A send in progress pauses after its batch in hand and goes back to the queue.
+      stopping = true;
+      await Promise.all([worker.stop(), mail.stop()]);
+      closeBulkMail();
+    },
+  };
 }
 
 /** Queues the processing of an uploaded video (one pending run per video). */

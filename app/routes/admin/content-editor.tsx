@@ -21,7 +21,16 @@ import { getDb } from "#server/db/client.server.ts";
 import { formAction } from "#server/http/form-action.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { can } from "#server/auth/permissions.server.ts";
-import { discardAutosave, getForStaff, listCategoryOptions, MAX_CONTENT_FORM_BYTES, newerAutosave } from "#server/content/newsroom.server.ts";
+import {
+  discardAutosave,
+  getForStaff,
+  listCategoryOptions,
+  listProgramOptions,
+  MAX_CONTENT_FORM_BYTES,
+  newerAutosave,
+} from "#server/content/newsroom.server.ts";
+import { pushAlertOf } from "#server/push/alerts.server.ts";
+import { PushAlertNotice } from "#app/components/admin/push-alert-notice.tsx";
 import { saveFromForm } from "#server/content/newsroom-form.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 
@@ -52,10 +61,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   const db = await getDb();
-  const [item, categories, autosave] = await Promise.all([
+  const [item, category, program, autosave, pushAlert] = await Promise.all([
     id === null ? null : getForStaff(db, def.type, id),
     def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db, def.type) : [],
+    def.fields.some((f) => f.kind === "program") ? listProgramOptions(db) : [],
     id === null ? null : newerAutosave(db, def.type, id, user.id),
+    // Its breaking-news alert, if one was queued: how many subscribers got it (decision 0127).
+    id === null ? null : pushAlertOf(db, def.type, id),
   ]);
   if (id !== null && !item) throw notFound();
   // A restored revision lands here with its toast.
@@ -66,13 +78,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       segment: def.segment,
       item: item ? { id: item.id, title: item.title, updatedAt: item.updated_at, url: item.url, status: item.status } : null,
       values: initialValues(def, item),
-      categories,
+      choices: { category, program },
       origin: getConfig().publicUrl,
       canUploadVideo: can(user.profile, "videos.manage"),
       // No lost work: whose copies the browser keeps, and this user's autosave when newer than the last save.
       draftOwner: user.id,
       email: user.email,
       autosave: autosave ? { savedAt: autosave.saved_at, values: initialValues(def, autosave.data) } : null,
+      pushAlert,
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
@@ -293,6 +306,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
         failure={failure ? { title: t(item ? def.labels.updateFailed : def.labels.createFailed), message: t(failure) } : null}
         testId="save-failure"
       />
+      <PushAlertNotice alert={loaderData.pushAlert} />
       {offer && <DraftOffer copy={offer} onRestore={restore} onDiscard={discard} />}
       <ContentForm
         key={restored?.generation ?? 0}
@@ -300,7 +314,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
         item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
         values={values}
         serverErrors={fieldsOf(actionData)}
-        categories={loaderData.categories}
+        choices={loaderData.choices}
         origin={loaderData.origin}
         conflict={actionData?.conflict ?? null}
         canUploadVideo={loaderData.canUploadVideo}
