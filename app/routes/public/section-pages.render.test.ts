@@ -261,6 +261,7 @@ describe("the library's alt text and focal point on the literature and search pa
       publishDate: new Date("2026-03-01T10:00:00Z"),
       href: `/articles/item-${id}`,
       match: "title",
+      closeness: "full",
     });
     const html = render(
       SearchPage as never,
@@ -268,7 +269,7 @@ describe("the library's alt text and focal point on the literature and search pa
         state: "results",
         query: "عنوان",
         filter: null,
-        page: { query: "عنوان", page: 1, results: [result(2), result(3)], hasMore: false, suggestion: null },
+        page: { query: "عنوان", page: 1, results: [result(2), result(3)], hasMore: false, suggestion: null, alternatives: [] },
         images: { [described]: DETAILS },
         title: "t",
       },
