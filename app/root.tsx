@@ -7,7 +7,7 @@ import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
 import { directionOf, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, toSupportedLanguage, type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
-import { useEnhancements, useStaticPage } from "./lib/static-page.ts";
+import { useDocumentLoadsForStaticPages, useEnhancements, useStaticPage } from "./lib/static-page.ts";
 import readingScript from "./enhance/reading.js?url";
 import { ToastProvider } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
@@ -163,6 +163,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useDocumentLoadsForStaticPages();
   return <Outlet />;
 }
 

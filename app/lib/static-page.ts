@@ -1,4 +1,5 @@
-import { useMatches } from "react-router";
+import { useEffect } from "react";
+import { redirect, redirectDocument, useMatches } from "react-router";
 
 /**
  * A reading route's `handle`. `hydrate: false`, or a function of the route's loader data that answers false,
@@ -47,4 +48,48 @@ export function useEnhancements(): string[] {
     for (const url of typeof enhance === "function" ? enhance(m.data) : enhance) urls.add(url);
   }
   return [...urls];
+}
+
+/** The pages the React application renders in the browser: the back-office and the account pages. */
+const APP_PAGES = /^\/(admin|auth|setup)(\/|$)/;
+const isAppPage = (path: string) => APP_PAGES.test(new URL(path, "http://site.invalid").pathname);
+
+/**
+ * A redirect from an action of the React application: to one of its own pages as React Router's, to any other
+ * page (home after signing in or out) as a document load, so the static page is the server's, never React's.
+ */
+export function redirectFrom(path: string, init?: ResponseInit): Response {
+  return isAppPage(path) ? redirect(path, init) : redirectDocument(path, init);
+}
+
+/**
+ * In the React application (the back-office, the account pages), a link or a GET form to any other page of the
+ * site loads it as a document, answered by the page cache, instead of rendering it in React: every public page
+ * is static (docs/decisions/0131-public-pages-without-hydration.md), so its behaviours exist once, in its
+ * enhancement modules, and are never run by React in the browser. Stopped in the capture phase at the window,
+ * the click never reaches React Router's handler and the browser follows the link itself.
+ */
+export function useDocumentLoadsForStaticPages() {
+  useEffect(() => {
+    const isStaticPage = (url: URL) => url.origin === window.location.origin && !isAppPage(url.pathname);
+    const onClick = (event: MouseEvent) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== "_self") || link.hasAttribute("download")) return;
+      // A link the application made a button (the header's search opens its field here) is not a navigation.
+      if (link.getAttribute("role") === "button") return;
+      if (isStaticPage(new URL(link.href))) event.stopPropagation();
+    };
+    const onSubmit = (event: SubmitEvent) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "get") return;
+      if (isStaticPage(new URL(form.action, window.location.href))) event.stopPropagation();
+    };
+    window.addEventListener("click", onClick, true);
+    window.addEventListener("submit", onSubmit, true);
+    return () => {
+      window.removeEventListener("click", onClick, true);
+      window.removeEventListener("submit", onSubmit, true);
+    };
+  }, []);
 }

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirectFrom } from "#app/lib/static-page.ts";
 import type { Route } from "./+types/language";
 import { toSupportedLanguage } from "#domain/language.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
@@ -17,10 +17,10 @@ export async function action({ request }: Route.ActionArgs) {
     const lang = toSupportedLanguage(form.get("lang"));
     if (!lang) throw new BadRequestError("BAD_REQUEST", "Unsupported language");
     const secure = getConfig().publicUrl.startsWith("https://");
-    return redirect(safeRedirectPath(form.get("redirectTo")), { headers: { "Set-Cookie": languageCookie(lang, secure) } });
+    return redirectFrom(safeRedirectPath(form.get("redirectTo")), { headers: { "Set-Cookie": languageCookie(lang, secure) } });
   });
 }
 
 export function loader() {
-  return redirect("/");
+  return redirectFrom("/");
 }

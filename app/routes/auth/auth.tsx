@@ -1,4 +1,5 @@
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
+import { redirectFrom } from "#app/lib/static-page.ts";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/auth";
 import { AccountForm, AuthCard, AuthField, EmailField, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
@@ -21,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = targetOf(url.searchParams.get("redirectTo"));
   // Someone already signed in has nothing to do here.
-  if (await getSessionUser(request)) throw redirect(redirectTo);
+  if (await getSessionUser(request)) throw redirectFrom(redirectTo);
   const notice = url.searchParams.get("notice");
   return data(
     {
@@ -49,7 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
     const parsed = validate(SignInSchema, formValues(form, ["email", "password"]));
     if (!parsed.ok) return data<ActionData>({ ok: false, mode, fields: parsed.errors, values: { email: echo } }, { status: 400 });
     const result = await signIn(request, parsed.data);
-    if (result.ok) throw redirect(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+    if (result.ok) throw redirectFrom(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
     const retryAfter = "retryAfterSeconds" in result && result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return data<ActionData>(
       { ok: false, mode, formError: result.code, values: { email: parsed.data.email } },

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirectFrom } from "#app/lib/static-page.ts";
 import type { Route } from "./+types/sign-out";
 import { signOut } from "#server/auth/flows.server.ts";
 import { assertSameOrigin, clearSessionCookies, readForm } from "#server/auth/session.server.ts";
@@ -19,9 +19,9 @@ export async function action({ request }: Route.ActionArgs) {
       ? Response.json({ ok: true }, { headers })
       : Response.json({ ok: false, error: "Authentication service unavailable" }, { status: 503, headers });
   }
-  throw redirect("/", { headers });
+  throw redirectFrom("/", { headers });
 }
 
 export function loader() {
-  return redirect("/");
+  return redirectFrom("/");
 }

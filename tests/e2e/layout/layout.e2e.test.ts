@@ -255,18 +255,17 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
 
   it("shows the error screen with a 9-character error number, reload and home buttons", async () => {
     const { page, context } = await newPage(browser, { viewport: DESKTOP });
-    // A page that hydrates: the account pages (the public pages do not: their links load documents, decisions
-    // 0115 and 0131).
+    // Between the pages that hydrate, the account pages (a public page is a document load from them, decisions
+    // 0115 and 0131): the server fails while loading the next page's data.
     await page.goto(base + "/auth");
     await hydrated(page);
-    // The server fails while loading the next page's data.
-    await page.route("**/news.data*", (r) => r.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));
-    await page.getByTestId("nav-link-news").click();
+    await page.route("**/auth/forgot.data*", (r) => r.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));
+    await page.getByTestId("forgot-link").click();
     await page.getByTestId("error-screen").waitFor();
     const number = (await page.getByTestId("error-number").textContent())!.trim();
     expect(number).toMatch(/^[A-Z0-9]{9}$/);
     expect(await page.getByTestId("reload-button").isVisible()).toBe(true);
-    await page.unroute("**/news.data*");
+    await page.unroute("**/auth/forgot.data*");
     await page.getByTestId("home-button").click();
     await page.waitForURL(base + "/");
     await page.getByTestId("home-hero").waitFor();

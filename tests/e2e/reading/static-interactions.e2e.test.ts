@@ -108,4 +108,41 @@ describe.skipIf(!hasChromium)("public pages without React, with JavaScript and w
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("from the React application, a public page is a document load with its own modules, not a React render", async () => {
+    const { page, context, errors } = await newPage(browser, { viewport: DESKTOP });
+    const markDocument = () => page.evaluate(() => ((window as unknown as { documentMark: boolean }).documentMark = true));
+    const sameDocument = () => page.evaluate(() => "documentMark" in window);
+    await page.goto(`${base}/auth`);
+    await hydrated(page);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(true);
+    // A mark on this document: a client-side navigation keeps it, a document load does not.
+    await markDocument();
+    await page.getByTestId("nav-link-news").click();
+    await page.waitForURL(`${base}/news`);
+    await hydrated(page);
+    expect(await sameDocument()).toBe(false);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    // The listing's own module is on the page, so load-more is the script's, not a plain link.
+    expect(await page.locator('script[type="module"][src*="/assets/news"]').count()).toBe(1);
+    // The header's search form too: the results page comes from the server.
+    await page.goto(`${base}/auth`);
+    await hydrated(page);
+    await markDocument();
+    await page.getByTestId("search-button").click();
+    await page.getByTestId("search-input").fill("شنقيط");
+    await page.getByTestId("search-input").press("Enter");
+    await page.waitForURL(/\/search\?q=/);
+    await hydrated(page);
+    expect(await sameDocument()).toBe(false);
+    // An account page stays in the application: no document load between them.
+    await page.goto(`${base}/auth`);
+    await hydrated(page);
+    await markDocument();
+    await page.getByTestId("forgot-link").click();
+    await page.waitForURL(`${base}/auth/forgot`);
+    expect(await sameDocument()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
