@@ -12,6 +12,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
+// Failed tests are named again in the summary: a CI log is often read from its tail only.
+const failedTests = [];
 
 /** A step in the foreground: its output goes straight to the terminal. Asynchronous, so steps beside it keep draining their output. */
 function run(name, command, args, env = {}) {
@@ -60,6 +62,15 @@ function count(report) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const file of report.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
+    for (const test of failed) {
+      const reason = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      failedTests.push(`${path.relative(root, file.name)} > ${test.fullName}\n    ${reason}`);
+    }
+    // a file that failed outside any test (an import, a hook) has no failed test to name
+    if (!failed.length && file.status === "failed") failedTests.push(`${path.relative(root, file.name)}\n    ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+  }
 }
 
 const only = process.argv[2];
@@ -117,6 +128,7 @@ if (!only || only === "e2e") {
 }
 
 console.log("");
+if (failedTests.length) console.log(`failed tests:\n  ${failedTests.join("\n  ")}`);
 if (failedSteps.length) console.log(`failed steps: ${[...new Set(failedSteps)].join(", ")}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length ? 1 : 0);
