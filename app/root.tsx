@@ -4,12 +4,12 @@ import { I18nextProvider } from "react-i18next";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
 import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
-import { directionOf, LANGUAGE_COOKIE, LANGUAGE_STORAGE_KEY, toSupportedLanguage, type Language } from "#domain/language.ts";
+import { directionOf, type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { useDocumentLoadsForStaticPages, useEnhancements, useStaticPage } from "./lib/static-page.ts";
 import readingScript from "./enhance/reading.js?url";
-import { ToastProvider } from "./components/ui/toast.tsx";
+import { ToastRegion } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
 import { publicConfig } from "#server/config.server.ts";
 import { translationsFor } from "#server/http/i18n.server.ts";
@@ -78,37 +78,12 @@ function browserI18nFor(...[lang, translations]: Parameters<typeof createI18n>) 
   return browserI18n;
 }
 
-/**
- * Keeps localStorage `i18nextLng` in step with the language shown, and honours a choice stored there
- * when the cookie is missing (the stored choice comes first in the spec's detection order).
- */
-function LanguageSync({ lang }: { lang: Language }) {
+/** Lets the browser tests (and anyone debugging) know an application page is interactive; reading.js says it of the others. */
+function HydratedMark() {
   useEffect(() => {
-    // Lets the browser tests (and anyone debugging) know the page is interactive.
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  useEffect(() => {
-    try {
-      const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
-      const storedLang = toSupportedLanguage(stored);
-      if (!hasLanguageCookie() && storedLang && storedLang !== lang) {
-        // The cookie is what the server renders from: put the stored choice back and load the page again. A
-        // plain reload rather than a client navigation, because this runs while the page is still hydrating
-        // (a submit then could be lost under load). Only when the cookie took, or cookies being blocked would
-        // reload for ever.
-        document.cookie = `${LANGUAGE_COOKIE}=${storedLang}; path=/; max-age=31536000; samesite=lax${location.protocol === "https:" ? "; secure" : ""}`;
-        if (hasLanguageCookie()) return window.location.reload();
-      }
-      if (stored !== lang) window.localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
-    } catch {
-      // Storage can be unavailable (private mode, blocked cookies); the cookie still carries the choice.
-    }
-  }, [lang]);
   return null;
-}
-
-function hasLanguageCookie() {
-  return document.cookie.split(";").some((c) => c.trim().startsWith(`${LANGUAGE_COOKIE}=`));
 }
 
 const HIDE_BROKEN_IMAGES = `addEventListener("error",function(e){var t=e.target;if(t&&t.tagName==="IMG"&&!t.hasAttribute("data-own-fallback"))t.style.display="none"},true)`;
@@ -138,21 +113,20 @@ export function Layout({ children }: { children: ReactNode }) {
             (the logo, social posts) are left to it. */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: HIDE_BROKEN_IMAGES }} />
       </head>
-      <body className="min-h-screen bg-sand-50 text-ink antialiased">
+      <body className="min-h-screen bg-sand-50 text-ink antialiased" data-app={staticPage ? undefined : ""}>
         <I18nextProvider i18n={i18n}>
-          <ToastProvider dir={dir}>{children}</ToastProvider>
+          {children}
+          <ToastRegion />
         </I18nextProvider>
+        {/* The behaviours every page has (toasts, the header, share, the logo, the stored language): on every page,
+            before the application's scripts, so a toast said while React hydrates has its region (decision 0133). */}
+        <script nonce={nonce} type="module" src={readingScript} />
         {staticPage ? (
           // A reading page without React in the browser (app/lib/static-page.ts): only its enhancements.
-          <>
-            <script type="module" src={readingScript} />
-            {enhancements.map((src) => (
-              <script key={src} type="module" src={src} />
-            ))}
-          </>
+          enhancements.map((src) => <script key={src} type="module" src={src} />)
         ) : (
           <>
-            <LanguageSync lang={lang} />
+            <HydratedMark />
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>

@@ -8,7 +8,7 @@
 export const LANGUAGES = ["ar", "fr", "en"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "ar";
-export const LANGUAGE_STORAGE_KEY = "i18nextLng";
+/** Also the localStorage key of the stored choice (app/enhance/reading.js keeps both in step). */
 export const LANGUAGE_COOKIE = "i18nextLng";
 /** The header toggle offers only these two. */
 export const TOGGLE_LANGUAGES: readonly Language[] = ["ar", "fr"];

@@ -65,11 +65,18 @@ function count(report) {
   for (const file of report.testResults ?? []) {
     const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
     for (const test of failed) {
-      const reason = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 300);
+      const reason = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 300);
       failedTests.push(`${path.relative(root, file.name)} > ${test.fullName}\n    ${reason}`);
     }
     // a file that failed outside any test (an import, a hook) has no failed test to name
-    if (!failed.length && file.status === "failed") failedTests.push(`${path.relative(root, file.name)}\n    ${String(file.message ?? "").split("\n")[0].slice(0, 300)}`);
+    if (!failed.length && file.status === "failed")
+      failedTests.push(
+        `${path.relative(root, file.name)}\n    ${String(file.message ?? "")
+          .split("\n")[0]
+          .slice(0, 300)}`,
+      );
   }
 }
 

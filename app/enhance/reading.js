@@ -1,10 +1,12 @@
 // @ts-check
 /**
- * What a reading page that does not hydrate (app/lib/static-page.ts) does with JavaScript, in place of React:
- * the header's search field and menus, the share button, toasts, the logo's fallback and the stored language.
- * Every string comes from the page's own HTML (data-* attributes written by the server in the page's language),
- * so no translation file travels. Served as it is (a fingerprinted asset), hence plain JavaScript.
- * The same behaviour on hydrated pages is React's (header.tsx, share-button.tsx, toast.tsx, root.tsx).
+ * The site's behaviours that every page has: the header's search field and menus, the share button, toasts, the
+ * logo's fallback and the stored language. Their one implementation (docs/decisions/0133): loaded by every page,
+ * the static reading pages and the React application (account pages, back-office) alike, whose components render
+ * the markup and hand toasts over with an `app:toast` event (app/components/ui/toast.tsx). So it listens on the
+ * document rather than on elements React may render again. Every string comes from the page's own HTML (data-*
+ * attributes written by the server in the page's language), so no translation file travels. Served as it is (a
+ * fingerprinted asset), hence plain JavaScript.
  */
 const doc = document;
 const root = doc.documentElement;
@@ -122,21 +124,25 @@ if (notice) {
 }
 
 /* ---- the header ---- */
-const searchButton = doc.querySelector('[data-testid="search-button"]');
-const searchPanel = doc.getElementById("site-search");
-if (searchButton && searchPanel) {
-  // With JavaScript the search link opens the field in the header instead of going to /search.
-  searchButton.setAttribute("role", "button");
-  searchButton.setAttribute("aria-controls", "site-search");
-  searchButton.setAttribute("aria-expanded", "false");
-  searchButton.addEventListener("click", (event) => {
-    event.preventDefault();
-    const open = searchPanel.hidden;
-    searchPanel.hidden = !open;
-    searchButton.setAttribute("aria-expanded", String(open));
-    if (open) /** @type {HTMLInputElement | null} */ (searchPanel.querySelector("input"))?.focus();
-  });
+// With JavaScript the search link opens the field in the header instead of going to /search.
+/** @param {Element} opener */
+function markOpener(opener) {
+  opener.setAttribute("role", "button");
+  opener.setAttribute("aria-controls", /** @type {string} */ (opener.getAttribute("data-opens")));
+  if (!opener.hasAttribute("aria-expanded")) opener.setAttribute("aria-expanded", "false");
 }
+for (const opener of doc.querySelectorAll("a[data-opens]")) markOpener(opener);
+doc.addEventListener("click", (event) => {
+  const opener = /** @type {Element} */ (event.target).closest?.("a[data-opens]");
+  const panel = opener && doc.getElementById(/** @type {string} */ (opener.getAttribute("data-opens")));
+  if (!opener || !panel) return;
+  event.preventDefault();
+  markOpener(opener);
+  const open = panel.hidden;
+  panel.hidden = !open;
+  opener.setAttribute("aria-expanded", String(open));
+  if (open) /** @type {HTMLInputElement | null} */ (panel.querySelector("input"))?.focus();
+});
 
 // Suggestions as you type: their module (app/enhance/suggest.js) is loaded on the field's first focus.
 doc.addEventListener("focusin", (event) => {
@@ -149,16 +155,39 @@ doc.addEventListener("focusin", (event) => {
     );
 });
 
-const menu = /** @type {HTMLDetailsElement | null} */ (doc.querySelector('[data-testid="menu-button"]')?.closest("details") ?? null);
-const menuButton = /** @type {HTMLElement | null} */ (doc.querySelector('[data-testid="menu-button"]'));
-function syncMenuButton() {
-  if (!menu || !menuButton) return;
-  menuButton.setAttribute("aria-expanded", String(menu.open));
-  const label = menu.open ? menuButton.dataset.labelClose : menuButton.dataset.labelOpen;
-  if (label) menuButton.setAttribute("aria-label", label);
+const HEADER_MENUS = '[data-testid="site-header"] details';
+/** The phone menu's button says whether it is open, in the page's language. @param {HTMLDetailsElement} menu */
+function syncMenuButton(menu) {
+  const button = /** @type {HTMLElement | null} */ (menu.querySelector('summary[data-testid="menu-button"]'));
+  if (!button) return;
+  button.setAttribute("aria-expanded", String(menu.open));
+  const label = menu.open ? button.dataset.labelClose : button.dataset.labelOpen;
+  if (label) button.setAttribute("aria-label", label);
 }
-menu?.addEventListener("toggle", syncMenuButton);
-syncMenuButton();
+/** @param {{ focus?: boolean }} [options] */
+function closeHeaderMenus({ focus = false } = {}) {
+  for (const details of doc.querySelectorAll(`${HEADER_MENUS}[open]`)) {
+    /** @type {HTMLDetailsElement} */ (details).open = false;
+    if (focus) /** @type {HTMLElement | null} */ (details.querySelector("summary"))?.focus();
+  }
+  // The details' toggle event comes a task later: the button says "closed" as soon as the menu is.
+  for (const details of doc.querySelectorAll(HEADER_MENUS)) syncMenuButton(/** @type {HTMLDetailsElement} */ (details));
+}
+// toggle does not bubble: caught on its way down.
+doc.addEventListener(
+  "toggle",
+  (event) => {
+    const details = /** @type {HTMLElement} */ (event.target);
+    if (details.matches?.(HEADER_MENUS)) syncMenuButton(/** @type {HTMLDetailsElement} */ (details));
+  },
+  true,
+);
+for (const details of doc.querySelectorAll(HEADER_MENUS)) syncMenuButton(/** @type {HTMLDetailsElement} */ (details));
+// A link followed from a menu, or a move back or forward in the application, closes the menus.
+doc.addEventListener("click", (event) => {
+  if (/** @type {Element} */ (event.target).closest?.(`${HEADER_MENUS} a[href]`)) closeHeaderMenus();
+});
+addEventListener("popstate", () => closeHeaderMenus());
 
 doc.addEventListener("keydown", (event) => {
   if (event.key === "F8" && region) {
@@ -169,12 +198,7 @@ doc.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || event.defaultPrevented) return;
   if (region?.contains(doc.activeElement)) return dismissToast();
   // Escape closes an open menu of the header (the phone menu, "more") and gives focus back to its button.
-  for (const details of doc.querySelectorAll('[data-testid="site-header"] details[open]')) {
-    /** @type {HTMLDetailsElement} */ (details).open = false;
-    /** @type {HTMLElement | null} */ (details.querySelector("summary"))?.focus();
-  }
-  // The details' toggle event comes a task later: the button says "closed" as soon as the menu is.
-  syncMenuButton();
+  closeHeaderMenus({ focus: true });
 });
 
 /* ---- pictures with a fallback of their own: the logo (then only the name), a social post's (then the cover) ---- */
@@ -182,7 +206,8 @@ doc.addEventListener("keydown", (event) => {
 function fallBack(img) {
   const fallback = img.dataset.fallbackSrc;
   if (fallback && img.getAttribute("src") !== fallback) img.src = fallback;
-  else if (img.closest('[data-testid="site-logo"]')) img.remove();
+  // Hidden rather than removed: on a page React hydrates, the element must still be where React rendered it.
+  else if (img.closest('[data-testid="site-logo"]')) img.hidden = true;
 }
 doc.addEventListener(
   "error",
@@ -199,29 +224,29 @@ for (const img of doc.querySelectorAll("img[data-fallback-src]")) {
 }
 
 /* ---- share: the device's share sheet where there is one (phones), else the link copied ---- */
-for (const button of doc.querySelectorAll('[data-testid="share-button"]')) {
-  const data = /** @type {HTMLElement} */ (button).dataset;
-  button.addEventListener("click", async () => {
-    const url = new URL(data.url || location.pathname, location.origin).toString();
-    if (typeof navigator.share === "function") {
-      try {
-        await navigator.share({ title: data.title, text: data.text || undefined, url });
-        return;
-      } catch (error) {
-        if (/** @type {DOMException} */ (error)?.name === "AbortError") return;
-        // Refused: copy instead.
-      }
-    }
+doc.addEventListener("click", async (event) => {
+  const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.('[data-testid="share-button"]'));
+  if (!button) return;
+  const data = button.dataset;
+  const url = new URL(data.url || location.pathname, location.origin).toString();
+  if (typeof navigator.share === "function") {
     try {
-      await navigator.clipboard.writeText(url);
-      showToast({ title: data.copiedTitle || "", description: data.copiedText, variant: "success" });
-    } catch {
-      showToast({ title: data.copyFailed || "", description: url, variant: "warning", duration: 6000 });
+      await navigator.share({ title: data.title, text: data.text || undefined, url });
+      return;
+    } catch (error) {
+      if (/** @type {DOMException} */ (error)?.name === "AbortError") return;
+      // Refused: copy instead.
     }
-  });
-}
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    showToast({ title: data.copiedTitle || "", description: data.copiedText, variant: "success" });
+  } catch {
+    showToast({ title: data.copyFailed || "", description: url, variant: "warning", duration: 6000 });
+  }
+});
 
-/* ---- the language: a choice stored in the browser comes first when the cookie is gone (as root.tsx) ---- */
+/* ---- the language: a choice stored in the browser comes first when the cookie is gone (the spec's detection order) ---- */
 const COOKIE = "i18nextLng";
 const hasCookie = () => doc.cookie.split(";").some((c) => c.trim().startsWith(`${COOKIE}=`));
 try {
@@ -239,8 +264,11 @@ try {
 // enhancement modules, which run after this one and before DOMContentLoaded, have run too.
 // A module script runs with readyState already "interactive", before DOMContentLoaded: wait for that event (or
 // "load", should it have passed), not for "loading" to end.
+// On the React application's pages (body[data-app]) React says so itself once it has hydrated (root.tsx).
 const interactive = () => root.dataset.hydrated || (root.dataset.hydrated = "true");
-if (doc.readyState === "complete") interactive();
+if (doc.body.hasAttribute("data-app")) {
+  /* React's to say */
+} else if (doc.readyState === "complete") interactive();
 else {
   doc.addEventListener("DOMContentLoaded", interactive, { once: true });
   addEventListener("load", interactive, { once: true });

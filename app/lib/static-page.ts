@@ -76,8 +76,8 @@ export function useDocumentLoadsForStaticPages() {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
       if (!(link instanceof HTMLAnchorElement) || (link.target && link.target !== "_self") || link.hasAttribute("download")) return;
-      // A link the application made a button (the header's search opens its field here) is not a navigation.
-      if (link.getAttribute("role") === "button") return;
+      // A link that opens something in the page (the header's search, data-opens) is not a navigation.
+      if (link.getAttribute("role") === "button" || link.hasAttribute("data-opens")) return;
       if (isStaticPage(new URL(link.href))) event.stopPropagation();
     };
     const onSubmit = (event: SubmitEvent) => {

@@ -1,34 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { useToast } from "#app/components/ui/toast.tsx";
 
-/** Shares through the Web Share API where the device has it (phones), else copies the link. */
+/**
+ * Shares through the Web Share API where the device has it (phones), else copies the link and says so. The
+ * behaviour is app/enhance/reading.js's, on every page; this is its markup and its words.
+ */
 export function ShareButton({ title, text, url }: { title: string; text?: string; url: string }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const share = async () => {
-    const absolute = new URL(url, window.location.origin).toString();
-    if (typeof navigator.share === "function") {
-      try {
-        await navigator.share({ title, text, url: absolute });
-        return;
-      } catch (error) {
-        if ((error as DOMException)?.name === "AbortError") return;
-        // Fall through to copying when sharing is refused.
-      }
-    }
-    try {
-      await navigator.clipboard.writeText(absolute);
-      toast({ title: t("detail.linkCopied"), description: t("detail.linkCopiedText"), variant: "success" });
-    } catch {
-      toast({ title: t("detail.copyFailed"), description: absolute, variant: "warning", duration: 6000 });
-    }
-  };
   return (
     <button
       type="button"
-      onClick={() => void share()}
       data-testid="share-button"
-      // What the enhancement script of a page that does not hydrate needs (app/enhance/reading.js).
+      // What app/enhance/reading.js needs.
       data-title={title}
       data-text={text}
       data-url={url}

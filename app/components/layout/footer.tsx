@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { FOOTER_LINKS } from "#domain/navigation.ts";
-import { useToast } from "#app/components/ui/toast.tsx";
 import { FacebookIcon, InstagramIcon, TwitterIcon, YoutubeIcon } from "#app/components/ui/icons.tsx";
 import { Logo } from "./logo.tsx";
 
@@ -35,7 +34,6 @@ function LinkColumn({ title, links }: { title: string; links: readonly { to: str
 
 export function Footer({ siteName, logoUrl, logoFallbackUrl, social, year }: FooterProps) {
   const { t } = useTranslation();
-  const toast = useToast();
   const socialClass = "inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/10 text-white hover:bg-desert-600";
   return (
     <footer className="mt-16 bg-ink text-sand-200" data-testid="site-footer">
@@ -59,8 +57,7 @@ export function Footer({ siteName, logoUrl, logoFallbackUrl, social, year }: Foo
                   aria-label={label}
                   className={socialClass}
                   data-testid={`social-${key}`}
-                  onClick={() => toast({ title: t("common.featureNotImplemented"), description: t("common.featureNotImplementedDescription"), duration: 3000 })}
-                  // The same toast where the page does not hydrate (app/enhance/reading.js).
+                  // Said by app/enhance/reading.js.
                   data-toast-title={t("common.featureNotImplemented")}
                   data-toast-description={t("common.featureNotImplementedDescription")}
                 >

@@ -1,16 +1,11 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
 import type { Language } from "#domain/language.ts";
-import { useStaticPage } from "#app/lib/static-page.ts";
 import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";
-import { inApp } from "#app/lib/enhance-in-app.ts";
 // no-inline: under 4 KB, Vite would inline it in every page as a data: URL (which the CSP refuses to run).
 import suggestScript from "#app/enhance/suggest.js?url&no-inline";
 import { Logo } from "./logo.tsx";
-
-const noSubscription = () => () => {};
 
 type HeaderProps = {
   lang: Language;
@@ -47,43 +42,15 @@ export function LanguageToggle({ lang }: { lang: Language }) {
   );
 }
 
+/**
+ * The public header. Its behaviours (the search field opened in place, the menus' state and Escape, closing them on
+ * a navigation) are app/enhance/reading.js's on every page, static or React: this renders the markup and the words,
+ * and keeps no state, so React never writes over what the script set.
+ */
 export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: HeaderProps) {
   const { t } = useTranslation();
-  const [menuOpen, setMenuOpen] = useState(false);
-  const [searchOpen, setSearchOpen] = useState(false);
-  const searchInput = useRef<HTMLInputElement>(null);
   const location = useLocation();
-  const staticPage = useStaticPage();
   const fit = NAV_FIT[lang];
-  // Until hydration the search link and the menu's disclosure are plain HTML and say nothing they cannot keep.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-
-  // A navigation of any kind (link, back button) closes the menu and the search field.
-  const [openedAt, setOpenedAt] = useState(location.pathname);
-  if (openedAt !== location.pathname) {
-    setOpenedAt(location.pathname);
-    setMenuOpen(false);
-    setSearchOpen(false);
-  }
-  useEffect(() => {
-    if (searchOpen) searchInput.current?.focus();
-  }, [searchOpen]);
-  // Escape closes the open menu and puts focus back on its button, where the reader opened it from.
-  const menuButton = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" || e.defaultPrevented) return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [menuOpen]);
 
   const accountLink = signedIn ? (
     <Link to="/admin" data-testid="admin-link" className="rounded-md bg-palm-700 px-3 py-2 text-sm font-bold text-white hover:bg-palm-800">
@@ -112,18 +79,12 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-1 px-4 sm:gap-2">
         <Logo src={logoUrl} fallbackSrc={logoFallbackUrl} name={siteName} />
         <div className="ms-auto flex items-center gap-1 sm:gap-2">
-          {/* A link to the search page, so it works without JavaScript; with it, it opens the field here. */}
+          {/* A link to the search page, so it works without JavaScript; with it, it opens the field here (data-opens). */}
           <a
             href="/search"
-            role={hydrated ? "button" : undefined}
+            data-opens="site-search"
             data-testid="search-button"
             aria-label={t("nav.search")}
-            aria-expanded={hydrated ? searchOpen : undefined}
-            aria-controls={hydrated ? "site-search" : undefined}
-            onClick={(e) => {
-              e.preventDefault();
-              setSearchOpen((v) => !v);
-            }}
             className="inline-flex h-10 w-10 items-center justify-center rounded-md text-ink hover:bg-sand-100"
           >
             <SearchIcon />
@@ -131,24 +92,16 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
           <LanguageToggle lang={lang} />
           <div className="hidden sm:block">{accountLink}</div>
           {/*
-            The phone menu is a disclosure (<details>), so it opens without JavaScript; with it, its state is
-            React's, for Escape and for closing on navigation. The list is placed under the header's bar.
+            The phone menu is a disclosure (<details>), so it opens without JavaScript; with it, reading.js keeps
+            its button's state and label, closes it on Escape and when a link is followed. The list is placed
+            under the header's bar.
           */}
-          <details
-            className="group lg:hidden"
-            open={menuOpen}
-            onToggle={(e) => {
-              const open = e.currentTarget.open;
-              if (open !== menuOpen) setMenuOpen(open);
-            }}
-          >
+          <details className="group lg:hidden">
             <summary
-              ref={menuButton}
               data-testid="menu-button"
               data-label-open={t("nav.openMenu")}
               data-label-close={t("nav.closeMenu")}
-              aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
-              aria-expanded={hydrated ? menuOpen : undefined}
+              aria-label={t("nav.openMenu")}
               aria-controls="mobile-menu"
               className="inline-flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-md text-ink hover:bg-sand-100 [&::-webkit-details-marker]:hidden"
             >
@@ -170,13 +123,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
               <ul className="mx-auto grid max-w-7xl gap-1 px-4 py-3 sm:grid-cols-2">
                 {NAV_ITEMS.map((item) => (
                   <li key={item.slug}>
-                    <NavLink
-                      to={item.to}
-                      end={item.to === "/"}
-                      data-testid={`mobile-nav-link-${item.slug}`}
-                      className={(s) => `block ${linkClass(s)}`}
-                      onClick={() => setMenuOpen(false)}
-                    >
+                    <NavLink to={item.to} end={item.to === "/"} data-testid={`mobile-nav-link-${item.slug}`} className={(s) => `block ${linkClass(s)}`}>
                       {t(item.label)}
                     </NavLink>
                   </li>
@@ -219,40 +166,31 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
         </ul>
       </nav>
 
-      {/* On a page that does not hydrate the field is in the HTML, hidden, for app/enhance/reading.js to open. */}
-      {(searchOpen || staticPage) && (
-        <div id="site-search" className="relative border-t border-sand-200 bg-white" hidden={!searchOpen}>
-          <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
-            <label htmlFor="site-search-q" className="sr-only">
-              {t("nav.search")}
-            </label>
-            <input
-              ref={searchInput}
-              id="site-search-q"
-              name="q"
-              type="search"
-              maxLength={200}
-              required
-              placeholder={t("nav.searchPlaceholder")}
-              className="min-w-0 flex-1 rounded-md border border-sand-300 px-3 py-2"
-              data-testid="search-input"
-              // Suggestions as you type (app/enhance/suggest.js, decision 0128): loaded on the first focus, here on a
-              // hydrated page, by reading.js (data-suggest-src) on a static one; their words in the page's language.
-              autoComplete="off"
-              data-suggest-src={suggestScript}
-              data-suggest-label={t("search.suggestions")}
-              data-suggest-tag={t("tags.kicker")}
-              onFocus={(e) => {
-                const field = e.currentTarget;
-                inApp<{ attach: (input: HTMLInputElement) => void }>(suggestScript, (m) => m.attach(field));
-              }}
-            />
-            <button type="submit" className="rounded-md bg-desert-600 px-4 py-2 font-bold text-white hover:bg-desert-700">
-              {t("nav.searchSubmit")}
-            </button>
-          </Form>
-        </div>
-      )}
+      {/* Opened in place by app/enhance/reading.js; suggestions as you type are its to load (decision 0128). */}
+      <div id="site-search" className="relative border-t border-sand-200 bg-white" hidden>
+        <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
+          <label htmlFor="site-search-q" className="sr-only">
+            {t("nav.search")}
+          </label>
+          <input
+            id="site-search-q"
+            name="q"
+            type="search"
+            maxLength={200}
+            required
+            placeholder={t("nav.searchPlaceholder")}
+            className="min-w-0 flex-1 rounded-md border border-sand-300 px-3 py-2"
+            data-testid="search-input"
+            autoComplete="off"
+            data-suggest-src={suggestScript}
+            data-suggest-label={t("search.suggestions")}
+            data-suggest-tag={t("tags.kicker")}
+          />
+          <button type="submit" className="rounded-md bg-desert-600 px-4 py-2 font-bold text-white hover:bg-desert-700">
+            {t("nav.searchSubmit")}
+          </button>
+        </Form>
+      </div>
     </header>
   );
 }

@@ -240,8 +240,62 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await page.route("**/brand/logo-alt.svg", (r) => r.fulfill({ status: 404, body: "" }));
     await page.reload();
     await hydrated(page);
-    await expect.poll(() => page.getByTestId("site-logo").first().locator("img").count()).toBe(0);
+    await expect.poll(() => page.getByTestId("site-logo").first().locator("img").isHidden()).toBe(true);
     expect(await page.getByTestId("site-logo").first().textContent()).toContain("صحراء ميديا");
+    await context.close();
+  });
+
+  it("on an account page, which React hydrates, the header, the toasts, the logo and the stored language are reading.js's, as on a static page", async () => {
+    const { page, context, errors } = await newPage(browser, { viewport: PHONE });
+    await page.route("**/brand/logo.svg", (r) => r.fulfill({ status: 404, body: "" }));
+    await page.goto(base + "/auth");
+    await hydrated(page);
+    // An application page: React Router is there, and so is the one script of the shared behaviours.
+    expect(await page.evaluate(() => "__reactRouterContext" in window && document.body.hasAttribute("data-app"))).toBe(true);
+    expect(await page.locator('script[src*="/assets/reading-"]').count()).toBe(1);
+    await expect.poll(() => page.getByTestId("site-logo").first().locator("img").getAttribute("src")).toBe("/brand/logo-alt.svg");
+
+    // The search link opens the field here, and closes it again; the address does not change.
+    const search = page.getByTestId("search-button");
+    await search.click();
+    await expect.poll(() => page.getByTestId("search-input").isVisible()).toBe(true);
+    expect(await search.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("site-search-q");
+    await search.click();
+    await expect.poll(() => page.getByTestId("search-input").isVisible()).toBe(false);
+    expect(new URL(page.url()).pathname).toBe("/auth");
+
+    // The phone menu: its button says its state, Escape closes it and gives the focus back.
+    await page.getByTestId("menu-button").click();
+    await expect.poll(() => page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("true");
+    expect(await page.getByTestId("menu-button").getAttribute("aria-label")).toBe("إغلاق القائمة");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByTestId("mobile-menu").isVisible()).toBe(false);
+    expect(await page.getByTestId("menu-button").getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("menu-button");
+
+    // A footer toast, one at a time; F8 reaches it and Escape dismisses it.
+    await page.getByTestId("social-facebook").click();
+    await page.getByTestId("social-youtube").click();
+    await page.getByTestId("toast").waitFor();
+    expect(await page.getByTestId("toast").count()).toBe(1);
+    await page.keyboard.press("F8");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("toast").waitFor({ state: "detached" });
+
+    // A toast the application says (a refused sign-in) appears in the same region, by the same script.
+    await page.getByTestId("input-email").fill("nobody-here@example.com");
+    await page.getByTestId("input-password").fill("not-the-password-1");
+    await page.getByTestId("auth-submit").click();
+    await page.getByTestId("auth-error").waitFor();
+    await page.getByTestId("toast").waitFor();
+
+    // A choice stored in the browser comes first when the cookie is gone.
+    await page.evaluate(() => localStorage.setItem("i18nextLng", "fr"));
+    await context.clearCookies({ name: "i18nextLng" });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang).catch(() => null)).toBe("fr");
+    expect(errors.filter((e) => !/404|Failed to load resource/.test(e))).toEqual([]);
     await context.close();
   });
 
