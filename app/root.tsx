@@ -5,6 +5,7 @@ import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
 import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
 import { directionOf, type Language } from "#domain/language.ts";
+import { PREFETCH_RULES } from "#domain/navigation.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { useDocumentLoadsForStaticPages, useEnhancements, useStaticPage } from "./lib/static-page.ts";
@@ -123,7 +124,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <script nonce={nonce} type="module" src={readingScript} />
         {staticPage ? (
           // A reading page without React in the browser (app/lib/static-page.ts): only its enhancements.
-          enhancements.map((src) => <script key={src} type="module" src={src} />)
+          <>
+            {enhancements.map((src) => (
+              <script key={src} type="module" src={src} />
+            ))}
+            <script type="speculationrules" dangerouslySetInnerHTML={{ __html: PREFETCH_RULES }} />
+          </>
         ) : (
           <>
             <HydratedMark />

@@ -52,3 +52,25 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (value.length > 2000 || /\p{Cc}/u.test(value)) return fallback;
   return value;
 }
+
+/**
+ * Where a reading page's next document load pays to start early (issue 30, decision 0133): the listings its
+ * navigation, footer and pagers lead to, fetched by the browser when the pointer rests on the link or a finger
+ * presses it ("moderate"), and answered by the page cache. Not detail pages, which count a view when requested,
+ * nor the account pages, the back-office, the API or search (which counts against the reader's budget). Speculation
+ * rules: no script, and the browser leaves them out on Save-Data or a weak battery. Inline in every reading page
+ * (root.tsx), allowed by its hash in the Content-Security-Policy (server/http/security.server.ts).
+ */
+export const PREFETCH_RULES = JSON.stringify({
+  prefetch: [
+    {
+      where: {
+        and: [
+          { selector_matches: "nav a[href], footer a[href], a[rel~=next], a[rel~=prev]" },
+          { not: { href_matches: ["/admin{/*}?", "/auth{/*}?", "/setup{/*}?", "/api/*", "/search{/*}?", "/*.*"] } },
+        ],
+      },
+      eagerness: "moderate",
+    },
+  ],
+});

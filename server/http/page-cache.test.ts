@@ -4,7 +4,7 @@ import compression from "compression";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
-import { securityHeaders } from "./security.server.ts";
+import { PREFETCH_RULES_HASH, securityHeaders } from "./security.server.ts";
 import { cached, clearCache, invalidate, setCacheEnabled } from "#server/content/cache.server.ts";
 import { countView } from "#server/content/views.server.ts";
 import { markDegraded, type RenderedView } from "./render-scope.server.ts";
@@ -393,7 +393,7 @@ describe("page cache", () => {
     const expected = `'sha256-${crypto.createHash("sha256").update(INLINE).digest("base64")}'`;
     for (const res of [a, b]) {
       const csp = res.headers.get("content-security-policy") ?? "";
-      expect(csp).toContain(`script-src 'self' ${expected};`);
+      expect(csp).toContain(`script-src 'self' ${expected} ${PREFETCH_RULES_HASH};`);
       expect(csp).not.toContain("nonce");
       expect(csp).toContain("frame-ancestors 'none'");
     }

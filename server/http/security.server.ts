@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import type { Config } from "#server/config.server.ts";
+import { PREFETCH_RULES } from "#domain/navigation.ts";
 
 /** The hosted video library's player page, framed by the player when a stream cannot play (public-site.md §4). */
 export const BUNNY_EMBED_ORIGIN = "https://iframe.mediadelivery.net";
@@ -58,6 +59,9 @@ const nonceOf = (_req: unknown, res: ServerResponse) => `'nonce-${String((res as
  * HTTPS in production (HSTS on plain HTTP is ignored by browsers and would only confuse local set-ups).
  * Cross-Origin-Resource-Policy stays off: feed readers and social previews show our images on their pages.
  */
+/** The prefetch rules' source in every policy (and in a cached page's, beside its scripts' hashes). */
+export const PREFETCH_RULES_HASH = `'sha256-${crypto.createHash("sha256").update(PREFETCH_RULES, "utf8").digest("base64")}'`;
+
 export function securityHeaders(config: Config) {
   const sources = cspSources(config);
   const helmetFor = (connect: string[]) =>
@@ -66,7 +70,8 @@ export function securityHeaders(config: Config) {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", nonceOf],
+          // The reading pages' prefetch rules (domain/navigation.ts) by their hash: data the browser reads, not a script.
+          scriptSrc: ["'self'", nonceOf, PREFETCH_RULES_HASH],
           styleSrc: ["'self'", "'unsafe-inline'"],
           // data: inline icons; blob: the back-office's preview of a picture before it is uploaded.
           imgSrc: ["'self'", "data:", "blob:", ...sources.img],

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
-import { securityHeaders } from "./security.server.ts";
+import { PREFETCH_RULES_HASH, securityHeaders } from "./security.server.ts";
 
 /** Serves one page behind the headers and returns the answer's headers and the nonce the page was given. */
 async function headersFor(env: Record<string, string>, pathname = "/") {
@@ -35,7 +35,8 @@ describe("security headers", () => {
     const b = await headersFor({});
     const csp = directives(a.headers.get("content-security-policy") ?? "");
     expect(a.nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-    expect(csp.get("script-src")).toEqual(["'self'", `'nonce-${a.nonce}'`]);
+    // and the reading pages' prefetch rules, by their hash
+    expect(csp.get("script-src")).toEqual(["'self'", `'nonce-${a.nonce}'`, PREFETCH_RULES_HASH]);
     expect(b.nonce).not.toBe(a.nonce);
     expect(csp.get("default-src")).toEqual(["'self'"]);
     expect(csp.get("frame-ancestors")).toEqual(["'none'"]);

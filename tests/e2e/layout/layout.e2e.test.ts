@@ -299,6 +299,64 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await context.close();
   });
 
+  it("asks the browser to prefetch the listings a reading page links to, never a detail page or an account page", async () => {
+    const { page, context, errors } = await newPage(browser, { viewport: DESKTOP });
+    await page.goto(base + "/");
+    await hydrated(page);
+    // The rules are data, allowed by their hash in the CSP (refused, they would log a CSP error).
+    expect(await page.evaluate(() => HTMLScriptElement.supports?.("speculationrules"))).toBe(true);
+    type Rule = { eagerness: string; where: { and: [{ selector_matches: string }, { not: { href_matches: string[] } }] } };
+    const rules = JSON.parse((await page.locator('script[type="speculationrules"]').textContent()) ?? "{}") as { prefetch: Rule[] };
+    const [rule] = rules.prefetch;
+    expect(rule.eagerness).toBe("moderate");
+    // Which of the page's links the rule names, as the browser reads it: the selector, less the excluded patterns.
+    const named: string[] = await page.evaluate(
+      ({ selector, excluded }) =>
+        [...document.querySelectorAll<HTMLAnchorElement>(selector)]
+          .filter((a) => !excluded.some((pattern) => new URLPattern(pattern, location.origin).test(a.href)))
+          .map((a) => new URL(a.href).pathname),
+      { selector: rule.where.and[0].selector_matches, excluded: rule.where.and[1].not.href_matches },
+    );
+    for (const listing of ["/news", "/culture", "/politics", "/contact"]) expect(named).toContain(listing);
+    expect(named.filter((path) => /^\/(articles|news|podcasts|programs)\/./.test(path))).toEqual([]);
+    expect(named.filter((path) => /^\/(auth|admin|search)/.test(path))).toEqual([]);
+    const links: string[] = await page.locator("main a[href]").evaluateAll((all) => all.map((a) => (a as HTMLAnchorElement).pathname));
+    expect(links.some((path) => path.startsWith("/articles/"))).toBe(true);
+    expect(errors).toEqual([]);
+    const delivery = () =>
+      page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming & { deliveryType: string }).deliveryType);
+    // What the browser prefetched, as DevTools reports it.
+    const cdp = await context.newCDPSession(page);
+    const ready: string[] = [];
+    cdp.on("Preload.prefetchStatusUpdated", (e) => {
+      if (e.status === "Ready") ready.push(new URL(e.prefetchUrl).pathname);
+    });
+    await cdp.send("Preload.enable");
+    // Resting on a listing's link fetches it; following the link opens what was fetched.
+    await page.getByTestId("nav-link-culture").hover();
+    await expect.poll(() => ready).toContain("/culture");
+    await page.getByTestId("nav-link-culture").click();
+    await page.waitForURL(base + "/culture");
+    await hydrated(page);
+    expect(await delivery()).toBe("navigational-prefetch");
+    // A detail page's link, rested on while a listing's is prefetched, is fetched only when followed.
+    await page.goto(base + "/");
+    await hydrated(page);
+    await page.locator('main a[href^="/articles/"]:visible').first().hover();
+    await page.getByTestId("nav-link-politics").hover();
+    await expect.poll(() => ready).toContain("/politics");
+    expect(ready.filter((path) => path.startsWith("/articles/"))).toEqual([]);
+    await page.locator('main a[href^="/articles/"]:visible').first().click();
+    await page.waitForURL(/\/articles\//);
+    await hydrated(page);
+    expect(await delivery()).toBe("");
+    // The application's pages have no rules: their links are the router's or document loads of their own.
+    await page.goto(base + "/auth");
+    await hydrated(page);
+    expect(await page.locator('script[type="speculationrules"]').count()).toBe(0);
+    await context.close();
+  });
+
   it("shows the 404 page for an unknown URL", async () => {
     const { page, context } = await newPage(browser, { viewport: PHONE });
     const res = await page.goto(base + "/nothing-here");

@@ -19,10 +19,10 @@ const html = async (path: string) => {
   return res.text();
 };
 
-/** Inline scripts that run (JSON-LD is data), and the files: module and classic scripts, modulepreloads. */
+/** Inline scripts that run (JSON-LD and speculation rules are data), and the files: module and classic scripts, modulepreloads. */
 function scriptsOf(page: string) {
   const inline = [...page.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
-    .filter(([, attrs, body]) => !/\bsrc=|application\/ld\+json/.test(attrs) && body.trim())
+    .filter(([, attrs, body]) => !/\bsrc=|application\/ld\+json|speculationrules/.test(attrs) && body.trim())
     .map((m) => m[2]);
   const files = new Set([
     ...[...page.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]),
