@@ -447,7 +447,7 @@ export async function benchMemory({ durationMs = Number(process.env.BENCH_MEMORY
     // load with V8's old space bounded, a smaller young generation and two malloc arenas, to show what they change.
     const flags = `--max-old-space-size=${HEAP_MB} --max-semi-space-size=8`;
     await memoryRun(
-      `PostgreSQL, ${flags}, MALLOC_ARENA_MAX=2`,
+      `PostgreSQL, as npm start runs it (${flags}, MALLOC_ARENA_MAX=2)`,
       { DATABASE_URL: url.toString(), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${flags}`.trim(), MALLOC_ARENA_MAX: "2" },
       durationMs,
     );

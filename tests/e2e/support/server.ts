@@ -40,11 +40,14 @@ export function newDataDir({ seeded }: { seeded: boolean }): string {
   return dataDir;
 }
 
-export async function startServer(env: Record<string, string> = {}, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  { timeoutMs = 240_000, entry = "server.js" }: { timeoutMs?: number; /** `scripts/start.mjs` for `npm start`'s launcher */ entry?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? newDataDir({ seeded: env.SEED_DEMO !== "false" });
   let output = "";
-  const child = spawn(process.execPath, [path.join(projectRoot, "server.js")], {
+  const child = spawn(process.execPath, [path.join(projectRoot, entry)], {
     cwd: projectRoot,
     env: {
       ...process.env,
