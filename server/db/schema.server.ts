@@ -698,6 +698,8 @@ export const pushSubscriptions = pgTable(
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
     language: text("language").notNull().default("ar"),
+    /** Deliveries failed in a row, for any reason; reset by one that succeeds; removed at PUSH_MAX_FAILURES (decision 0134). */
+    failures: integer("failures").notNull().default(0),
     ...timestamps,
   },
   (t) => [uniqueIndex("push_subscriptions_endpoint_unique").on(t.endpoint)],
@@ -706,13 +708,14 @@ export const pushSubscriptions = pgTable(
 /**
  * One alert per item, ever (re-saving does not resend): queued, sending (by `jobId`, up to subscription id
  * `cursor`, so a crash repeats at most one batch), sent; with what the editor sees: sent, failed, removed.
+ * Held: not sent, the hour's cap of alerts (PUSH_ALERTS_PER_HOUR) being reached when its turn came (decision 0134).
  */
 export const pushAlerts = pgTable(
   "push_alerts",
   {
     contentType: text("content_type").notNull(),
     itemId: integer("item_id").notNull(),
-    state: text("state", { enum: ["queued", "sending", "sent"] })
+    state: text("state", { enum: ["queued", "sending", "sent", "held"] })
       .notNull()
       .default("queued"),
     jobId: integer("job_id"),

@@ -10,10 +10,15 @@
  * - A scheduled item's job runs at its publish time; if the time moved, the job for the new time sends.
  * - In batches of PUSH_BATCH_SIZE subscriptions, by id: after each batch the row keeps the last id and the counts,
  *   so a crashed worker's job, taken again, resumes after the last finished batch (at most one batch repeats).
- * - A subscription its push service says is gone (404, 410) is deleted; other failures are counted, not retried.
+ * - A subscription its push service says is gone (404, 410) is deleted; one that fails PUSH_MAX_FAILURES
+ *   deliveries in a row, for any reason, too (issue 39, docs/decisions/0134-outbound-requests-and-push-delivery.md).
+ * - Every delivery goes through the guarded outbound agent (server/http/outbound.server.ts: public addresses on
+ *   port 443 only, checked when it connects) with a total deadline (PUSH_DEADLINE_MS), PUSH_CONCURRENCY at once
+ *   over a sliding window, so one slow or dead push service holds one slot for at most its deadline.
+ * - At most PUSH_ALERTS_PER_HOUR alerts start in any hour; the next is held (not sent), and the editor sees it.
+ *   A bulk action queues one alert, its most important item's (queueOnePushAlert).
  */
-import type { Agent } from "node:https";
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
 import { localized } from "#domain/localized.ts";
@@ -22,14 +27,19 @@ import { getConfig, type Config } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { createOutboundAgent, outboundRequest, type OutboundAgent } from "#server/http/outbound.server.ts";
 import { enqueue, PermanentJobError, type Job } from "#server/jobs/queue.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { columnOf, tableOf } from "#server/content/registry.server.ts";
 import { pushSettings, type PushSettings } from "./subscriptions.server.ts";
 
 export const PUSH_ALERT_JOB = "push.alert";
-/** Subscriptions sent to at once, and between two saves of the alert's progress. */
+/** Subscriptions read at once, and deliveries finished between two saves of the alert's progress. */
 export const PUSH_BATCH_SIZE = 100;
+/** Deliveries in flight at once: a dead push service takes one slot until its deadline, the others keep going. */
+export const PUSH_CONCURRENCY = 50;
+/** The advisory lock under which an alert is counted against the hour's cap and claimed (no two pass at once). */
+const PUSH_CAP_LOCK = 0x5a4a_0134;
 /** How long a push service keeps an alert for a phone that is off: breaking news is stale after a few hours. */
 export const PUSH_TTL_SECONDS = 6 * 3600;
 /** The slug of the breaking-news category (back-office.md §3: "breaking (عاجل)"). */
@@ -50,16 +60,54 @@ async function alertWorthy(db: Database, facts: AlertFacts): Promise<boolean> {
 
 type SavedItem = { id: number; status: EditorStatus; publish_date: string; urgent?: unknown; category_id?: unknown };
 
+/** Whether this save makes an alert-worthy item public or scheduled (and it was not already out and worthy). */
+async function alertDue(tx: Database, before: SavedItem | null, after: SavedItem, config: Config): Promise<boolean> {
+  if (!pushSettings(config) || after.status === "draft") return false;
+  if (!(await alertWorthy(tx, { urgent: after.urgent, categoryId: after.category_id }))) return false;
+  // Already public and alert-worthy before this save: it was alerted then (or predates alerts); never again.
+  return !(before?.status === "published" && (await alertWorthy(tx, { urgent: before.urgent, categoryId: before.category_id })));
+}
+
 /**
  * Called by the newsroom's save, in its transaction, with the item before (null for a new one) and after: queues
  * the alert when this save makes an alert-worthy item public or scheduled. Nothing when alerts are off.
  */
 export async function queuePushAlert(tx: Database, type: ContentType, before: SavedItem | null, after: SavedItem, config: Config = getConfig()) {
-  if (!pushSettings(config) || after.status === "draft") return;
-  if (!(await alertWorthy(tx, { urgent: after.urgent, categoryId: after.category_id }))) return;
-  // Already public and alert-worthy before this save: it was alerted then (or predates alerts); never again.
-  if (before?.status === "published" && (await alertWorthy(tx, { urgent: before.urgent, categoryId: before.category_id }))) return;
+  if (await alertDue(tx, before, after, config)) await queueAlert(tx, type, after);
+}
+
+/**
+ * A bulk action's alert (issue 39): publishing 200 breaking items rang each subscriber's phone 200 times. Of the
+ * items it makes due, one alert: the item marked urgent before those only in the breaking category, then the
+ * newest (publish time, then id). The others are out without an alert of their own, as items already alerted.
+ */
+export async function queueOnePushAlert(
+  tx: Database,
+  type: ContentType,
+  changes: { before: SavedItem | null; after: SavedItem }[],
+  config: Config = getConfig(),
+) {
+  let best: SavedItem | null = null;
+  const rank = (item: SavedItem) => [item.urgent === true ? 1 : 0, new Date(item.publish_date).getTime(), item.id];
+  for (const { before, after } of changes) {
+    if (!(await alertDue(tx, before, after, config))) continue;
+    if (!best) best = after;
+    else {
+      const [a, b] = [rank(after), rank(best)];
+      const i = a.findIndex((v, n) => v !== b[n]);
+      if (i >= 0 && a[i] > b[i]) best = after;
+    }
+  }
+  if (best) await queueAlert(tx, type, best);
+}
+
+async function queueAlert(tx: Database, type: ContentType, after: SavedItem) {
   await tx.insert(pushAlerts).values({ contentType: type, itemId: after.id }).onConflictDoNothing();
+  // Held by the hour's cap, then published again: its turn comes again (the cap is counted when the job runs).
+  await tx
+    .update(pushAlerts)
+    .set({ state: "queued", finishedAt: null })
+    .where(and(eq(pushAlerts.contentType, type), eq(pushAlerts.itemId, after.id), eq(pushAlerts.state, "held")));
   const [alert] = await tx
     .select({ state: pushAlerts.state })
     .from(pushAlerts)
@@ -76,14 +124,25 @@ export async function queuePushAlert(tx: Database, type: ContentType, before: Sa
   );
 }
 
-/** What the editor sees of an item's alert: null when none was queued. */
-export async function pushAlertOf(db: Database, type: ContentType, id: number) {
+/** Alerts that started in the last hour (sending or sent): what the cap counts. */
+async function alertsInLastHour(db: Database): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(pushAlerts)
+    .where(and(inArray(pushAlerts.state, ["sending", "sent"]), gte(pushAlerts.startedAt, sql`now() - interval '1 hour'`)));
+  return Number(row?.n ?? 0);
+}
+
+/** What the editor sees of an item's alert, with the hour's cap and how many alerts went out in it: null when none was queued. */
+export async function pushAlertOf(db: Database, type: ContentType, id: number, config: Pick<Config, "PUSH_ALERTS_PER_HOUR"> = getConfig()) {
   const [row] = await db
     .select({ state: pushAlerts.state, sent: pushAlerts.sent, failed: pushAlerts.failed, removed: pushAlerts.removed, finishedAt: pushAlerts.finishedAt })
     .from(pushAlerts)
     .where(and(eq(pushAlerts.contentType, type), eq(pushAlerts.itemId, id)))
     .limit(1);
-  return row ? { state: row.state, sent: row.sent, failed: row.failed, removed: row.removed, finishedAt: row.finishedAt?.toISOString() ?? null } : null;
+  if (!row) return null;
+  const cap = { perHour: config.PUSH_ALERTS_PER_HOUR, lastHour: await alertsInLastHour(db) };
+  return { state: row.state, sent: row.sent, failed: row.failed, removed: row.removed, finishedAt: row.finishedAt?.toISOString() ?? null, cap };
 }
 export type PushAlertView = NonNullable<Awaited<ReturnType<typeof pushAlertOf>>>;
 
@@ -96,12 +155,26 @@ export type SendOptions = {
   publicUrl: string;
   /** The site's name under the title: Arabic, and French for the other languages. */
   siteName: { ar: string; fr: string };
-  /** The HTTPS agent of the requests to push services (tests trust their own push service's certificate). */
-  agent?: Agent;
+  /** The guarded agent of the requests to push services (tests make one that trusts their own push service). */
+  agent?: OutboundAgent;
   batchSize?: number;
+  concurrency?: number;
+  /** Each delivery's total deadline (PUSH_DEADLINE_MS). */
+  deadlineMs?: number;
+  /** Deliveries failed in a row after which a subscription is removed (PUSH_MAX_FAILURES). */
+  maxFailures?: number;
+  /** Alerts that may start in any hour (PUSH_ALERTS_PER_HOUR). */
+  perHour?: number;
 };
 
-export type SendOutcome = { state: "sent" | "skipped"; sent: number; failed: number; removed: number };
+export type SendOutcome = { state: "sent" | "skipped" | "held"; sent: number; failed: number; removed: number };
+
+let sharedAgent: OutboundAgent | null = null;
+/** Production's agent to push services: public addresses on port 443, nothing else (decision 0134). */
+function pushAgent(): OutboundAgent {
+  sharedAgent ??= createOutboundAgent({ ports: [443] });
+  return sharedAgent;
+}
 
 /** The job: sends an item's alert to every subscriber, resuming where a crashed attempt stopped. */
 export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload">, options: SendOptions): Promise<SendOutcome> {
@@ -136,18 +209,38 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
     return skipped;
   }
 
-  // This job takes the alert: a queued one, its own after a crash, or one whose job is no longer queued or running.
-  const [claimed] = await db
-    .update(pushAlerts)
-    .set({ state: "sending", jobId: job.id, startedAt: sql`coalesce(${pushAlerts.startedAt}, now())` })
-    .where(
-      and(
-        whereAlert,
-        sql`(${pushAlerts.state} = 'queued' or (${pushAlerts.state} = 'sending' and (${pushAlerts.jobId} = ${job.id}
-          or not exists (select 1 from jobs where jobs.id = ${pushAlerts.jobId} and jobs.state in ('queued', 'running')))))`,
-      ),
-    )
-    .returning({ cursor: pushAlerts.cursor, sent: pushAlerts.sent, failed: pushAlerts.failed, removed: pushAlerts.removed });
+  const perHour = options.perHour ?? getConfig().PUSH_ALERTS_PER_HOUR;
+  const claimed = await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    // Counting the hour's alerts and taking this one are one step: two jobs at once cannot both pass the cap.
+    await tx.execute(sql`select pg_advisory_xact_lock(${PUSH_CAP_LOCK})`);
+    const [current] = await tx.select({ state: pushAlerts.state }).from(pushAlerts).where(whereAlert);
+    // A queued alert is counted against the cap when it would start; one already sending was counted then.
+    if (current?.state === "queued" && (await alertsInLastHour(tx)) >= perHour) {
+      await tx
+        .update(pushAlerts)
+        .set({ state: "held", finishedAt: new Date() })
+        .where(and(whereAlert, eq(pushAlerts.state, "queued")));
+      return "held" as const;
+    }
+    // This job takes the alert: a queued one, its own after a crash, or one whose job is no longer queued or running.
+    const [row] = await tx
+      .update(pushAlerts)
+      .set({ state: "sending", jobId: job.id, startedAt: sql`coalesce(${pushAlerts.startedAt}, now())` })
+      .where(
+        and(
+          whereAlert,
+          sql`(${pushAlerts.state} = 'queued' or (${pushAlerts.state} = 'sending' and (${pushAlerts.jobId} = ${job.id}
+            or not exists (select 1 from jobs where jobs.id = ${pushAlerts.jobId} and jobs.state in ('queued', 'running')))))`,
+        ),
+      )
+      .returning({ cursor: pushAlerts.cursor, sent: pushAlerts.sent, failed: pushAlerts.failed, removed: pushAlerts.removed });
+    return row ?? null;
+  });
+  if (claimed === "held") {
+    logger.warn({ type, id, perHour }, "push alert held: the hour's cap of alerts is reached");
+    return { ...skipped, state: "held" };
+  }
   if (!claimed) return skipped;
 
   const path = publicUrl(type, item.pageSlug, id);
@@ -164,20 +257,73 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
       return [lang, JSON.stringify(message)];
     }),
   );
-  const request = {
-    vapidDetails: options.settings,
-    TTL: PUSH_TTL_SECONDS,
-    urgency: "high" as const,
-    contentEncoding: "aes128gcm" as const,
-    timeout: 10_000,
-    ...(options.agent ? { agent: options.agent } : {}),
+  const details = { vapidDetails: options.settings, TTL: PUSH_TTL_SECONDS, urgency: "high" as const, contentEncoding: "aes128gcm" as const };
+  const agent = options.agent ?? pushAgent();
+  const deadlineMs = options.deadlineMs ?? getConfig().PUSH_DEADLINE_MS;
+  const maxFailures = options.maxFailures ?? getConfig().PUSH_MAX_FAILURES;
+  const batchSize = options.batchSize ?? PUSH_BATCH_SIZE;
+  const concurrency = options.concurrency ?? PUSH_CONCURRENCY;
+
+  type Subscription = { id: number; endpoint: string; p256dh: string; auth: string; language: string };
+  type Outcome = "sent" | "gone" | "failed";
+  /** One delivery, settled within its deadline whatever the push service does. */
+  const deliver = async (sub: Subscription): Promise<Outcome> => {
+    const lang = (LANGUAGES as readonly string[]).includes(sub.language) ? (sub.language as Language) : "ar";
+    try {
+      const request = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloads.get(lang)!, details);
+      const answer = await outboundRequest(request.endpoint, { agent, method: request.method, headers: request.headers, body: request.body, deadlineMs });
+      if (answer.status >= 200 && answer.status < 300) return "sent";
+      if (answer.status === 404 || answer.status === 410) return "gone";
+      // The endpoint is a capability: only its host is logged.
+      logger.warn({ host: hostOf(sub.endpoint), status: answer.status }, "push alert not delivered");
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      logger.warn({ host: hostOf(sub.endpoint), code: code ?? null, reason: message }, "push alert not delivered");
+    }
+    return "failed";
   };
 
-  let { cursor } = claimed;
+  let cursor = claimed.cursor;
   const totals = { sent: claimed.sent, failed: claimed.failed, removed: claimed.removed };
-  const batchSize = options.batchSize ?? PUSH_BATCH_SIZE;
-  for (;;) {
-    const batch = await db
+  const inFlight = new Map<number, Promise<void>>();
+  let finished: { id: number; outcome: Outcome }[] = [];
+  let lastStarted = cursor;
+  /** Saves what finished: removals, failure counts, and the cursor below which every delivery is done. */
+  const flush = async () => {
+    const done = finished;
+    finished = [];
+    // Deliveries start in id order: everything below the lowest one still in flight is done (and in `done`).
+    cursor = inFlight.size ? Math.min(...inFlight.keys()) - 1 : lastStarted;
+    const ids = (o: Outcome) => done.filter((d) => d.outcome === o).map((d) => d.id);
+    const [sent, gone, failed] = [ids("sent"), ids("gone"), ids("failed")];
+    const removed = [...gone];
+    if (sent.length)
+      await db
+        .update(pushSubscriptions)
+        .set({ failures: 0 })
+        .where(and(inArray(pushSubscriptions.id, sent), gt(pushSubscriptions.failures, 0)));
+    if (failed.length) {
+      const counted = await db
+        .update(pushSubscriptions)
+        .set({ failures: sql`${pushSubscriptions.failures} + 1` })
+        .where(inArray(pushSubscriptions.id, failed))
+        .returning({ id: pushSubscriptions.id, failures: pushSubscriptions.failures });
+      const dead = counted.filter((c) => c.failures >= maxFailures).map((c) => c.id);
+      if (dead.length) logger.info({ count: dead.length, maxFailures }, "push subscriptions removed after failing in a row");
+      removed.push(...dead);
+    }
+    if (removed.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, removed));
+    totals.sent += sent.length;
+    totals.failed += failed.length;
+    totals.removed += removed.length;
+    await db
+      .update(pushAlerts)
+      .set({ cursor, sent: totals.sent, failed: totals.failed, removed: totals.removed })
+      .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
+  };
+
+  for (let after = cursor; ;) {
+    const page = await db
       .select({
         id: pushSubscriptions.id,
         endpoint: pushSubscriptions.endpoint,
@@ -186,38 +332,27 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
         language: pushSubscriptions.language,
       })
       .from(pushSubscriptions)
-      .where(gt(pushSubscriptions.id, cursor))
+      .where(gt(pushSubscriptions.id, after))
       .orderBy(asc(pushSubscriptions.id))
       .limit(batchSize);
-    if (!batch.length) break;
-    const outcomes = await Promise.all(
-      batch.map(async (sub) => {
-        const lang = (LANGUAGES as readonly string[]).includes(sub.language) ? (sub.language as Language) : "ar";
-        try {
-          await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloads.get(lang)!, request);
-          return "sent" as const;
-        } catch (error) {
-          const status = (error as { statusCode?: number }).statusCode;
-          if (status === 404 || status === 410) return sub.id;
-          // The endpoint is a capability: only its host is logged.
-          logger.warn({ host: hostOf(sub.endpoint), status: status ?? null, err: status ? undefined : error }, "push alert not delivered");
-          return "failed" as const;
-        }
-      }),
-    );
-    const expired = outcomes.filter((o): o is number => typeof o === "number");
-    const sent = outcomes.filter((o) => o === "sent").length;
-    const failed = outcomes.filter((o) => o === "failed").length;
-    if (expired.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, expired));
-    cursor = batch[batch.length - 1].id;
-    totals.sent += sent;
-    totals.failed += failed;
-    totals.removed += expired.length;
-    await db
-      .update(pushAlerts)
-      .set({ cursor, sent: totals.sent, failed: totals.failed, removed: totals.removed })
-      .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
+    if (!page.length) break;
+    after = page[page.length - 1].id;
+    for (const sub of page) {
+      // A sliding window, not batches in lock-step: a slow delivery holds its own slot, never the next batch.
+      while (inFlight.size >= concurrency) await Promise.race(inFlight.values());
+      if (finished.length >= batchSize) await flush();
+      lastStarted = sub.id;
+      inFlight.set(
+        sub.id,
+        deliver(sub).then((outcome) => {
+          finished.push({ id: sub.id, outcome });
+          inFlight.delete(sub.id);
+        }),
+      );
+    }
   }
+  await Promise.all(inFlight.values());
+  await flush();
   await db
     .update(pushAlerts)
     .set({ state: "sent", finishedAt: new Date() })
@@ -235,7 +370,7 @@ function hostOf(endpoint: string): string {
 }
 
 /** The job's handler for server/jobs/index.server.ts: nothing to do when alerts were turned off since. */
-export function pushAlertHandler(given?: Config, extra: Pick<SendOptions, "agent" | "batchSize"> = {}) {
+export function pushAlertHandler(given?: Config, extra: Pick<SendOptions, "agent" | "batchSize" | "concurrency" | "deadlineMs"> = {}) {
   return async (job: Job, { db }: { db: Database }) => {
     const config = given ?? getConfig();
     const settings = pushSettings(config);
@@ -243,6 +378,14 @@ export function pushAlertHandler(given?: Config, extra: Pick<SendOptions, "agent
       logger.warn({ job: job.id }, "push alert dropped: VAPID keys are no longer set");
       return;
     }
-    await sendPushAlert(db, job, { settings, publicUrl: config.publicUrl, siteName: { ar: config.SITE_NAME, fr: config.SITE_NAME_FR }, ...extra });
+    await sendPushAlert(db, job, {
+      settings,
+      publicUrl: config.publicUrl,
+      siteName: { ar: config.SITE_NAME, fr: config.SITE_NAME_FR },
+      deadlineMs: config.PUSH_DEADLINE_MS,
+      maxFailures: config.PUSH_MAX_FAILURES,
+      perHour: config.PUSH_ALERTS_PER_HOUR,
+      ...extra,
+    });
   };
 }

@@ -5,14 +5,16 @@
  * decrypts what it receives (aes128gcm, RFC 8188 / RFC 8291) and checks the VAPID JWT (RFC 8292).
  */
 import crypto from "node:crypto";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import type { AddressInfo } from "node:net";
+import { localCertificate } from "#tests/helpers/tls.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import webpush from "web-push";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { validInput } from "#tests/helpers/content.ts";
@@ -23,6 +25,7 @@ import { runBulkAction } from "#server/content/bulk.server.ts";
 import { startWorker } from "#server/jobs/queue.server.ts";
 import { PUSH_ALERT_JOB, pushAlertHandler, pushAlertOf, sendPushAlert, type PushMessage } from "./alerts.server.ts";
 import { parseSubscription, pushSettings, saveSubscription } from "./subscriptions.server.ts";
+import { createOutboundAgent } from "#server/http/outbound.server.ts";
 
 const editor = { id: "user-1", email: "amina.editor@example.org" };
 
@@ -79,37 +82,62 @@ function checkVapid(header: string | undefined, publicKey: string, audience: str
   expect(payload.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
 }
 
-type Received = { path: string; headers: Record<string, string | string[] | undefined>; body: Buffer };
+type Received = { path: string; headers: Record<string, string | string[] | undefined>; body: Buffer; at: number };
 
 /** A push service on 127.0.0.1 over HTTPS (web-push speaks only HTTPS), with a certificate made for the test. */
 async function startPushService(dir: string) {
-  execFileSync(
-    "openssl",
-    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      path.join(dir, "key.pem"),
-      "-out",
-      path.join(dir, "cert.pem"),
-    ]),
-    { stdio: "ignore" },
-  );
-  const cert = fs.readFileSync(path.join(dir, "cert.pem"));
+  const { key, cert } = localCertificate(dir);
   const received: Received[] = [];
-  /** The status each path answers (201 unless told). */
-  const answers = new Map<string, number>();
-  const server = https.createServer({ key: fs.readFileSync(path.join(dir, "key.pem")), cert }, (req, res) => {
+  const connections = { count: 0 };
+  /** The status each path answers (201 unless told); a list is answered in turn, its last one for good. */
+  const answers = new Map<string, number | number[]>();
+  const server = https.createServer({ key, cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(answers.get(req.url ?? "") ?? 201).end();
+      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+      const answer = answers.get(req.url ?? "") ?? 201;
+      res.writeHead(Array.isArray(answer) ? (answer.length > 1 ? answer.shift()! : answer[0]) : answer).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, received, answers, agent: new https.Agent({ ca: cert }), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  server.on("connection", () => connections.count++);
+  const port = (server.address() as AddressInfo).port;
+  // The real guarded agent, told to let this one local address and port through (and to trust its certificate).
+  const agent = createOutboundAgent({ ports: [443], ca: cert, allowForTests: [{ address: "127.0.0.1", port }] });
+  return { origin, port, key, cert, connections, received, answers, agent, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const ALERT_SETTINGS = ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT", "PUBLIC_URL", "PUSH_ALERTS_PER_HOUR", "PUSH_MAX_FAILURES"];
+
+/** A push service, the settings of a describe block, a database with the breaking and politics categories. */
+async function setUpAlerts(kind: (typeof testDatabaseKinds)[number], dir: string, env: Record<string, string>) {
+  const push = await startPushService(dir);
+  Object.assign(process.env, { PUBLIC_URL: "https://sahara.example", ...env });
+  resetConfig();
+  const config = checkConfig(process.env).config;
+  const h = await createTestDatabase(kind);
+  const [{ id: breakingId }] = await h.db
+    .insert(categories)
+    .values({ name: "عاجل", nameFr: "Urgent", slug: "breaking", type: "news" })
+    .returning({ id: categories.id });
+  const [{ id: politicsId }] = await h.db.insert(categories).values({ name: "سياسة", slug: "politics", type: "news" }).returning({ id: categories.id });
+  return { push, config, h, breakingId, politicsId };
+}
+
+async function tearDownAlerts(
+  saved: NodeJS.ProcessEnv,
+  { push, h, dir }: { push?: Awaited<ReturnType<typeof startPushService>>; h?: TestDatabase; dir: string },
+) {
+  for (const key of ALERT_SETTINGS) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
+  resetConfig();
+  await push?.close();
+  await h?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 for (const kind of testDatabaseKinds) {
@@ -154,21 +182,15 @@ for (const kind of testDatabaseKinds) {
       });
 
     beforeAll(async () => {
-      push = await startPushService(dir);
-      Object.assign(process.env, {
+      ({ push, config, h, breakingId, politicsId } = await setUpAlerts(kind, dir, {
         VAPID_PUBLIC_KEY: vapid.publicKey,
         VAPID_PRIVATE_KEY: vapid.privateKey,
         VAPID_SUBJECT: subject,
-        PUBLIC_URL: "https://sahara.example",
-      });
-      resetConfig();
-      config = checkConfig(process.env).config;
-      h = await createTestDatabase(kind);
-      [{ id: breakingId }] = await h.db
-        .insert(categories)
-        .values({ name: "عاجل", nameFr: "Urgent", slug: "breaking", type: "news" })
-        .returning({ id: categories.id });
-      [{ id: politicsId }] = await h.db.insert(categories).values({ name: "سياسة", slug: "politics", type: "news" }).returning({ id: categories.id });
+        // This file sends more alerts in a minute than the hour's cap allows; the cap has its own test below.
+        PUSH_ALERTS_PER_HOUR: "1000",
+        // "broken" fails every alert here; removal after failures in a row has its own test below.
+        PUSH_MAX_FAILURES: "100",
+      }));
       await subscribe("ar1", "ar");
       await subscribe("fr1", "fr");
       await subscribe("en1", "en");
@@ -177,16 +199,7 @@ for (const kind of testDatabaseKinds) {
       push.answers.set("/push/gone", 410);
       push.answers.set("/push/broken", 500);
     });
-    afterAll(async () => {
-      for (const key of ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT", "PUBLIC_URL"]) {
-        if (saved[key] === undefined) delete process.env[key];
-        else process.env[key] = saved[key];
-      }
-      resetConfig();
-      await push?.close();
-      await h?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => tearDownAlerts(saved, { push, h, dir }));
     beforeEach(() => {
       push.received.length = 0;
     });
@@ -325,6 +338,266 @@ for (const kind of testDatabaseKinds) {
         Object.assign(process.env, { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey });
         resetConfig();
       }
+    });
+  });
+
+  describe(`push delivery against hostile and failing endpoints (${kind}, decision 0134)`, () => {
+    let h: TestDatabase;
+    let push: Awaited<ReturnType<typeof startPushService>>;
+    let config: Config;
+    let breakingId: number;
+    let politicsId: number;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "push-guard-"));
+    const vapid = webpush.generateVAPIDKeys();
+    const saved = { ...process.env };
+    const keys = browserKeys();
+    const keyColumns = { p256dh: keys.ecdh.getPublicKey().toString("base64url"), auth: keys.auth.toString("base64url") };
+    /** Stored as the API would store it, but without its early text check: the outbound guard is what is tested. */
+    const addSubscribers = (endpoints: string[]) =>
+      h.db.insert(pushSubscriptions).values(endpoints.map((endpoint) => ({ endpoint, ...keyColumns, language: "ar" })));
+    const publishUrgent = (title: string) => createItem(h.db, "news", { ...validInput("news", politicsId, title), urgent: true }, editor);
+    const runJobs = async (handlerConfig: Config, extra: Parameters<typeof pushAlertHandler>[1]) => {
+      const worker = startWorker(h.db, { [PUSH_ALERT_JOB]: pushAlertHandler(handlerConfig, extra) }, { pollMs: 50 });
+      await worker.drain();
+      await worker.stop();
+    };
+
+    beforeAll(async () => {
+      ({ push, config, h, breakingId, politicsId } = await setUpAlerts(kind, dir, {
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        PUSH_ALERTS_PER_HOUR: "1000",
+        PUSH_MAX_FAILURES: "3",
+      }));
+    });
+    afterAll(() => tearDownAlerts(saved, { push, h, dir }));
+    beforeEach(async () => {
+      push.received.length = 0;
+      push.answers.clear();
+      await h.db.delete(pushSubscriptions);
+      // Each test counts its own alerts against the hour's cap.
+      await h.db.delete(pushAlerts);
+    });
+
+    it("an urgent item opens no connection to this machine, whatever name or spelling a subscription gives it (the production agent)", async () => {
+      // A TLS listener on every local address, on 443 when this process may take it (then the agent is production's
+      // own, untouched), else on a free port with an agent that allows that port (and only that).
+      const listener = https.createServer({ key: push.key, cert: push.cert }, (_req, res) => res.writeHead(201).end());
+      let connections = 0;
+      listener.on("connection", () => connections++);
+      const port = await new Promise<number>((resolve) => {
+        listener.once("error", () => listener.listen(0, "::", () => resolve((listener.address() as AddressInfo).port)));
+        listener.listen(443, "::", () => resolve(443));
+      });
+      try {
+        const agent = port === 443 ? undefined : createOutboundAgent({ ports: [port] });
+        // The listener does take connections: a plain one, as a control.
+        await new Promise<void>((resolve, reject) => {
+          const socket = https.request({ host: "127.0.0.1", port, method: "POST", path: "/control", rejectUnauthorized: false, agent: false }, (res) => {
+            res.resume();
+            res.on("end", resolve);
+          });
+          socket.on("error", reject);
+          socket.end();
+        });
+        expect(connections).toBe(1);
+
+        const hostsName = fs
+          .readFileSync("/etc/hosts", "utf8")
+          .split("\n")
+          .map((line) => line.replace(/#.*/, "").trim().split(/\s+/))
+          .filter(([address]) => /^127\./.test(address ?? ""))
+          .flatMap(([, ...names]) => names)
+          .find((n) => n && n !== "localhost" && n !== os.hostname());
+        const hosts = [
+          os.hostname(),
+          `${os.hostname()}.`,
+          "localhost.",
+          ...(hostsName ? [hostsName] : []),
+          "127.0.0.1",
+          "[::1]",
+          "[::ffff:127.0.0.1]",
+          "[::127.0.0.1]",
+          "[64:ff9b::7f00:1]",
+          "0.0.0.0",
+          "198.18.0.1",
+          "169.254.169.254",
+        ];
+        const suffix = port === 443 ? "" : `:${port}`;
+        await addSubscribers(hosts.map((host, i) => `https://${host}${suffix}/push/x${i}`));
+        // The API would have refused every one of them already, with a 400: the early text check.
+        for (const host of hosts) {
+          const body = { endpoint: `https://${host}/push/x`, keys: keyColumns, language: "ar" };
+          expect(() => parseSubscription(body), host).toThrow(/endpoint must/);
+        }
+
+        const item = await publishUrgent("عاجل: اختبار الحارس");
+        await runJobs(config, agent ? { agent } : {});
+        expect(connections).toBe(1);
+        expect(await pushAlertOf(h.db, "news", item.id)).toMatchObject({ state: "sent", sent: 0, failed: hosts.length });
+        const failures = await h.db.select({ failures: pushSubscriptions.failures }).from(pushSubscriptions);
+        expect(failures).toEqual(hosts.map(() => ({ failures: 1 })));
+      } finally {
+        await new Promise<void>((resolve) => listener.close(() => resolve()));
+      }
+    });
+
+    it("a push service that trickles a byte a second among 1,000 subscribers delays none of the others and is cut at the deadline", async () => {
+      const opened: number[] = [];
+      const closed: number[] = [];
+      const tarpit = tls.createServer({ key: push.key, cert: push.cert }, (socket) => {
+        opened.push(Date.now());
+        socket.write("HTTP/1.1 201 Created\r\nX-Slow: ");
+        const timer = setInterval(() => socket.write("a"), 1000);
+        socket.on("error", () => {});
+        socket.on("close", () => {
+          clearInterval(timer);
+          closed.push(Date.now());
+        });
+      });
+      await new Promise<void>((resolve) => tarpit.listen(0, "127.0.0.1", resolve));
+      const tarpitPort = (tarpit.address() as AddressInfo).port;
+      try {
+        const agent = createOutboundAgent({
+          ports: [443],
+          ca: push.cert,
+          allowForTests: [
+            { address: "127.0.0.1", port: push.port },
+            { address: "127.0.0.1", port: tarpitPort },
+          ],
+        });
+        // The tarpit first, so it is in the first batch, which it held for the whole time-out before.
+        await addSubscribers([`https://127.0.0.1:${tarpitPort}/push/tarpit`]);
+        await addSubscribers(Array.from({ length: 999 }, (_, i) => `${push.origin}/push/good-${i}`));
+        const deadlineMs = config.PUSH_DEADLINE_MS;
+        const item = await publishUrgent("عاجل: ألف مشترك وخادم بطيء");
+        const started = Date.now();
+        await runJobs(config, { agent });
+        const ended = Date.now();
+
+        const paths = new Set(push.received.map((r) => r.path));
+        expect(push.received).toHaveLength(999);
+        expect(paths.size).toBe(999);
+        const lastGood = Math.max(...push.received.map((r) => r.at));
+        expect(opened).toHaveLength(1);
+        // Its side sees the socket closed at its next byte.
+        await expect.poll(() => closed.length, { timeout: 5000 }).toBe(1);
+        // Every good subscriber had the alert before the tarpit was cut, and the tarpit was cut (at the deadline).
+        expect(lastGood).toBeLessThan(closed[0]);
+        expect(await pushAlertOf(h.db, "news", item.id)).toMatchObject({ state: "sent", sent: 999, failed: 1 });
+        console.info(
+          `[figure] one tarpit among 1,000 subscribers (${kind}): all 999 others had the alert ${lastGood - started} ms after the job started; ` +
+            `the tarpit was cut after ${closed[0] - opened[0]} ms (deadline ${deadlineMs} ms); the job took ${ended - started} ms`,
+        );
+      } finally {
+        await new Promise<void>((resolve) => tarpit.close(() => resolve()));
+      }
+    }, 120_000);
+
+    it("a subscription that fails PUSH_MAX_FAILURES deliveries in a row, for any reason, is removed; one success resets the count", async () => {
+      // A port that refuses (bound, then closed) and a server that does not speak TLS, both on allowed addresses.
+      const closedPort = await new Promise<number>((resolve) => {
+        const probe = net.createServer().listen(0, "127.0.0.1", () => {
+          const { port } = probe.address() as AddressInfo;
+          probe.close(() => resolve(port));
+        });
+      });
+      const plain = net.createServer((socket) => socket.end("HTTP/1.1 400 Bad Request\r\n\r\n"));
+      await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+      const plainPort = (plain.address() as AddressInfo).port;
+      try {
+        const agent = createOutboundAgent({
+          ports: [443],
+          ca: push.cert,
+          allowForTests: [push.port, closedPort, plainPort].map((port) => ({ address: "127.0.0.1", port })),
+        });
+        push.answers.set("/push/error", 500);
+        push.answers.set("/push/flaky", [500, 500, 201]);
+        const failing = [
+          `${push.origin}/push/error`,
+          "https://no-such-host.invalid/push/x",
+          `https://127.0.0.1:${closedPort}/push/x`,
+          `https://127.0.0.1:${plainPort}/push/x`,
+          "https://10.0.0.1/push/x",
+        ];
+        await addSubscribers([`${push.origin}/push/good`, `${push.origin}/push/flaky`, ...failing]);
+        const failuresOf = async () =>
+          Object.fromEntries(
+            (await h.db.select({ endpoint: pushSubscriptions.endpoint, failures: pushSubscriptions.failures }).from(pushSubscriptions)).map((r) => [
+              r.endpoint,
+              r.failures,
+            ]),
+          );
+        for (const round of [1, 2]) {
+          const item = await publishUrgent(`عاجل: محاولة ${round}`);
+          await runJobs(config, { agent, deadlineMs: 5000 });
+          expect(await pushAlertOf(h.db, "news", item.id)).toMatchObject({ state: "sent", sent: 1, failed: 6, removed: 0 });
+          expect(await failuresOf()).toEqual({
+            [`${push.origin}/push/good`]: 0,
+            [`${push.origin}/push/flaky`]: round,
+            ...Object.fromEntries(failing.map((e) => [e, round])),
+          });
+        }
+        const third = await publishUrgent("عاجل: المحاولة الثالثة");
+        await runJobs(config, { agent, deadlineMs: 5000 });
+        // The third failure in a row (PUSH_MAX_FAILURES=3) removes the five; the flaky one got through and starts again from 0.
+        expect(await pushAlertOf(h.db, "news", third.id)).toMatchObject({ state: "sent", sent: 2, failed: 5, removed: 5 });
+        expect(await failuresOf()).toEqual({ [`${push.origin}/push/good`]: 0, [`${push.origin}/push/flaky`]: 0 });
+      } finally {
+        // Not waited for: a half-closed socket of the client's may linger.
+        plain.close();
+      }
+    }, 60_000);
+
+    it("bulk-publishing many breaking items queues one alert, the urgent one's, not one per item", async () => {
+      await addSubscribers([`${push.origin}/push/reader`]);
+      const drafts = [];
+      for (let i = 0; i < 40; i++)
+        drafts.push(await createItem(h.db, "news", { ...validInput("news", breakingId, `عاجل: خبر رقم ${i}`), status: "draft" }, editor));
+      const urgent = await createItem(h.db, "news", { ...validInput("news", politicsId, "خبر عاجل مهم في المجموعة"), status: "draft", urgent: true }, editor);
+      const ids = [...drafts.map((d) => d.id), urgent.id];
+      const queuedBefore = (await h.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.name, PUSH_ALERT_JOB))).length;
+      await runBulkAction(h.db, "news", { action: "publish", selection: { ids } }, editor);
+
+      expect((await h.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.name, PUSH_ALERT_JOB))).length).toBe(queuedBefore + 1);
+      const alerts = await h.db.select({ itemId: pushAlerts.itemId }).from(pushAlerts).where(inArray(pushAlerts.itemId, ids));
+      expect(alerts).toEqual([{ itemId: urgent.id }]);
+      await runJobs(config, { agent: push.agent });
+      expect(push.received.map((r) => r.path)).toEqual(["/push/reader"]);
+      expect((JSON.parse(decrypt(push.received[0].body, keys)) as PushMessage).tag).toBe(`news-${urgent.id}`);
+
+      // Without an urgent one among them: the newest item's alert, still one.
+      push.received.length = 0;
+      const more = [];
+      for (let i = 0; i < 5; i++)
+        more.push(await createItem(h.db, "news", { ...validInput("news", breakingId, `عاجل: دفعة ثانية ${i}`), status: "draft" }, editor));
+      await runBulkAction(h.db, "news", { action: "publish", selection: { ids: more.map((m) => m.id) } }, editor);
+      await runJobs(config, { agent: push.agent });
+      expect(push.received).toHaveLength(1);
+      expect((JSON.parse(decrypt(push.received[0].body, keys)) as PushMessage).tag).toBe(`news-${Math.max(...more.map((m) => m.id))}`);
+    }, 60_000);
+
+    it("holds the alerts beyond the hour's cap, and the editor sees it and how many went out", async () => {
+      const capped = checkConfig({ ...process.env, PUSH_ALERTS_PER_HOUR: "2" }).config;
+      await addSubscribers([`${push.origin}/push/reader`]);
+      const items = [];
+      for (const n of [1, 2, 3]) {
+        items.push(await publishUrgent(`عاجل: تنبيه رقم ${n}`));
+        await runJobs(capped, { agent: push.agent });
+      }
+      expect(push.received).toHaveLength(2);
+      expect(await pushAlertOf(h.db, "news", items[0].id, capped)).toMatchObject({ state: "sent", sent: 1, cap: { perHour: 2, lastHour: 2 } });
+      expect(await pushAlertOf(h.db, "news", items[2].id, capped)).toMatchObject({ state: "held", sent: 0, cap: { perHour: 2, lastHour: 2 } });
+      // The hour over (its alerts an hour old), the held item published again: its turn comes.
+      await h.db
+        .update(pushAlerts)
+        .set({ startedAt: new Date(Date.now() - 3601_000) })
+        .where(inArray(pushAlerts.itemId, [items[0].id, items[1].id]));
+      const draft = await updateItem(h.db, "news", items[2].id, { status: "draft" }, editor, { partial: true });
+      await updateItem(h.db, "news", items[2].id, { status: "published" }, editor, { partial: true, expectedUpdatedAt: draft.updated_at });
+      await runJobs(capped, { agent: push.agent });
+      expect(push.received).toHaveLength(3);
+      expect(await pushAlertOf(h.db, "news", items[2].id, capped)).toMatchObject({ state: "sent", sent: 1, cap: { perHour: 2, lastHour: 1 } });
     });
   });
 }

@@ -3,6 +3,7 @@
  * `PushSubscription.toJSON()` gives (its push service's endpoint and the keys that encrypt for it) and the
  * language the reader's alerts come in. Subscribing twice from a browser updates its row; unsubscribing forgets it.
  */
+import net from "node:net";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { LANGUAGES, type Language } from "#domain/language.ts";
@@ -10,6 +11,7 @@ import type { Config } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { pushSubscriptions } from "#server/db/schema.server.ts";
 import { ValidationError } from "#server/http/errors.server.ts";
+import { refusedRange } from "#server/http/outbound.server.ts";
 
 /** Subscriptions (and unsubscriptions) per client address: a reader does it once or twice; a script stops. */
 export const PUSH_RATE_LIMIT = { limit: 10, windowMs: 10 * 60 * 1000 } as const;
@@ -36,23 +38,22 @@ const base64url = (bytes: number, what: string) =>
     .max(200, `${what} is too long.`)
     .refine((v) => /^[A-Za-z0-9_-]+=*$/.test(v) && Buffer.from(v, "base64url").length === bytes, `${what} must be ${bytes} bytes in base64url.`);
 
-/** Hosts a push service never has: a request there from our server would reach our own network. */
+/**
+ * Hosts a push service never has, told from the text alone: an early 400 for the obvious cases. The real guard is
+ * the outbound agent (server/http/outbound.server.ts), which checks every address a name resolves to when it
+ * connects (decision 0134): a public-looking name may still resolve to our network.
+ */
 function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) {
-    const [a, b] = host.split(".").map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  return host.includes(":") && (host === "::1" || host === "::" || /^f[cd]|^fe80|^::ffff:/.test(host));
+  // `localhost.` and `metadata.google.internal.` are the same names as without the dot.
+  const host = hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.+$/, "");
+  // The URL parser has already turned 0x7f.1, 2130706433 and [::127.0.0.1] into 127.0.0.1 and [::7f00:1].
+  if (net.isIP(host)) return refusedRange(host) !== null;
+  // Every push service has a dotted public name; a single label (this machine's host name, an /etc/hosts alias) never is one.
+  if (!host.includes(".")) return true;
+  return /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/.test(host);
 }
 
 function subscriptionSchema({ allowPrivateHosts }: { allowPrivateHosts: boolean }) {
@@ -66,7 +67,9 @@ function subscriptionSchema({ allowPrivateHosts }: { allowPrivateHosts: boolean 
       } catch {
         return false;
       }
-    }, "endpoint must be the https address of a push service.");
+    }, "endpoint must be the https address of a push service.")
+    // Push services answer on 443 (the URL parser leaves the port empty for it); the outbound agent refuses others too.
+    .refine((v) => allowPrivateHosts || !URL.canParse(v) || new URL(v).port === "", "endpoint must use the https port, 443.");
   return {
     subscribe: z.object({
       endpoint,

@@ -22,6 +22,14 @@ declare module "web-push" {
   }
   export function sendNotification(subscription: PushSubscription, payload?: string | Buffer | null, options?: RequestOptions): Promise<SendResult>;
   export function generateVAPIDKeys(): { publicKey: string; privateKey: string };
-  const webpush: { sendNotification: typeof sendNotification; generateVAPIDKeys: typeof generateVAPIDKeys; WebPushError: typeof WebPushError };
+  /** The request sendNotification would make (encrypted body, VAPID headers), for our own guarded request to send. */
+  export type RequestDetails = { method: string; headers: Record<string, string | number>; body: Buffer | null; endpoint: string };
+  export function generateRequestDetails(subscription: PushSubscription, payload?: string | Buffer | null, options?: RequestOptions): RequestDetails;
+  const webpush: {
+    sendNotification: typeof sendNotification;
+    generateVAPIDKeys: typeof generateVAPIDKeys;
+    generateRequestDetails: typeof generateRequestDetails;
+    WebPushError: typeof WebPushError;
+  };
   export default webpush;
 }

@@ -26,7 +26,7 @@ const text = (html: string) =>
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ")
     .trim();
-const alert = (state: "queued" | "sending" | "sent", sent = 0, failed = 0, removed = 0) => ({ state, sent, failed, removed, finishedAt: null });
+const alert = (state: "queued" | "sending" | "sent" | "held", sent = 0, failed = 0, removed = 0) => ({ state, sent, failed, removed, finishedAt: null });
 
 describe("the alert on the item's edit page", () => {
   it("says how many subscribers got it, in the editor's language", () => {
@@ -39,6 +39,19 @@ describe("the alert on the item's edit page", () => {
     expect(text(render(h(PushAlertNotice, { alert: alert("queued") })))).toContain("التنبيه في الطريق إلى المشتركين عند النشر.");
     expect(text(render(h(PushAlertNotice, { alert: alert("sending", 100) })))).toContain("يُرسَل التنبيه الآن…");
     expect(render(h(PushAlertNotice, { alert: null }))).toBe("");
+  });
+
+  it("says when the hour's cap held the alert, and how many of the cap went out in the last hour (decision 0134)", () => {
+    const held = { ...alert("held"), cap: { perHour: 6, lastHour: 6 } };
+    expect(text(render(h(PushAlertNotice, { alert: held })))).toBe(
+      "تنبيه الأخبار العاجلة لم يُرسَل التنبيه: بلغت التنبيهات في الساعة الأخيرة الحدَّ المسموح (6). التنبيهات المرسلة في الساعة الأخيرة: 6 من 6",
+    );
+    expect(text(render(h(PushAlertNotice, { alert: held }), "fr"))).toBe(
+      "Alerte info urgente Alerte non envoyée : la limite de 6 alertes par heure était atteinte. Alertes envoyées dans la dernière heure : 6 sur 6",
+    );
+    expect(text(render(h(PushAlertNotice, { alert: { ...alert("sent", 3), cap: { perHour: 6, lastHour: 2 } } }), "en"))).toBe(
+      "Breaking-news alert Alert sent to 3 subscribers Alerts sent in the last hour: 2 of 6",
+    );
   });
 });
 

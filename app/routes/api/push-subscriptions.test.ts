@@ -79,6 +79,18 @@ describe("push subscriptions API", () => {
       [{ ...good, endpoint: "http://push.example.com/x" }, "endpoint"],
       [{ ...good, endpoint: "https://127.0.0.1:8443/x" }, "endpoint"],
       [{ ...good, endpoint: "https://localhost/x" }, "endpoint"],
+      // Decision 0134: the spellings that got past the text check before (the outbound agent refuses them too).
+      ...[
+        "localhost.",
+        "metadata.google.internal.",
+        "[::127.0.0.1]",
+        "[::ffff:127.0.0.1]",
+        "[64:ff9b::7f00:1]",
+        "198.18.0.1",
+        "0x7f.1",
+        "vm",
+        "push.example.com:8443",
+      ].map((host): [unknown, string] => [{ ...good, endpoint: `https://${host}/x` }, "endpoint"]),
       [{ ...good, endpoint: `https://push.example.com/${"a".repeat(2100)}` }, "endpoint"],
       [{ ...good, keys: { ...good.keys, p256dh: "short" } }, "keys.p256dh"],
       [{ ...good, keys: { ...good.keys, auth: crypto.randomBytes(8).toString("base64url") } }, "keys.auth"],
