@@ -1,14 +1,35 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { NonceContext } from "./lib/nonce.tsx";
 import { RequestIdContext } from "./lib/request-id.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "#server/db/unavailable.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Requests whose loaders failed because the database does not answer (handleError sees the error before the
+ * render; React Router hands the render only a sanitised copy): answered 503 with Retry-After, not 500, as the page
+ * cache answers a page it has no copy of (decision 0135).
+ */
+const databaseUnavailable = new WeakSet<Request>();
+
+function markUnavailable(headers: Headers) {
+  headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+  headers.set("Cache-Control", "no-store");
+}
+
+/** A client navigation's data (`.data`) whose loaders met a silent database: 503 with Retry-After, as its page. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (response.status < 500 || !databaseUnavailable.has(request)) return response;
+  const headers = new Headers(response.headers);
+  markUnavailable(headers);
+  return new Response(response.body, { status: 503, headers });
+};
 
 export default function handleRequest(
   request: Request,
@@ -18,6 +39,10 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext?.nonce ?? "";
+  if (responseStatusCode >= 500 && databaseUnavailable.has(request)) {
+    responseStatusCode = 503;
+    markUnavailable(responseHeaders);
+  }
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -67,6 +92,11 @@ function clientErrorStatus(error: unknown): number | null {
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  if (isDatabaseUnavailable(error)) {
+    databaseUnavailable.add(request);
+    logger.warn({ err: error, url: request.url }, "the database does not answer");
+    return;
+  }
   const status = clientErrorStatus(error);
   if (status)
     logger.info(

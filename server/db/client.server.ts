@@ -18,6 +18,7 @@ import pg from "pg";
 import * as schema from "./schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
 import { searchTriggersCurrent, syncSearchTriggers } from "#server/search/search-triggers.server.ts";
+import type { Config } from "#server/config.server.ts";
 import { rowsOf } from "./rows.server.ts";
 
 /** Both drivers expose the same query builder; this is the type the domain modules use. */
@@ -64,7 +65,128 @@ export type DatabaseOptions = {
    * grows as it needs (it never shrinks). Unset: PGlite's own default, PostgreSQL's 128 MB.
    */
   pgliteSharedBuffersMb?: number;
+  /**
+   * PostgreSQL only: the pool's time-outs (DATABASE_*_TIMEOUT_MS, decision 0135). Unset, a connection must still be
+   * made within 5 s and is kept alive, but statements and queries may take as long as they need: the scripts
+   * (backup, restore, search reindex) open the database so.
+   */
+  timeouts?: Partial<DatabaseTimeouts>;
 };
+
+/** What bounds a connection of the pool and the queries on it, in milliseconds; 0 is none. */
+export type DatabaseTimeouts = {
+  /** A new connection made, or a free one had from a full pool, within this. */
+  connectMs: number;
+  /** PostgreSQL's statement_timeout: the server cancels a statement running longer. */
+  statementMs: number;
+  /** node-postgres's query_timeout: no answer within this fails the query here, and its connection is closed. */
+  queryMs: number;
+  /** PostgreSQL's idle_in_transaction_session_timeout. */
+  idleInTransactionMs: number;
+  /** TCP keepalive's first probe after this long idle. */
+  keepAliveDelayMs: number;
+};
+
+const UNBOUNDED: DatabaseTimeouts = { connectMs: 5000, statementMs: 0, queryMs: 0, idleInTransactionMs: 0, keepAliveDelayMs: 10_000 };
+
+/** The web process's and the worker's time-outs, from the checked configuration. */
+export function databaseTimeouts(
+  config: Pick<
+    Config,
+    | "DATABASE_CONNECT_TIMEOUT_MS"
+    | "DATABASE_STATEMENT_TIMEOUT_MS"
+    | "DATABASE_QUERY_TIMEOUT_MS"
+    | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"
+    | "DATABASE_KEEPALIVE_DELAY_MS"
+  >,
+): DatabaseTimeouts {
+  return {
+    connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    queryMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    keepAliveDelayMs: config.DATABASE_KEEPALIVE_DELAY_MS,
+  };
+}
+
+/** What node-postgres is given for `timeouts`; it leaves out what is 0 (PostgreSQL's own default is none too). */
+function connectionSettings(url: string, t: DatabaseTimeouts): pg.ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: t.connectMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: t.keepAliveDelayMs,
+    ...(t.statementMs ? { statement_timeout: t.statementMs } : {}),
+    ...(t.queryMs ? { query_timeout: t.queryMs } : {}),
+    ...(t.idleInTransactionMs ? { idle_in_transaction_session_timeout: t.idleInTransactionMs } : {}),
+  };
+}
+
+/**
+ * The pool of the web process and the worker, made to survive a database that goes silent (decision 0135):
+ *  - A query that timed out (query_timeout) leaves its connection waiting for the lost answer: node-postgres only
+ *    drops a query not yet sent, so every later query on that connection would queue behind it. Its connection is
+ *    closed instead, and the pool opens a new one when the database answers again.
+ *  - A client lent out (`connect()`: drizzle's transactions) whose connection ends goes back to the pool at once, to
+ *    be dropped there: drizzle never releases one whose `begin` failed, and the pool would stay full of dead
+ *    connections after the outage. Releasing is made idempotent, since the borrower may release it again.
+ *  - A client in use whose connection fails emits `error` with nobody listening, which would end the process: the
+ *    query in flight fails and is reported instead.
+ */
+class SurvivingPool extends pg.Pool {
+  constructor(config: pg.PoolConfig) {
+    super(config);
+    this.on("connect", (client) => {
+      client.on("error", () => {});
+      closeOnReadTimeout(client);
+    });
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    if (callback) return super.connect(callback);
+    return super.connect().then(releaseWhenEnded);
+  }
+}
+
+function releaseWhenEnded(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  let released = false;
+  const ended = () => client.release(new Error("Connection terminated"));
+  client.release = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.off("end", ended);
+    release(err);
+  };
+  client.once("end", ended);
+  return client;
+}
+
+const READ_TIMEOUT = "Query read timeout";
+
+function closeOnReadTimeout(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const closeIfTimedOut = (error: unknown) => {
+    if (error instanceof Error && error.message === READ_TIMEOUT) client.connection.stream.destroy();
+  };
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        closeIfTimedOut(error);
+        (callback as (error: unknown, result: unknown) => void)(error, result);
+      };
+      return query(...args);
+    }
+    const result = query(...args);
+    if (result instanceof Promise) result.catch(closeIfTimedOut);
+    return result;
+  };
+}
 
 /** What PGlite needs beside its shared buffers (catalogue caches, work memory, the stack), in MB. */
 const PGLITE_BASE_MEMORY_MB = 48;
@@ -74,16 +196,19 @@ const PGLITE_MIN_MEMORY_MB = 128;
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) {
     // A database that silently drops packets must fail a request (and let the page cache serve its last good
-    // copy), not hold it open: a connection that is not made within 5 s is an error.
-    const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5000 });
+    // copy), not hold it open: connections, statements and answers are bounded (decision 0135).
+    const timeouts = { ...UNBOUNDED, ...options.timeouts };
+    const pool = new SurvivingPool({ ...connectionSettings(options.url, timeouts), max: 10 });
     // A dropped idle connection must not take the process down; the next query reconnects.
     pool.on("error", () => {});
     const db = drizzlePg({ client: pool, schema });
     const url = options.url;
     const withMigrationLock = async <T>(work: (db: Database) => Promise<T>, onWait?: () => void): Promise<T> => {
       // A connection of its own, not one of the pool's: the lock belongs to the session that took it, and
-      // the migrations run on that same session from the first statement to the last.
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      // the migrations run on that same session from the first statement to the last. It waits for the lock as
+      // long as another process migrates, and a migration may rewrite a large table: no statement or query
+      // time-out, only the connect time-out and keepalive.
+      const client = new pg.Client(connectionSettings(url, { ...UNBOUNDED, connectMs: timeouts.connectMs, keepAliveDelayMs: timeouts.keepAliveDelayMs }));
       client.on("error", () => {}); // a dropped connection fails the query in flight, which is reported
       await client.connect();
       try {
@@ -364,6 +489,7 @@ export async function getDatabaseHandle(): Promise<DatabaseHandle> {
       url: config.DATABASE_URL && config.drivers.database === "postgres" ? config.DATABASE_URL : undefined,
       dataDir: config.dataDir,
       pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+      timeouts: databaseTimeouts(config),
     });
   }
   return handle;

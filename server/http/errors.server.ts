@@ -4,11 +4,13 @@
  * answers in Arabic) and, for a refused input, one message per field. Every API answers such an error with
  * the one JSON shape `{ error: { code, message, fields? } }` (errorAnswer, errorResponse); the HTML form
  * actions turn the same errors into their form's answer (server/http/form-action.server.ts). Anything else
- * thrown is a fault of ours: a logged 500 INTERNAL_ERROR whose message reveals nothing.
+ * thrown is a fault of ours: a logged 500 INTERNAL_ERROR whose message reveals nothing, except a database that
+ * does not answer: 503 DATABASE_UNAVAILABLE with Retry-After (decision 0135).
  *
  * A field's message may be given as a translation key (domain/locales, `newsroom.v.title5`): a form shows
  * it in the reader's language, an API answers it in Arabic (the back-office's language, back-office.md §1).
  */
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "#server/db/unavailable.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { translate } from "./i18n.server.ts";
 
@@ -112,6 +114,19 @@ export class UnavailableError extends AppError {
   }
 }
 
+/**
+ * The database does not answer now (down, silent, out of connections, a statement past its time-out): 503 with
+ * Retry-After, which errorAnswer makes of any such error (server/db/unavailable.server.ts, decision 0135).
+ */
+export class DatabaseUnavailableError extends UnavailableError {
+  constructor(options: AppErrorOptions = {}) {
+    super("DATABASE_UNAVAILABLE", "errors.databaseUnavailable", {
+      ...options,
+      headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS), ...options.headers },
+    });
+  }
+}
+
 /** A method the endpoint does not answer: 405, with Allow. */
 export class MethodNotAllowedError extends AppError {
   constructor(allowed: readonly string[]) {
@@ -146,6 +161,8 @@ export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<str
  */
 export function errorAnswer(error: unknown, what = "API request"): ErrorAnswer {
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  // Not a fault of ours: the client is told to come back, as the pages and feeds tell it.
+  if (!(error instanceof AppError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError({ cause: error });
   if (error instanceof AppError) {
     if (error.status >= 500) logger.warn({ err: error, what }, `${what} failed`);
     const body: ErrorBody = { error: { code: error.code, message: arabic(error.message) } };

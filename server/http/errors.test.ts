@@ -19,6 +19,7 @@ import {
   ValidationError,
 } from "./errors.server.ts";
 import { RequestBodyError } from "./request-body.server.ts";
+import { DATABASE_RETRY_AFTER_SECONDS } from "#server/db/unavailable.server.ts";
 
 describe("errorAnswer", () => {
   it("answers an AppError with its status and exactly {error: {code, message, fields?}}, never stored", () => {
@@ -61,6 +62,18 @@ describe("errorAnswer", () => {
       headers: { "Cache-Control": "no-store" },
     });
     expect(errorAnswer("a string").status).toBe(500);
+  });
+
+  it("answers a database that does not answer with 503 DATABASE_UNAVAILABLE and Retry-After, not a 500", () => {
+    // As drizzle hands it on: the driver's time-out as the cause of its own error.
+    const timedOut = new Error("Failed query: select 1", { cause: new Error("Query read timeout") });
+    expect(errorAnswer(timedOut)).toEqual({
+      status: 503,
+      body: { error: { code: "DATABASE_UNAVAILABLE", message: "قاعدة البيانات لا تستجيب الآن. أعد المحاولة بعد قليل." } },
+      headers: { "Cache-Control": "no-store", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
+    expect(errorAnswer(new Error("timeout exceeded when trying to connect")).status).toBe(503);
+    expect(errorAnswer(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" })).status).toBe(503);
   });
 });
 

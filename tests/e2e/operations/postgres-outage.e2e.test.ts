@@ -3,14 +3,17 @@
  * can cut the database (every connection dropped, new ones refused) without stopping the machine's server.
  * During the outage anonymous readers get the last good copy of pages already seen (stale-if-error), a
  * clear 503 for a page never seen, and /readyz says 503; afterwards the home page shows its articles again
- * (no empty page and no failed read was kept). Skipped, saying so, without TEST_DATABASE_URL.
+ * (no empty page and no failed read was kept). Issue 39, "a silent database": the proxy stops relaying without
+ * closing anything (a partition, tests/helpers/tcp-proxy.ts); cold pages, feeds, search and the API answer 503 with
+ * Retry-After within 10 s, cached pages are still served, and the site recovers by itself. Skipped, saying so,
+ * without TEST_DATABASE_URL.
  */
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { openDatabase } from "#server/db/client.server.ts";
 import { categories } from "#server/db/schema.server.ts";
 import { createScratchDatabase } from "#tests/helpers/db.ts";
+import { startTcpProxy, type TcpProxy } from "#tests/helpers/tcp-proxy.ts";
 import { createAuth } from "#server/auth/auth.server.ts";
 import { createPersona, type Persona } from "#tests/helpers/auth.ts";
 import { E2E_SECRET } from "#tests/e2e/auth/support.ts";
@@ -21,45 +24,25 @@ if (!adminUrl) console.warn("\nPostgreSQL outage test skipped: set TEST_DATABASE
 
 type Item = { id: number; url: string; title: string; updated_at: string };
 
-/** A TCP proxy to PostgreSQL that can drop every connection and refuse new ones, then let them through again. */
-async function startProxy(target: URL) {
-  const sockets = new Set<net.Socket>();
-  let down = false;
-  const server = net.createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    const pair = [client, upstream];
-    const close = () => pair.forEach((s) => (s.destroy(), sockets.delete(s)));
-    for (const s of pair) {
-      sockets.add(s);
-      s.on("error", close);
-      s.on("close", close);
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    cut() {
-      down = true;
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-    },
-    restore() {
-      down = false;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+/** What "within seconds" means for a reader while the database is silent (issue 39). */
+const PARTITION_ANSWER_MS = 10_000;
 
 describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
   let dropDatabase = async () => {};
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let proxy: TcpProxy;
+  let direct: URL;
   let server: OpsServer;
   let admin: Persona;
   let categoryId = 0;
   const published: Item[] = [];
 
+  /** The database's address through `p`. */
+  const through = (p: TcpProxy) => {
+    const proxied = new URL(direct);
+    proxied.hostname = "127.0.0.1";
+    proxied.port = String(p.port);
+    return proxied.toString();
+  };
   const anonymous = async (path: string) => {
     const res = await fetch(server.url + path, { redirect: "manual" });
     return { status: res.status, state: res.headers.get("x-page-cache"), headers: res.headers, body: await res.text() };
@@ -78,7 +61,7 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
   beforeAll(async () => {
     const database = await createScratchDatabase("t_outage");
     dropDatabase = database.drop;
-    const direct = new URL(database.url);
+    direct = new URL(database.url);
     const handle = openDatabase({ url: direct.toString() });
     try {
       await handle.migrate();
@@ -92,11 +75,8 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
     } finally {
       await handle.close();
     }
-    proxy = await startProxy(direct);
-    const proxied = new URL(direct);
-    proxied.hostname = "127.0.0.1";
-    proxied.port = String(proxy.port);
-    server = await startOpsServer({ env: { DATABASE_URL: proxied.toString(), BETTER_AUTH_SECRET: E2E_SECRET } });
+    proxy = await startTcpProxy({ hostname: direct.hostname, port: Number(direct.port || 5432) });
+    server = await startOpsServer({ env: { DATABASE_URL: through(proxy), BETTER_AUTH_SECRET: E2E_SECRET } });
   });
 
   afterAll(async () => {
@@ -187,5 +167,61 @@ describe.skipIf(!adminUrl)("a PostgreSQL outage during requests", () => {
     await vi.waitFor(async () => expect((await fetch(`${server.url}/readyz`)).status).toBe(200), { timeout: 60_000, interval: 100 });
     expect((await anonymous("/rss.xml")).body).toContain("مخطوطات ولاتة");
     expect((await anonymous("/sitemaps/1.xml")).status).toBe(200);
+  });
+
+  it("answers every cold URL 503 with Retry-After within seconds when the database goes silent, keeps serving cached pages, and recovers by itself", async () => {
+    await publish("واحات أدرار");
+    // A server of its own, so that no page is in its cache but those this test asks for; its database is reached
+    // through a proxy that will stop relaying without closing anything (a partition), with the default time-outs.
+    const silent = await startTcpProxy({ hostname: direct.hostname, port: Number(direct.port || 5432) });
+    const partitioned = await startOpsServer({ env: { DATABASE_URL: through(silent), BETTER_AUTH_SECRET: E2E_SECRET } });
+    const timed = async (path: string, headers: Record<string, string> = {}) => {
+      const started = performance.now();
+      // A hang is a failure of its own, told apart from a slow answer.
+      const res = await fetch(partitioned.url + path, { redirect: "manual", headers, signal: AbortSignal.timeout(60_000) });
+      const body = await res.text();
+      const who = headers.cookie ? " (signed in)" : "";
+      return { path: path + who, status: res.status, headers: res.headers, body, ms: Math.round(performance.now() - started) };
+    };
+    try {
+      // Warm: the home page is in the cache, and the pool holds connections the partition will silence.
+      expect((await timed("/")).status).toBe(200);
+      expect((await timed("/")).headers.get("x-page-cache")).toBe("HIT");
+      silent.partition();
+      try {
+        const cold = ["/news", "/rss.xml", "/sitemap.xml", `/search?q=${encodeURIComponent("واحات")}`, "/api/news"];
+        const answers = await Promise.all([
+          ...cold.map((path) => timed(path)),
+          timed("/culture", { cookie: admin.cookie }),
+          timed("/admin.data", { cookie: admin.cookie }),
+        ]);
+        console.info(`time to 503 in a partition: ${answers.map((a) => `${a.path} ${a.ms} ms`).join(", ")}`);
+        for (const answer of answers) {
+          expect(answer.status, `${answer.path}: ${answer.body.slice(0, 200)}`).toBe(503);
+          expect(Number(answer.headers.get("retry-after")), answer.path).toBeGreaterThan(0);
+          expect(answer.headers.get("cache-control"), answer.path).toMatch(/\bno-store\b/);
+          expect(answer.ms, answer.path).toBeLessThan(PARTITION_ANSWER_MS);
+        }
+        const api = answers.find((a) => a.path === "/api/news");
+        expect(JSON.parse(api?.body ?? "")).toEqual({
+          error: { code: "DATABASE_UNAVAILABLE", message: "قاعدة البيانات لا تستجيب الآن. أعد المحاولة بعد قليل." },
+        });
+        // What the cache holds is still served.
+        const home = await timed("/");
+        expect(home.status).toBe(200);
+        expect(home.body).toContain("واحات أدرار");
+      } finally {
+        silent.restore();
+      }
+      // No restart and no help: the dead connections are dropped as they fail and new ones are made.
+      for (const path of ["/news", "/rss.xml", "/sitemap.xml", `/search?q=${encodeURIComponent("واحات")}`, "/api/news"]) {
+        await vi.waitFor(async () => expect((await timed(path)).status, path).toBe(200), { timeout: 60_000, interval: 100 });
+      }
+      expect((await timed("/rss.xml")).body).toContain("واحات أدرار");
+      expect((await timed("/culture", { cookie: admin.cookie })).status).toBe(200);
+    } finally {
+      await partitioned.stop();
+      await silent.close();
+    }
   });
 });
