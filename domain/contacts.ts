@@ -2,6 +2,7 @@
  * The contact inbox's vocabulary, shared by the inbox screen and the server: a message's kinds and statuses,
  * the inbox filters, and how a message id is read from a URL or a form.
  */
+import { parseId } from "./ids.ts";
 
 /** public-site.md §3: a message from the contact form, or an article proposed from the opinion page. */
 export const CONTACT_KINDS = ["message", "article_proposal"] as const;
@@ -25,10 +26,8 @@ export function isContactFilter(value: unknown): value is ContactFilter {
   return value === "all" || isContactStatus(value);
 }
 
-/** A message id from a URL or a form: a positive whole number, or null. */
+/** A message id from a URL or a form: an id of the contacts table's range, or null. */
 export function contactIdOf(value: unknown): number | null {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? value : null;
-  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  // Within the column's range (domain/ids.ts): fifteen digits reached PostgreSQL as "integer out of range".
+  return parseId(value);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { focalCrop, imageUrlsIn, objectPositionOf, shareImagePath } from "./image-details.ts";
+import { focalCrop, imagesWithoutAlt, imageUrlsIn, imageUrlsOfItem, objectPositionOf, shareImagePath, type ImageDetailsMap } from "./image-details.ts";
 
 describe("image details", () => {
   it("crops a picture to a ratio around its focal point, inside the picture", () => {
@@ -35,5 +35,39 @@ describe("image details", () => {
     );
     expect(shareImagePath("/uploads/demo/a.svg", { focal: { x: 0.2, y: 0.8 } })).toBeNull();
     expect(shareImagePath("/uploads/news/a.jpg", undefined)).toBeNull();
+  });
+});
+
+describe("pictures without alt text (issue 39)", () => {
+  const details = (ar: string, fr: string) => ({
+    kind: "image" as const,
+    alt: { ar, fr },
+    caption: { ar: "", fr: "" },
+    credit: { ar: "", fr: "" },
+    focal: { x: 0.5, y: 0.5 },
+    width: null,
+    height: null,
+  });
+  const library: ImageDetailsMap = {
+    "/u/described.jpg": details("جمل", ""),
+    "/u/french.jpg": details("", "Un dromadaire"),
+    "/u/empty.jpg": details("  ", ""),
+  };
+
+  it("finds the lead images and body pictures a screen reader could not describe, once each", () => {
+    const item = {
+      images: ["/u/empty.jpg", "/u/described.jpg", ""],
+      bodies: [
+        `<p>x</p><img src="/u/french.jpg" alt=""><img src="/u/unknown.png"><img alt="قافلة" src="/u/own-alt.png"><img src='/u/empty.jpg' alt=' '>`,
+        `<figure><img class="wide" src="/u/unknown.png" alt></figure>`,
+      ],
+    };
+    expect(imagesWithoutAlt(item, library)).toEqual(["/u/empty.jpg", "/u/unknown.png"]);
+    expect(imageUrlsOfItem(item)).toEqual(["/u/empty.jpg", "/u/described.jpg", "/u/french.jpg", "/u/unknown.png", "/u/own-alt.png"]);
+  });
+
+  it("finds none in an item whose pictures are all described, or that has none", () => {
+    expect(imagesWithoutAlt({ images: ["/u/described.jpg"], bodies: ['<img src="/u/french.jpg">'] }, library)).toEqual([]);
+    expect(imagesWithoutAlt({ images: [""], bodies: ["<p>بلا صور</p>"] }, {})).toEqual([]);
   });
 });

@@ -58,8 +58,8 @@ export type LibraryDetails = {
   height: number | null;
 };
 
-/** A content item that uses a file. */
-export type LibraryUsage = { type: string; id: number; title: string; href: string };
+/** A content item that uses a file; `published` when readers see it now (what a delete would break for them). */
+export type LibraryUsage = { type: string; id: number; title: string; href: string; published: boolean };
 
 export type LibraryPage = { items: LibraryFile[]; total: number; page: number; pageSize: number };
 

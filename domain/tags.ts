@@ -6,6 +6,7 @@
  */
 import { z } from "zod/mini";
 import { normalizeArabic } from "./arabic.ts";
+import { ID_MAX } from "./ids.ts";
 import { PAGE_SLUG_MAX, PAGE_SLUG_PATTERN } from "./content-types/publishing.ts";
 import { TAG_NAME_MAX, TAGS_MAX } from "./content-types/define.ts";
 
@@ -97,7 +98,7 @@ const slug = z.pipe(
     z.refine((v) => !/^\d+$/.test(v), "tags.v.slug"),
   ),
 );
-const tagId = z.int("tags.v.id").check(z.minimum(1, "tags.v.id"), z.maximum(2_147_483_647, "tags.v.id"));
+const tagId = z.int("tags.v.id").check(z.minimum(1, "tags.v.id"), z.maximum(ID_MAX, "tags.v.id"));
 
 /** A rename: a new name, a new slug, or both. */
 export const TagPatch = z

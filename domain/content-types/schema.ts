@@ -12,6 +12,7 @@ import { z } from "zod/mini";
 import { AUTHORS_MAX, TAG_NAME_MAX, TAGS_MAX, v, type FieldDefinition } from "./define.ts";
 import { isEditorStatus, isPublishDate, PAGE_SLUG_MAX, PAGE_SLUG_PATTERN, parsePublishDate, slugify } from "./publishing.ts";
 import { definitionOf, type ContentType } from "./index.ts";
+import { parseId } from "#domain/ids.ts";
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "");
 const orNull = (value: unknown) => text(value) || null;
@@ -61,12 +62,15 @@ function listOf(value: unknown, key: "id" | "name"): unknown[] {
 }
 const unique = <T>(values: T[]) => [...new Set(values)];
 
+/** A foreign key's text: an id in its column's range (domain/ids.ts), so none past it reaches the database. */
+const isIdText = (message: string) => z.refine((value: unknown) => parseId(value) !== null, message);
+
 /** Author profile ids in byline order: whole numbers, each once, AUTHORS_MAX at most. */
 const authorIds = (message: string) =>
   z.pipe(
     z.pipe(
       z.transform((value: unknown) => unique(listOf(value, "id").map(text).filter(Boolean))),
-      z.array(z.string().check(z.regex(/^[1-9]\d{0,8}$/, message))).check(z.maxLength(AUTHORS_MAX, v("authorsMax"))),
+      z.array(z.string().check(isIdText(message))).check(z.maxLength(AUTHORS_MAX, v("authorsMax"))),
     ),
     z.transform((ids: string[]) => ids.map(Number)),
   );
@@ -109,11 +113,11 @@ function parserOf(field: FieldDefinition): z.ZodMiniType {
       return z.pipe(z.transform(text), z.string().check(z.refine((value) => options.includes(value), message)));
     }
     case "category":
-      return z.pipe(z.transform(text), z.string().check(z.regex(/^\d{1,9}$/, message)));
+      return z.pipe(z.transform(text), z.string().check(isIdText(message)));
     case "integer":
       return optionalMatching(/^\d{1,6}$/, v("integer"));
     case "program":
-      return optionalMatching(/^\d{1,9}$/, v("programNotFound"));
+      return z.pipe(z.transform(orNull), z.nullable(z.string().check(isIdText(v("programNotFound")))));
     case "date":
       return required ? z.pipe(z.transform(text), z.string().check(z.regex(DATE, message))) : optionalMatching(DATE, v("date"));
     case "image":

@@ -70,6 +70,7 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
   { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },
+  // Its delete needs content.delete besides (checked inside, deleteLibraryFileAs).
   { path: "/admin/library", label: "admin.library", access: "content.write" },
   // Tags of every type (issue 29): renamed, merged and deleted by whoever writes content.
   { path: "/admin/tags", label: "admin.tags", access: "content.write" },
@@ -104,7 +105,8 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   { path: "/api/admin/videos", access: "videos.manage" },
   { path: "/api/admin/videos/:guid", access: "videos.manage" },
   { path: "/api/admin/videos/:guid/upload", access: "videos.manage" },
-  // The media library's JSON API: its files serve every form, so content.write, as /admin/library.
+  // The media library's JSON API: its files serve every form, so content.write, as /admin/library; a DELETE needs
+  // content.delete besides (checked inside, deleteLibraryFileAs: a published item may lose its picture).
   { path: "/api/admin/library", access: "content.write" },
   { path: "/api/admin/library/:id", access: "content.write" },
   // The schedule's JSON API (moving an item is PATCH /api/admin/:type/:id).

@@ -7,7 +7,8 @@
  * the cache bus.
  */
 import crypto from "node:crypto";
-import { imageUrlsIn, type ImageDetails, type ImageDetailsMap } from "#domain/image-details.ts";
+import type { ContentTypeDefinition } from "#domain/content-types/index.ts";
+import { imagesWithoutAlt, imageUrlsIn, imageUrlsOfItem, type ImageDetails, type ImageDetailsMap } from "#domain/image-details.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { libraryDetailsByUrl } from "#server/media/library.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
@@ -38,4 +39,26 @@ export async function imageDetailsFor(db: Database, urls: readonly string[]): Pr
 /** The details of every picture in a loader's data (its image-like fields, at any depth), for `images` beside it. */
 export function imageDetailsOf(db: Database, data: unknown): Promise<ImageDetailsMap> {
   return imageDetailsFor(db, imageUrlsIn(data));
+}
+
+/**
+ * The pictures of an item, as the editor saved it, that have no alt text (domain/image-details.ts
+ * `imagesWithoutAlt`): its lead images (image fields but the share image, which no reader is shown in the
+ * page) and the pictures of its bodies, the Arabic and the French one. Read from the library, not the read
+ * cache, so an alt text written a moment ago counts. Never throws: a warning that cannot be worked out is none.
+ */
+export async function imagesWithoutAltOf(db: Database, def: ContentTypeDefinition, item: Record<string, unknown>): Promise<string[]> {
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  const images = def.fields.filter((f) => f.kind === "image" && f.group !== "searchAndSharing").map((f) => text(item[f.name]));
+  const bodies = def.fields.filter((f) => f.kind === "richtext").flatMap((f) => [text(item[f.name]), text(item[`${f.name}_fr`])]);
+  const found = { images, bodies };
+  const urls = imageUrlsOfItem(found).slice(0, MAX_URLS);
+  if (!urls.length) return [];
+  try {
+    const details: ImageDetailsMap = Object.fromEntries(await libraryDetailsByUrl(db, urls));
+    return imagesWithoutAlt(found, details);
+  } catch (error) {
+    logger.warn({ err: error, type: def.type }, "pictures without alt text not worked out");
+    return [];
+  }
 }

@@ -16,6 +16,8 @@ export type NewsroomFlash = {
   type: ContentType;
   /** The item was saved without its image: why (a translation key of the file checker, and its values). */
   imageFailed?: { key: string; values: Record<string, string | number> };
+  /** Published (or scheduled) with this many pictures that have no alt text (issue 39): a warning, not a failure. */
+  missingAlt?: number;
 };
 
 const cookieOf = (value: string, maxAge: number) =>
@@ -39,6 +41,8 @@ function parse(raw: string): NewsroomFlash | null {
       for (const [k, v] of Object.entries(failed.values ?? {})) if (typeof v === "number" || (typeof v === "string" && v.length < 100)) values[k] = v;
       flash.imageFailed = { key: failed.key, values };
     }
+    if (typeof value.missingAlt === "number" && Number.isInteger(value.missingAlt) && value.missingAlt > 0 && value.missingAlt < 1000)
+      flash.missingAlt = value.missingAlt;
     return flash;
   } catch {
     return null;

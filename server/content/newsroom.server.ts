@@ -40,6 +40,7 @@ import { syncSearchIndex } from "#server/search/search-index.server.ts";
 import { defaultAuthorOf, unknownAuthorIds } from "./authors.server.ts";
 import { forgetRelations, relationsOfItems, writeRelations } from "./item-relations.server.ts";
 import { queuePushAlert } from "#server/push/alerts.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -194,7 +195,7 @@ export async function listForStaff(db: Database, type: ContentType, query: Staff
 }
 
 export async function getForStaff(db: Database, type: ContentType, id: number): Promise<StaffItem | null> {
-  if (!Number.isSafeInteger(id) || id < 1) return null;
+  if (parseId(id) === null) return null;
   const t = tableOf(type);
   let q = db.select(staffColumns(type)).from(t).$dynamic();
   if (columnOf(type, "categoryId")) q = q.leftJoin(categories, eq(t.categoryId, categories.id));

@@ -78,6 +78,47 @@ function dunePath(rand: () => number, baseY: number, amp: number, w: number, h: 
   return `${d} L${w} ${h} L0 ${h}Z`;
 }
 
+const MOTIFS = ["dunes", "ksar", "palms", "sea", "pattern", "night"] as const;
+type Motif = (typeof MOTIFS)[number];
+
+/** What each motif shows, for a reader who cannot see it: the library's alt text of the demo pictures (issue 39). */
+const MOTIF_ALT: Record<Motif, { ar: string; fr: string }> = {
+  dunes: { ar: "رسم لكثبان رملية متموجة تحت شمس الصحراء", fr: "Illustration : des dunes de sable ondulées sous le soleil du désert" },
+  ksar: {
+    ar: "رسم لأسوار قصر حجري ومئذنته المربعة بين الكثبان، على طراز شنقيط ووادان",
+    fr: "Illustration : les murailles et le minaret carré d’un ksar de pierre entre les dunes, comme à Chinguetti ou Ouadane",
+  },
+  palms: { ar: "رسم لنخيل واحة يرتفع بين الكثبان الرملية", fr: "Illustration : les palmiers d’une oasis entre les dunes" },
+  sea: {
+    ar: "رسم لمياه حوض آرغين الضحلة تلتقي بالرمال وطيور تحلّق فوقها",
+    fr: "Illustration : les eaux peu profondes du Banc d’Arguin rejoignent le sable, des oiseaux en vol",
+  },
+  pattern: {
+    ar: "رسم لكثبان رملية يمر أمامها شريط من زخارف المعينات في الجلد الصحراوي",
+    fr: "Illustration : des dunes et une frise de losanges du cuir saharien",
+  },
+  night: { ar: "رسم لهلال ونجوم فوق الكثبان في الليل", fr: "Illustration : un croissant de lune et des étoiles au-dessus des dunes, la nuit" },
+};
+
+/** What the overlay adds: the picture stands for a video, a sound or a document. */
+const OVERLAY_ALT: Record<SvgOverlay, { ar: string; fr: string } | null> = {
+  none: null,
+  play: { ar: "مع زر تشغيل الفيديو", fr: "avec le bouton de lecture de la vidéo" },
+  wave: { ar: "مع موجة صوتية", fr: "avec une onde sonore" },
+  doc: { ar: "مع صفحة وثيقة", fr: "avec la page d’un document" },
+};
+
+/**
+ * The alt text of svgImage(seed, overlay) in Arabic and French: the same first draw picks the same motif, so the
+ * words describe the picture that was drawn.
+ */
+export function svgImageAlt(seed: string, overlay: SvgOverlay = "none"): { ar: string; fr: string } {
+  const motif = MOTIFS[Math.floor(rng(seed)() * MOTIFS.length)];
+  const base = MOTIF_ALT[motif];
+  const extra = OVERLAY_ALT[overlay];
+  return extra ? { ar: `${base.ar}، ${extra.ar}`, fr: `${base.fr}, ${extra.fr}` } : base;
+}
+
 /**
  * A 1200×675 (16:9, the card and Open Graph ratio) picture picked deterministically from `seed`: a sky
  * gradient, sun or moon and stars, three dune layers, and one motif (ksar walls, palms, the sea with birds
@@ -85,8 +126,7 @@ function dunePath(rand: () => number, baseY: number, amp: number, w: number, h: 
  */
 export function svgImage(seed: string, overlay: SvgOverlay = "none", w = 1200, h = 675): string {
   const rand = rng(seed);
-  const motifs = ["dunes", "ksar", "palms", "sea", "pattern", "night"] as const;
-  const motif = motifs[Math.floor(rand() * motifs.length)];
+  const motif = MOTIFS[Math.floor(rand() * MOTIFS.length)];
   const night = motif === "night";
   const pal = night ? PALETTES[6 + Math.floor(rand() * 2)] : PALETTES[Math.floor(rand() * 6)];
   const angle = Math.floor(rand() * 3);
@@ -481,6 +521,8 @@ export type DemoAssets = {
   posterUrl: string;
   /** How many files this run wrote (0 on a re-run). */
   written: () => number;
+  /** The alt text of every picture `image` (and the poster) handed out, by URL, in Arabic and French. */
+  imageAlts: () => Map<string, { ar: string; fr: string }>;
   /** The demo library's clips, made on first call (none without ffmpeg and libx264). */
   clips: () => DemoClip[];
 };
@@ -493,7 +535,9 @@ export function prepareDemoAssets(uploadsDir: string, log: (msg: string) => void
     return `${DEMO_URL_PREFIX}/${rel}`;
   };
 
+  const alts = new Map<string, { ar: string; fr: string }>();
   const posterUrl = put("video/poster.svg", () => svgImage("sample-video-poster", "play"));
+  alts.set(posterUrl, svgImageAlt("sample-video-poster", "play"));
   const videoFile = path.join(root, "video", "sample.mp4");
   const videoOk = ensureSampleVideo(videoFile, log);
   if (videoOk === "made") written++;
@@ -503,7 +547,9 @@ export function prepareDemoAssets(uploadsDir: string, log: (msg: string) => void
     image(folder, slug, overlay = "none") {
       checkName(folder);
       checkName(slug);
-      return put(`images/${folder}/${slug}.svg`, () => svgImage(`${folder}/${slug}`, overlay));
+      const url = put(`images/${folder}/${slug}.svg`, () => svgImage(`${folder}/${slug}`, overlay));
+      alts.set(url, svgImageAlt(`${folder}/${slug}`, overlay));
+      return url;
     },
     audio(name, notesHz) {
       checkName(name);
@@ -520,6 +566,7 @@ export function prepareDemoAssets(uploadsDir: string, log: (msg: string) => void
     videoUrl: videoOk ? SAMPLE_VIDEO_URL : null,
     posterUrl,
     written: () => written,
+    imageAlts: () => alts,
     clips() {
       if (clips) return clips;
       if (!hasFfmpeg()) return (clips = []);

@@ -29,7 +29,7 @@ import { COVERAGES } from "./seed-data/coverages.ts";
 import { MEDIA } from "./seed-data/media.ts";
 import type { ArticleSeed } from "./seed-data/types.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
-import { registerContentFiles } from "#server/media/library.server.ts";
+import { describeFilesWithoutAlt, registerContentFiles } from "#server/media/library.server.ts";
 
 export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
 
@@ -271,6 +271,9 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   // Every demo file in the media library, with its size and dimensions, as an upload would be.
   const libraryAdded = await registerContentFiles(db, { uploadsDir: opts.uploadsDir });
   if (libraryAdded) log(`media library: ${libraryAdded} demo files recorded`);
+  // Their alt text in Arabic and French (issue 39), also for the demo rows of an install seeded before it.
+  const described = await describeFilesWithoutAlt(db, assets.imageAlts());
+  if (described) log(`media library: ${described} demo pictures given alt text`);
   if (total > 0) await db.execute(sql`analyze`);
   log(
     total === 0

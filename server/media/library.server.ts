@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { eq, getTableName, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableName, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import sharp from "sharp";
 import { normalizeArabic } from "#domain/arabic.ts";
@@ -30,6 +30,7 @@ import {
   type LibraryPatch,
   type LibraryUsage,
 } from "#domain/library.ts";
+import { can, type AccessProfile, type Permission } from "#server/auth/permissions.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { libraryFiles, videos } from "#server/db/schema.server.ts";
@@ -94,12 +95,19 @@ export async function usageOf(db: Db, url: string): Promise<LibraryUsage[]> {
   if (!url) return [];
   const parts = USAGE_SOURCES.map(
     (s) =>
-      sql`select ${s.type}::text as type, ${s.segment}::text as segment, u.id, u.title from ${ident(s.table)} u where ${usesUrl(s, "u", sql`${url}::text`)}`,
+      // published: the public rule of server/content/published.server.ts, on the raw alias.
+      sql`select ${s.type}::text as type, ${s.segment}::text as segment, u.id, u.title, (u.status = 'published' and u.publish_date <= now()) as published from ${ident(s.table)} u where ${usesUrl(s, "u", sql`${url}::text`)}`,
   );
-  const rows = rowsOf<{ type: string; segment: string; id: number; title: string }>(
-    await db.execute(sql`${sql.join(parts, sql` union all `)} order by type, id limit 500`),
+  const rows = rowsOf<{ type: string; segment: string; id: number; title: string; published: boolean | string }>(
+    await db.execute(sql`${sql.join(parts, sql` union all `)} order by published desc, type, id limit 500`),
   );
-  return rows.map((r) => ({ type: r.type, id: Number(r.id), title: r.title, href: `/admin/${r.segment}/${r.id}` }));
+  return rows.map((r) => ({
+    type: r.type,
+    id: Number(r.id),
+    title: r.title,
+    href: `/admin/${r.segment}/${r.id}`,
+    published: r.published === true || r.published === "t",
+  }));
 }
 
 // ---- Reading ----
@@ -322,6 +330,28 @@ export async function updateLibraryFile(db: Db, id: number, patch: LibraryPatch)
   return toLibraryFile(row, await usageCount(db, row.url));
 }
 
+/**
+ * Gives these files their alt text where they have none in either language (the demo seed's pictures, issue 39):
+ * a text an editor wrote, in one language or both, is kept. Answers how many files it described. Run again, it
+ * changes nothing, so an install seeded before the demo pictures had alt text gets it from `npm run seed`.
+ */
+export async function describeFilesWithoutAlt(db: Db, alts: ReadonlyMap<string, { ar: string; fr: string }>): Promise<number> {
+  if (!alts.size) return 0;
+  const rows = await db
+    .select()
+    .from(libraryFiles)
+    .where(and(inArray(libraryFiles.url, [...alts.keys()]), eq(libraryFiles.altAr, ""), eq(libraryFiles.altFr, "")));
+  for (const row of rows) {
+    const alt = alts.get(row.url)!;
+    await db
+      .update(libraryFiles)
+      .set({ altAr: alt.ar, altFr: alt.fr, searchText: searchTextOf({ ...row, altAr: alt.ar, altFr: alt.fr }) })
+      .where(and(eq(libraryFiles.id, row.id), eq(libraryFiles.altAr, ""), eq(libraryFiles.altFr, "")));
+  }
+  if (rows.length) invalidate("library");
+  return rows.length;
+}
+
 /** The storage key of a URL the storage serves, or null (a demo file outside it, an external address). */
 export function storageKeyOf(storage: Storage, url: string): string | null {
   const marker = "library-key-marker";
@@ -351,6 +381,32 @@ export async function deleteLibraryFile(db: Db, id: number, storage?: Storage): 
     );
   }
   return toLibraryFile(row, 0);
+}
+
+/** Deleting a library file needs what deleting an item needs: a published item that uses it loses its picture. */
+export const LIBRARY_DELETE_PERMISSION = "content.delete" satisfies Permission;
+
+export type LibraryDeletion =
+  { state: "deleted"; file: LibraryFile; usage: LibraryUsage[] } | { state: "forbidden" } | { state: "not-found" } | { state: "in-use"; usage: LibraryUsage[] };
+
+/**
+ * The one library delete of the back-office (the JSON API's DELETE and the library screen's action): refused to an
+ * account without LIBRARY_DELETE_PERMISSION whether the file is used or not, checked before anything is read; a
+ * file in use is only deleted when `force` says the editor saw its uses, which the answer lists either way.
+ */
+export async function deleteLibraryFileAs(
+  db: Db,
+  who: AccessProfile | null,
+  id: number,
+  { force, storage }: { force: boolean; storage?: Storage },
+): Promise<LibraryDeletion> {
+  if (!can(who, LIBRARY_DELETE_PERMISSION)) return { state: "forbidden" };
+  const file = await getLibraryFile(db, id);
+  if (!file) return { state: "not-found" };
+  const usage = await usageOf(db, file.url);
+  if (usage.length && !force) return { state: "in-use", usage };
+  const removed = await deleteLibraryFile(db, id, storage);
+  return removed ? { state: "deleted", file: removed, usage } : { state: "not-found" };
 }
 
 const EXTENSION_MIME: Record<string, string> = {

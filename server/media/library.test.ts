@@ -17,6 +17,8 @@ import { clampFocal, focalPosition, parseLibraryPatch } from "#domain/library.ts
 import { LocalStorage, storeImageBytes } from "./storage/index.server.ts";
 import {
   deleteLibraryFile,
+  deleteLibraryFileAs,
+  describeFilesWithoutAlt,
   getLibraryFile,
   libraryDetailsByUrl,
   listLibrary,
@@ -170,8 +172,8 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     const usage = await usageOf(t.db, url);
     expect(usage).toEqual(
       expect.arrayContaining([
-        { type: "article", id: a.id, title: a.title, href: `/admin/articles/${a.id}` },
-        { type: "news", id: n.id, title: n.title, href: `/admin/news/${n.id}` },
+        expect.objectContaining({ type: "article", id: a.id, title: a.title, href: `/admin/articles/${a.id}` }),
+        expect.objectContaining({ type: "news", id: n.id, title: n.title, href: `/admin/news/${n.id}` }),
       ]),
     );
     expect(usage).toHaveLength(2);
@@ -221,5 +223,69 @@ describe.each(testDatabaseKinds)("media library on %s", (kind) => {
     expect(await storage.list("library")).toEqual([]);
     expect(await getLibraryFile(t.db, file.id)).toBeNull();
     expect(await deleteLibraryFile(t.db, file.id, storage)).toBeNull();
+  });
+
+  it("deletes only for an account that may delete content; one in use when forced, saying which published items use it (issue 39)", async () => {
+    const writer = { role: "editor", isAdmin: false, permissions: ["content.write"] };
+    const deleter = { role: "editor", isAdmin: false, permissions: ["content.write", "content.delete"] };
+    const url = "/uploads/library/1700000000009-iiiiii-caravan.800x600.jpg";
+    const file = await recordLibraryFile(t.db, { url, kind: "image" });
+    const [published] = await t.db.select({ id: articles.id, title: articles.title }).from(articles).where(eq(articles.status, "published")).limit(1);
+    const [draft] = await t.db.select({ id: news.id, title: news.title }).from(news).where(eq(news.status, "draft")).limit(1);
+    await t.db.update(articles).set({ imageUrl: url }).where(eq(articles.id, published.id));
+    await t.db.update(news).set({ imageUrl: url }).where(eq(news.id, draft.id));
+
+    // Refused whether forced or not, before anything is read: the row stays.
+    expect(await deleteLibraryFileAs(t.db, writer, file.id, { force: true })).toEqual({ state: "forbidden" });
+    expect(await deleteLibraryFileAs(t.db, null, file.id, { force: true })).toEqual({ state: "forbidden" });
+    expect(await deleteLibraryFileAs(t.db, { ...deleter, disabled: true }, file.id, { force: true })).toEqual({ state: "forbidden" });
+    expect(await getLibraryFile(t.db, file.id)).not.toBeNull();
+
+    // In use, not forced: the uses, the published one first and marked so.
+    const inUse = await deleteLibraryFileAs(t.db, deleter, file.id, { force: false });
+    expect(inUse).toEqual({
+      state: "in-use",
+      usage: [
+        { type: "article", id: published.id, title: published.title, href: `/admin/articles/${published.id}`, published: true },
+        { type: "news", id: draft.id, title: draft.title, href: `/admin/news/${draft.id}`, published: false },
+      ],
+    });
+    expect(await getLibraryFile(t.db, file.id)).not.toBeNull();
+
+    // Forced by an account that may delete (an administrator holds every permission): gone, the uses in the answer.
+    const done = await deleteLibraryFileAs(t.db, { role: "admin", isAdmin: true, permissions: [] }, file.id, { force: true });
+    expect(done).toMatchObject({ state: "deleted", file: { id: file.id }, usage: [{ published: true }, { published: false }] });
+    expect(await getLibraryFile(t.db, file.id)).toBeNull();
+    expect(await deleteLibraryFileAs(t.db, deleter, file.id, { force: true })).toEqual({ state: "not-found" });
+  });
+
+  it("gives the demo pictures their alt text in Arabic and French, keeping any an editor wrote (issue 39)", async () => {
+    const [article] = await t.db.select({ imageUrl: articles.imageUrl }).from(articles).where(eq(articles.status, "published")).limit(1);
+    const seeded = (await libraryDetailsByUrl(t.db, [article.imageUrl!])).get(article.imageUrl!);
+    expect(seeded?.alt.ar).toMatch(/^رسم ل/);
+    expect(seeded?.alt.fr).toMatch(/^Illustration : /);
+    const demo = rowsOf<{ n: number }>(
+      await t.db.execute(
+        sql`select count(*)::int as n from library_files where kind = 'image' and url like '/uploads/demo/%' and (alt_ar = '' or alt_fr = '')`,
+      ),
+    );
+    expect(demo[0].n).toBe(0);
+    // Found by its words, as any alt text is.
+    expect((await listLibrary(t.db, { q: seeded!.alt.fr.split(" ").slice(-1)[0], page: 1, pageSize: 100 })).total).toBeGreaterThan(0);
+
+    // An editor's own text, in one language only, is kept by a later run of the seed; the run changes nothing else.
+    const [mine] = await t.db
+      .update(libraryFiles)
+      .set({ altAr: "نص المحرر", altFr: "" })
+      .where(eq(libraryFiles.url, article.imageUrl!))
+      .returning({ id: libraryFiles.id });
+    await t.db.execute(sql`update library_files set alt_ar = '', alt_fr = '' where url like '/uploads/demo/images/news/%'`);
+    await seedDemoContent(t.db, { uploadsDir: root });
+    expect((await getLibraryFile(t.db, mine.id))?.alt).toEqual({ ar: "نص المحرر", fr: "" });
+    const news = rowsOf<{ n: number }>(
+      await t.db.execute(sql`select count(*)::int as n from library_files where url like '/uploads/demo/images/news/%' and alt_ar <> '' and alt_fr <> ''`),
+    );
+    expect(news[0].n).toBeGreaterThan(0);
+    expect(await describeFilesWithoutAlt(t.db, new Map([[article.imageUrl!, { ar: "آخر", fr: "autre" }]]))).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ export type Flash = {
   kind: "created" | "updated" | "deleted" | "restored";
   type: ContentType;
   imageFailed?: { key: string; values: Record<string, string | number> };
+  missingAlt?: number;
 };
 
 /** The success toast of back-office.md §8 for a flash. */
@@ -24,8 +25,19 @@ function successOf(flash: Flash, t: TFunction): ToastInput {
   }
 }
 
-/** The warning of an item saved without its image (§8: 'خطأ في رفع الصورة' …), or null. */
+/**
+ * The warning of an item saved without its image (§8: 'خطأ في رفع الصورة' …), else of one published with pictures
+ * that have no alt text (issue 39), or null.
+ */
 function warningOf(flash: Flash, t: TFunction): ToastInput | null {
+  if (!flash.imageFailed && flash.missingAlt) {
+    return {
+      title: t("newsroom.ui.altMissingTitle"),
+      description: t("newsroom.ui.altMissingPublished", { n: flash.missingAlt }),
+      variant: "warning",
+      duration: 8000,
+    };
+  }
   if (!flash.imageFailed) return null;
   return {
     title: t("newsroom.ui.imageFailedTitle"),

@@ -22,6 +22,7 @@ import { requirePermission, userCan } from "#server/auth/session.server.ts";
 import { AuthorInUseError, createAuthor, deleteAuthor, getAuthor, linkableAccounts, updateAuthor } from "#server/content/authors.server.ts";
 import { AppError } from "#server/http/errors.server.ts";
 import { BODY_LIMITS, readFormData } from "#server/http/request-body.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * One author profile's editor (issue 29, decision 0121): names in three languages, the slug of its public page,
@@ -29,7 +30,7 @@ import { BODY_LIMITS, readFormData } from "#server/http/request-body.server.ts";
  * writes content manages profiles (a guest writer needs one); linking an account needs users.manage, deleting
  * a profile content.delete, and a profile that items still name is not deleted.
  */
-const idOf = (params: { id?: string }) => (params.id === undefined ? null : /^\d{1,9}$/.test(params.id) ? Number(params.id) : NaN);
+const idOf = (params: { id?: string }) => (params.id === undefined ? null : (parseId(params.id) ?? NaN));
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requirePermission(request, "content.write");

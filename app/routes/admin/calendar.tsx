@@ -34,6 +34,7 @@ import { BadRequestError, ForbiddenError, ValidationError } from "#server/http/e
 import { failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * The schedule (issue 29, docs/decisions/0125-calendar.md): the scheduled and published items of every type the
@@ -85,8 +86,8 @@ export async function action({ request }: Route.ActionArgs) {
     { limit: "account", echo: (form) => ({ key: `${asText(form?.get("type"))}-${asText(form?.get("id"))}` }) },
     async (form) => {
       const def = ALL_CONTENT_TYPES.find((d) => d.type === form.get("type"));
-      const id = Number(form.get("id"));
-      if (form.get("intent") !== "move" || !def || !Number.isSafeInteger(id) || id < 1) throw new BadRequestError("BAD_REQUEST", "Not a move of an item.");
+      const id = parseId(form.get("id"));
+      if (form.get("intent") !== "move" || !def || id === null) throw new BadRequestError("BAD_REQUEST", "Not a move of an item.");
       if (!userCan(user, def.permissions.write)) throw new ForbiddenError("admin.permissionNeeded", "PERMISSION_NEEDED");
       const at = instantOf(asText(form.get("publish_date")));
       if (!at) throw new ValidationError("Not a date and time.", { publish_date: "calendar.invalidTime" }, { status: 400, code: "INVALID" });

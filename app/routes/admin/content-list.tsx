@@ -32,6 +32,7 @@ import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
 import { authorName, type BylineAuthor } from "#domain/authors.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * One list screen for every content type (back-office.md §2): /admin/articles, /admin/news, /admin/coverage,
@@ -117,9 +118,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     }
   }
   // The confirmation step of a browser without JavaScript: /admin/news?delete=12.
-  const deleteId = Number(url.searchParams.get("delete"));
+  const deleteId = parseId(url.searchParams.get("delete"));
   let confirmDelete: DeleteTarget | null = null;
-  if (canDelete && Number.isSafeInteger(deleteId) && deleteId > 0) {
+  if (canDelete && deleteId !== null) {
     const item = list.items.find((i) => i.id === deleteId) ?? (await getForStaff(db, def.type, deleteId));
     if (item) confirmDelete = { id: item.id, title: item.title };
   }
@@ -178,8 +179,8 @@ export async function action({ request }: Route.ActionArgs) {
     if (form.get("intent") === "bulk") return bulkAction(request, def, user, form);
     if (form.get("intent") !== "delete") throw new BadRequestError("BAD_REQUEST", "Not a delete of an item nor a bulk action.");
     await requirePermission(request, def.permissions.delete);
-    const id = Number(form.get("id"));
-    if (!Number.isSafeInteger(id) || id < 1) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
+    const id = parseId(form.get("id"));
+    if (id === null) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
     const back = asText(form.get("back"));
     const list = `/admin/${def.segment}`;
     try {
@@ -202,7 +203,8 @@ async function bulkAction(request: Request, def: ContentTypeDefinition, user: Aw
   if (form.get("all") === "1") body.filter = { q: asText(form.get("q")).slice(0, 200), status: asText(form.get("status")) || "all" };
   else {
     const ids = [...form.getAll("id").map(asText), ...asText(form.get("ids")).split(",")].map((v) => v.trim()).filter(Boolean);
-    if (ids.length) body.ids = ids.map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : v));
+    // The JSON API takes numbers: an id in range becomes one, anything else goes as typed and is refused there.
+    if (ids.length) body.ids = ids.map((v) => parseId(v) ?? v);
   }
   for (const name of ["publish_date", "category_id", "tag"]) {
     const value = asText(form.get(name));

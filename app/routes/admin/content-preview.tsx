@@ -9,6 +9,7 @@ import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { loadPreviewPage } from "#server/content/detail-page.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * A draft (or scheduled, or published) item as readers will see it, from the public detail page's own
@@ -18,7 +19,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const def = contentTypeOfUrl(request.url);
   if (!def) throw data(null, { status: 404, statusText: "Not Found" });
   await requirePermission(request, def.permissions.write);
-  const id = /^\d{1,12}$/.test(params.id ?? "") ? Number(params.id) : 0;
+  const id = parseId(params.id) ?? 0;
   const page = await loadPreviewPage(await getDb(), def.type, id);
   return data({ segment: def.segment, page }, { headers: { "Cache-Control": "private, no-store" } });
 }

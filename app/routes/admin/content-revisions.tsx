@@ -21,6 +21,7 @@ import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
 import { Notice } from "#app/components/forms/notice.tsx";
 import { flashCookie } from "#server/content/newsroom-flash.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * An item's revisions (/admin/{segment}/:id/revisions): every save kept, newest first, and apart from them the
@@ -43,10 +44,7 @@ function typeOf(request: Request): ContentTypeDefinition {
   return def;
 }
 
-const positive = (value: unknown): number | null => {
-  const n = Number(value);
-  return typeof value === "string" && /^\d{1,12}$/.test(value) && Number.isSafeInteger(n) && n > 0 ? n : null;
-};
+const positive = (value: unknown): number | null => (typeof value === "string" ? parseId(value) : null);
 
 type Kind = "save" | "autosave";
 const kindOf = (kind: string | null | undefined): Kind => (kind === "autosave" ? "autosave" : "save");

@@ -34,11 +34,20 @@ import {
   type LibraryUsage,
 } from "#domain/library.ts";
 import { pageParam } from "#domain/query.ts";
-import { requirePermission } from "#server/auth/session.server.ts";
+import { parseId } from "#domain/ids.ts";
+import { requirePermission, userCan } from "#server/auth/session.server.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { BadRequestError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { formAction, formSuccess } from "#server/http/form-action.server.ts";
-import { deleteLibraryFile, getLibraryFile, listLibrary, updateLibraryFile, usageOf, withVideoThumbnails } from "#server/media/library.server.ts";
+import {
+  deleteLibraryFileAs,
+  getLibraryFile,
+  LIBRARY_DELETE_PERMISSION,
+  listLibrary,
+  updateLibraryFile,
+  usageOf,
+  withVideoThumbnails,
+} from "#server/media/library.server.ts";
 import { getStorage } from "#server/media/storage/index.server.ts";
 
 /**
@@ -49,7 +58,7 @@ import { getStorage } from "#server/media/storage/index.server.ts";
  * tus, several at once, each with its progress.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "content.write");
+  const user = await requirePermission(request, "content.write");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, LIBRARY_QUERY_MAX);
   const kindParam = url.searchParams.get("kind");
@@ -58,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = await getDb();
   const result = await listLibrary(db, { q: q || undefined, kind, page, pageSize: LIBRARY_PAGE_SIZE });
   const fileParam = url.searchParams.get("file");
-  const openId = fileParam && /^\d{1,9}$/.test(fileParam) ? Number(fileParam) : null;
+  const openId = fileParam === null ? null : parseId(fileParam);
   const open = openId === null ? null : await getLibraryFile(db, openId);
   return data(
     {
@@ -68,39 +77,38 @@ export async function loader({ request }: Route.LoaderArgs) {
       kind,
       open: open && { file: open, usage: await usageOf(db, open.url) },
       openMissing: openId !== null && !open,
+      // The delete button is offered only to whom the action would let delete (deleteLibraryFileAs decides).
+      canDelete: userCan(user, LIBRARY_DELETE_PERMISSION),
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-type LibraryAnswer = FormAnswer<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "IN_USE"> & {
+type LibraryAnswer = FormAnswer<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "IN_USE" | "FORBIDDEN"> & {
   intent?: "update" | "delete";
   usage?: LibraryUsage[];
 };
 
 /** Saves a file's texts and focal point, or deletes it (a file in use only when the confirmation says so). */
 export async function action({ request }: Route.ActionArgs) {
-  await requirePermission(request, "content.write");
+  const user = await requirePermission(request, "content.write");
   return formAction<LibraryAnswer>(request, { limit: "form" }, async (form) => {
     const intent = asText(form.get("intent"));
-    const id = asText(form.get("id"));
-    if (!/^\d{1,9}$/.test(id) || (intent !== "update" && intent !== "delete")) throw new BadRequestError("BAD_REQUEST", "Not a change of a library file.");
+    const id = parseId(form.get("id"));
+    if (id === null || (intent !== "update" && intent !== "delete")) throw new BadRequestError("BAD_REQUEST", "Not a change of a library file.");
     const db = await getDb();
     if (intent === "delete") {
-      const file = await getLibraryFile(db, Number(id));
-      if (!file) throw new NotFoundError("library.notFound");
-      const usage = await usageOf(db, file.url);
-      if (usage.length && form.get("force") !== "1") {
-        return data<LibraryAnswer>({ ok: false, formError: "IN_USE", intent, usage }, { status: 409 });
-      }
-      await deleteLibraryFile(db, file.id, getStorage());
+      const done = await deleteLibraryFileAs(db, user.profile, id, { force: form.get("force") === "1", storage: getStorage() });
+      if (done.state === "forbidden") throw new ForbiddenError("library.deleteNeedsPermission", "FORBIDDEN");
+      if (done.state === "not-found") throw new NotFoundError("library.notFound");
+      if (done.state === "in-use") return data<LibraryAnswer>({ ok: false, formError: "IN_USE", intent, usage: done.usage }, { status: 409 });
       return formSuccess<LibraryAnswer>({ intent });
     }
     const text = (name: string) => asText(form.get(name));
     const patch = Object.fromEntries(LIBRARY_TEXT_FIELDS.map((field) => [field, { ar: text(`${field}_ar`), fr: text(`${field}_fr`) }]));
     const checked = parseLibraryPatch({ ...patch, focal: { x: Number(text("focal_x")), y: Number(text("focal_y")) } });
     if (!checked.ok) throw new ValidationError("library.v.invalid", checked.fields, { status: 400, code: "INVALID" });
-    if (!(await updateLibraryFile(db, Number(id), checked.value))) throw new NotFoundError("library.notFound");
+    if (!(await updateLibraryFile(db, id, checked.value))) throw new NotFoundError("library.notFound");
     return formSuccess<LibraryAnswer>({ intent });
   });
 }
@@ -241,7 +249,7 @@ export default function MediaLibrary({ loaderData }: Route.ComponentProps) {
         </nav>
       )}
 
-      <DetailsDialog key={open?.file.id ?? "none"} open={open} closeTo={href({})} lang={lang} />
+      <DetailsDialog key={open?.file.id ?? "none"} open={open} closeTo={href({})} lang={lang} canDelete={loaderData.canDelete} />
     </section>
   );
 }
@@ -404,7 +412,7 @@ function LibraryUpload() {
 type OpenFile = { file: LibraryFile; usage: LibraryUsage[] } | null;
 
 /** A file's details in a modal dialog: facts, the texts and the focal point (saved together), its uses, delete. */
-function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: string; lang: Language }) {
+function DetailsDialog({ open, closeTo, lang, canDelete }: { open: OpenFile; closeTo: string; lang: Language; canDelete: boolean }) {
   const { t } = useTranslation();
   const count = useCount();
   const toast = useToast();
@@ -571,19 +579,21 @@ function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: strin
             >
               {busy ? t("library.saving") : t("library.save")}
             </button>
-            <button
-              type="button"
-              onClick={() => setConfirming(true)}
-              className="h-11 rounded-md border border-red-200 px-4 text-sm font-bold text-red-800 hover:bg-red-50"
-              data-testid="library-delete"
-            >
-              {t("library.delete")}
-            </button>
+            {canDelete && (
+              <button
+                type="button"
+                onClick={() => setConfirming(true)}
+                className="h-11 rounded-md border border-red-200 px-4 text-sm font-bold text-red-800 hover:bg-red-50"
+                data-testid="library-delete"
+              >
+                {t("library.delete")}
+              </button>
+            )}
           </div>
         </save.Form>
       </div>
 
-      {confirming && (
+      {confirming && canDelete && (
         <section
           role="alertdialog"
           aria-labelledby="library-delete-title"
@@ -602,8 +612,9 @@ function DetailsDialog({ open, closeTo, lang }: { open: OpenFile; closeTo: strin
               <p className="mt-2 text-sm font-bold text-red-900">{count("library.deleteInUse", usage.length)}</p>
               <ul className="mt-1 list-disc ps-5 text-sm" data-testid="library-delete-usage">
                 {usage.map((u) => (
-                  <li key={`${u.type}:${u.id}`} dir="auto">
-                    {u.title}
+                  <li key={`${u.type}:${u.id}`} data-published={u.published || undefined}>
+                    <span dir="auto">{u.title}</span>
+                    {u.published && <span className="ms-1 font-bold text-red-900">({t("library.usagePublished")})</span>}
                   </li>
                 ))}
               </ul>

@@ -41,6 +41,7 @@ import {
   type NewsletterItem,
 } from "#server/content/newsletter-sends.server.ts";
 import { queueNewsletterSend } from "#server/jobs/newsletter.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * The newsletter screen (issue 32, decision 0126): compose a digest — the day's or the week's top published
@@ -113,10 +114,7 @@ type NewsletterAnswer = FormAnswer<string, string> & {
   total?: number;
 };
 
-const idOf = (value: FormDataEntryValue | null) => {
-  const text = asText(value);
-  return /^[1-9]\d{0,8}$/.test(text) ? Number(text) : 0;
-};
+const idOf = (value: FormDataEntryValue | null) => parseId(value) ?? 0;
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requirePermission(request, "newsletter.send");

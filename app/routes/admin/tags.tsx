@@ -16,6 +16,7 @@ import { getDb } from "#server/db/client.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { deleteTag, listTags, mergeTags, renameTag } from "#server/content/tags.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * The tags screen (issue 29, decision 0122): every tag with how many items it is on, searched the way the form's
@@ -39,10 +40,8 @@ type TagsAnswer = FormAnswer<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID
   name?: string;
 };
 
-const idOf = (value: FormDataEntryValue | null) => {
-  const text = asText(value);
-  return /^[1-9]\d{0,8}$/.test(text) ? Number(text) : NaN;
-};
+// 0 names no tag (a 404 of the tag's own), where NaN reached the database as a 500; a merge refuses it (400).
+const idOf = (value: FormDataEntryValue | null) => parseId(value) ?? 0;
 
 /** Renames, merges or deletes, as the JSON API does; refusals answer the form with the fields' messages. */
 export async function action({ request }: Route.ActionArgs) {

@@ -6,8 +6,9 @@ import { AuthorInUseError, authorNotFound, deleteAuthor, getAuthor, updateAuthor
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { arabic, ForbiddenError, MethodNotAllowedError, ValidationError } from "#server/http/errors.server.ts";
 import { BODY_LIMITS, readJsonObject } from "#server/http/request-body.server.ts";
+import { parseId } from "#domain/ids.ts";
 
-const authorId = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
+const authorId = (value: string | undefined) => parseId(value);
 
 /**
  * GET /api/admin/authors/{id} — one profile (with `item_count`, the items that name it). PATCH — changes the

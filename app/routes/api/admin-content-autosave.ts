@@ -6,6 +6,7 @@ import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * /api/admin/{type}/{id}/autosave — the editor's autosave of a draft (docs/how-it-works.md, "No lost work"),
@@ -14,9 +15,8 @@ import { readJsonObject } from "#server/http/request-body.server.ts";
  * revision of the item, the item unchanged (409 NOT_A_DRAFT when it is not a draft; 400 INVALID_AUTOSAVE
  * for a field it does not have or a value that is not text). DELETE: the caller's autosave discarded.
  */
-function itemId(value: string | undefined): number | null {
-  return value && /^\d{1,9}$/.test(value) ? Number(value) : null;
-}
+/** A route param id out of its column's range names no item: 404, as any other id that names none. */
+const itemId = (value: string | undefined): number | null => parseId(value);
 
 async function guard(request: Request, params: Route.LoaderArgs["params"]) {
   const def = contentTypeBySegment(params.type);

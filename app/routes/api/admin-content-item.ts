@@ -6,14 +6,14 @@ import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
+import { parseId } from "#domain/ids.ts";
 
 /**
  * GET /api/admin/{type}/{id} — one item as staff see it. PATCH — changes the fields sent (the spec's names);
  * sending the `updated_at` last read refuses the change with 409 if someone saved since. DELETE — removes it.
  */
-function itemId(value: string | undefined): number | null {
-  return value && /^\d{1,9}$/.test(value) ? Number(value) : null;
-}
+/** A route param id out of its column's range names no item: 404, as any other id that names none. */
+const itemId = (value: string | undefined): number | null => parseId(value);
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   return handleApi("api/admin/content-item", async () => {

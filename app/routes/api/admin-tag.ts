@@ -7,8 +7,9 @@ import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.s
 import { MethodNotAllowedError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { BODY_LIMITS, readJsonObject } from "#server/http/request-body.server.ts";
 import { deleteTag, getTag, renameTag } from "#server/content/tags.server.ts";
+import { parseId } from "#domain/ids.ts";
 
-const tagId = (value: string | undefined) => (value && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : null);
+const tagId = (value: string | undefined) => parseId(value);
 const notFound = () => new NotFoundError("tags.notFound");
 
 /**

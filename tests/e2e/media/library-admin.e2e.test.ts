@@ -171,7 +171,9 @@ describe("the media library screen", () => {
           expect(refused.status).toBe(409);
           const answer = (await refused.json()) as { error: { code: string }; usage: LibraryUsage[] };
           expect(answer.error.code).toBe("FILE_IN_USE");
-          expect(answer.usage).toEqual([{ type: "article", id: article.id, title: article.title, href: `/admin/articles/${article.id}` }]);
+          expect(answer.usage).toEqual([
+            { type: "article", id: article.id, title: article.title, href: `/admin/articles/${article.id}`, published: expect.any(Boolean) as boolean },
+          ]);
 
           // The screen asks first, naming the article, then deletes it and its stored file.
           await page.click('[data-testid="library-item"]');
@@ -180,7 +182,7 @@ describe("the media library screen", () => {
           await page.click('[data-testid="library-delete"]');
           const confirm = page.locator('[data-testid="library-delete-confirm"]');
           await confirm.waitFor();
-          expect(await confirm.locator('[data-testid="library-delete-usage"]').textContent()).toBe(article.title);
+          expect(await confirm.locator('[data-testid="library-delete-usage"] li > span[dir="auto"]').textContent()).toBe(article.title);
           expect(await mainViolations(page)).toEqual([]);
           await page.click('[data-testid="library-delete-submit"]');
           await expectToast(page, "حُذف الملف من المكتبة.");
