@@ -10,7 +10,7 @@ import type { FieldErrors } from "#domain/schemas/shared.ts";
 
 /**
  * The codes every form shares (an AppError's code, server/http/errors.server.ts). A route may answer codes
- * of its own beside them (the account forms' AuthErrorCode, the opinion page's MAIL_FAILED).
+ * of its own beside them (the account forms' AuthErrorCode).
  */
 export type FormErrorCode =
   /** The body is over the route's limit (413). */

@@ -144,7 +144,7 @@ export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PA
  * answer to a request with credentials (a session cookie) is `private, no-store` in any format — HTML, React
  * Router's `.data`, JSON — unless its route said otherwise, and so is any other HTML; a page or its `.data`
  * varies with the Cookie header. An anonymous `.data` answer may be kept by shared caches like its page
- * (`pageControl`).
+ * (`pageControl`) when it is a 200; any other (a redirect, an error) is `no-store`.
  */
 export function responseCachePolicy(pageControl: string) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -162,6 +162,9 @@ export function responseCachePolicy(pageControl: string) {
       if (!control) {
         if (personal || isHtml) res.setHeader("Cache-Control", "private, no-store");
         else if (isData && status === 200 && req.method === "GET" && !res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", pageControl);
+        // Any other data answer, a redirect above all (React Router answers a .data request's redirect 202 with
+        // its target in the body), is kept by no cache: an old address's answer must follow the item it leads to.
+        else if (isData) res.setHeader("Cache-Control", "no-store");
       }
       return writeHead(...args);
     } as typeof writeHead;

@@ -55,7 +55,9 @@ async function start(): Promise<Setup> {
   app.use(cache.middleware);
   // What the app renders when the cache steps aside: a personal page, with the request's nonce.
   app.use((req, res) => {
-    // React Router's data answers are a turbo-stream, not HTML.
+    // React Router's data answers are a turbo-stream, not HTML; a redirect is a 202 naming its target.
+    if (req.path === "/news/old-slug.data") return void res.status(202).set("X-Remix-Response", "yes").type("text/x-script").send(`[{"redirect":"/news/new"}]`);
+    if (req.path === "/news/gone.data") return void res.status(404).set("X-Remix-Response", "yes").type("text/x-script").send("[]");
     if (req.path.endsWith(".data")) return void res.type("text/x-script").send(`[{"user":"reader@example.com"}]`);
     res.type("html").send(`<html><body>signed in as reader@example.com <script nonce="${String(res.locals.nonce)}">1</script></body></html>`);
   });
@@ -210,6 +212,18 @@ describe("page cache", () => {
     const anonymous = await fetch(s.base + "/news.data");
     expect(anonymous.headers.get("cache-control")).toBe(publicCacheControl(PAGE_CACHE_DEFAULTS));
     expect(anonymous.headers.get("vary")).toMatch(/\bCookie\b/);
+  });
+
+  it("keeps no anonymous .data answer but a 200: a redirect (React Router's 202) and an error are no-store", async () => {
+    const s = await start();
+    for (const [path, status] of [
+      ["/news/old-slug.data", 202],
+      ["/news/gone.data", 404],
+    ] as const) {
+      const res = await fetch(s.base + path);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+    }
   });
 
   it("shows a page edited in the back-office on the next request (the read cache's invalidation expires pages)", async () => {

@@ -18,7 +18,8 @@
  * requestBodyGuard, after the uploads (whose bodies are tus's):
  *  - a state-changing method whose Origin (or Referer) is not our own → 403 (fromOurOrigin: one rule for
  *    every form and API; the tus endpoints apply the same rule through their permission check), except a mail
- *    client's one-click unsubscribe (isOneClickUnsubscribe: that one path, a small form). "Our own" is
+ *    client's one-click unsubscribe (isOneClickUnsubscribe: that one path, a small form, answered from any origin
+ *    by one-click-unsubscribe.server.ts, which refuses any other body with this same 403). "Our own" is
  *    ourOrigins: the public URL's origin, and without PUBLIC_URL also its loopback names on the same port. A
  *    browser's navigation gets a page in the reader's language saying why (refusal-page.server.ts)
  *  - a declared Content-Length over the route kind's limit (server/http/request-body.server.ts) → 413, before reading
@@ -229,13 +230,15 @@ export const MUTATING_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PA
 /** The newsletter's one-click unsubscribe address (RFC 8058), the one target posted to from anywhere. */
 export const ONE_CLICK_UNSUBSCRIBE_PATH = "/newsletter/unsubscribe";
 /** The largest body a one-click unsubscribe carries: `List-Unsubscribe=One-Click`, urlencoded or as a multipart form. */
-const ONE_CLICK_MAX_BYTES = 1024;
+export const ONE_CLICK_MAX_BYTES = 1024;
 
 /**
  * A mail client's one-click unsubscribe (RFC 8058 §3.1): a POST to the address of the message's
  * List-Unsubscribe header, from no page of ours (no Origin of ours, no cookie), with the body
  * `List-Unsubscribe=One-Click`. Let through the origin check only for that path, as a small form with a declared
- * length; the route's action (app/routes/public/newsletter-unsubscribe.tsx) refuses any other body with a 400.
+ * length, to its own handler (server/http/one-click-unsubscribe.server.ts): it reads the body, answers the exact
+ * one-click form before React Router (whose origin check would refuse a foreign Origin) and refuses any other
+ * body with this guard's 403.
  */
 export function isOneClickUnsubscribe(req: Pick<Request, "method" | "path" | "headers">): boolean {
   if (req.method !== "POST" || req.path !== ONE_CLICK_UNSUBSCRIBE_PATH) return false;
@@ -323,16 +326,10 @@ export function requestBodyGuard(
   const ours = ourOrigins(config);
   const rate: TransferRate = { bytesPerSecond: config.UPLOAD_MIN_BYTES_PER_SECOND, windowMs: config.UPLOAD_RATE_WINDOW_MS };
   return (req: Request, res: Response, next: NextFunction) => {
+    // A one-click unsubscribe's body is read, and anything but the one-click form refused, by its own handler
+    // (server/http/one-click-unsubscribe.server.ts), before React Router's origin check would refuse it.
     if (MUTATING_METHODS.has(req.method) && !fromOurOrigin(req.headers.origin, req.headers.referer, ours) && !isOneClickUnsubscribe(req)) {
-      // An API answers in its error shape, with the guard's words; a page's data request and a script get the
-      // session guard's shape (server/auth/session.server.ts); a page posted from elsewhere, words.
-      if (isApiTarget(req.originalUrl)) return refuse(res, 403, arabic("adminShell.crossOrigin"));
-      if (req.path.endsWith(".data") || !req.accepts("html")) {
-        return void res.status(403).set({ "Cache-Control": "no-store" }).json({ reason: "cross-origin" });
-      }
-      // A browser's navigation (a form posted without JavaScript, from elsewhere): a page that says why.
-      const lang = languageOf(req);
-      return void res.status(403).set({ "Cache-Control": "no-store", "Content-Language": lang }).type("html").send(crossOriginPage(lang, ours[0]));
+      return refuseCrossOrigin(req, res, ours);
     }
 
     const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
@@ -353,6 +350,19 @@ export function requestBodyGuard(
     }
     next();
   };
+}
+
+/** The origin check's 403: in an API's error shape, as data for a page's data request or a script, else a page in words. */
+export function refuseCrossOrigin(req: Request, res: Response, ours: readonly string[]) {
+  // An API answers in its error shape, with the guard's words; a page's data request and a script get the
+  // session guard's shape (server/auth/session.server.ts); a page posted from elsewhere, words.
+  if (isApiTarget(req.originalUrl)) return refuse(res, 403, arabic("adminShell.crossOrigin"));
+  if (req.path.endsWith(".data") || !req.accepts("html")) {
+    return void res.status(403).set({ "Cache-Control": "no-store" }).json({ reason: "cross-origin" });
+  }
+  // A browser's navigation (a form posted without JavaScript, from elsewhere): a page that says why.
+  const lang = languageOf(req);
+  return void res.status(403).set({ "Cache-Control": "no-store", "Content-Language": lang }).type("html").send(crossOriginPage(lang, ours[0]));
 }
 
 /** The language a refusal page is written in: the reader's (the language cookie, then Accept-Language). */

@@ -7,6 +7,8 @@
 import { getConfig, type Config } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { markSendFailed, pruneDeliveries, runSend } from "#server/content/newsletter-sends.server.ts";
+import { sendConfirmation } from "#server/content/newsletter.server.ts";
+import { LANGUAGES, type Language } from "#domain/language.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { enqueue, PermanentJobError, type JobHandler } from "./queue.server.ts";
 
@@ -39,6 +41,24 @@ export function newsletterSendHandler(config?: Config, { stopping }: { stopping?
       if (stopped) throw new SendInterrupted(`newsletter send ${sendId} paused: the worker stopped; it resumes on the next attempt`);
     } catch (error) {
       if (isLastAttempt) await markSendFailed(db, sendId, error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * A sign-up's confirmation e-mail (server/content/newsletter.server.ts: the request queues it, sendConfirmation
+ * decides and sends). A mail server that fails is tried again with the queue's delays; the last failure is an error.
+ */
+export function newsletterConfirmHandler(config?: Config): JobHandler {
+  return async (job, { db, isLastAttempt }) => {
+    const { email, language } = job.payload;
+    if (typeof email !== "string" || !email.includes("@")) throw new PermanentJobError("newsletter.confirm: no address");
+    const lang: Language = (LANGUAGES as readonly unknown[]).includes(language) ? (language as Language) : "ar";
+    try {
+      await sendConfirmation(db, { email, language: lang }, { config: config ?? getConfig() });
+    } catch (error) {
+      if (isLastAttempt) logger.error({ err: error, job: job.id }, "newsletter: confirmation e-mail not sent");
       throw error;
     }
   };

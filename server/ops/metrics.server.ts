@@ -5,10 +5,12 @@
  * plus prom-client's process metrics (memory, CPU, event loop lag, GC). Every series and what to alert on:
  * docs/operations.md.
  *
- * Open to loopback; from anywhere else only with `Authorization: Bearer <METRICS_TOKEN>`, and a 404 when no token
- * is set, so that the endpoint does not exist for the public. Never cached.
+ * Open to a scrape from this machine (isLocalScrape: the socket's own peer, never a forwarded address); from
+ * anywhere else only with `Authorization: Bearer <METRICS_TOKEN>`, and a 404 when no token is set, so that the
+ * endpoint does not exist for the public. Never cached.
  */
 import crypto from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import client from "prom-client";
 import type { DatabaseHandle } from "#server/db/client.server.ts";
@@ -234,16 +236,48 @@ export function metricsText(): Promise<string> {
 
 const isLoopback = (address: string | undefined) => !!address && /^(?:127\.|::1$|::ffff:127\.)/.test(address);
 
+/**
+ * Headers a proxy adds when it passes a request on. Any of them on the wire means the socket's peer is a proxy
+ * and the client is someone else. Read from the raw headers: the target guard drops forwarded headers of an
+ * untrusted peer from `req.headers`, and a dropped one still says the request was passed on.
+ */
+const FORWARDING_HEADER = /^(?:forwarded|x-forwarded-[a-z-]+|x-real-ip|x-client-ip|client-ip|true-client-ip|cf-connecting-ip|via)$/i;
+
+/** A Host naming this machine by a loopback name or address (`localhost:3000`, `127.0.0.1`, `[::1]:9100`). */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    const name = new URL(`http://${host}`).hostname;
+    return name === "localhost" || name === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(name);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a request is a scrape from this machine, decided on the connection itself, never on what the client
+ * says about itself (X-Forwarded-For, `req.ip`, which follows TRUST_PROXY): its socket's peer is a loopback
+ * address, no forwarding header came with it, and its Host names this machine by a loopback name. A reverse
+ * proxy on the same host connects from loopback too, for every visitor: what it passes on carries a forwarding
+ * header (X-Forwarded-For, Forwarded, X-Real-IP…) or the site's public Host (docs/deploy.md asks for both), and
+ * is refused here; it needs the token like any other client.
+ */
+export function isLocalScrape(req: Pick<IncomingMessage, "socket" | "rawHeaders" | "headers">): boolean {
+  if (!isLoopback(req.socket.remoteAddress)) return false;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (FORWARDING_HEADER.test(req.rawHeaders[i])) return false;
+  return isLoopbackHost(req.headers.host);
+}
+
 const digest = (value: string) => crypto.createHash("sha256").update(value).digest();
 
-/** The /metrics handler: `req.ip` is the client's address as TRUST_PROXY makes it out (a proxy's own is not enough). */
+/** The /metrics handler: a local scrape (isLocalScrape), or the METRICS_TOKEN bearer. */
 export function metricsEndpoint({ METRICS_TOKEN }: { METRICS_TOKEN?: string }) {
   // Compared as digests: equal lengths, so the comparison takes the same time whatever was sent.
   const expected = METRICS_TOKEN ? digest(`Bearer ${METRICS_TOKEN}`) : null;
   return async (req: Request, res: Response) => {
     res.setHeader("Cache-Control", "no-store");
     const sent = req.headers.authorization;
-    const authorized = isLoopback(req.ip) || (expected !== null && typeof sent === "string" && crypto.timingSafeEqual(digest(sent), expected));
+    const authorized = isLocalScrape(req) || (expected !== null && typeof sent === "string" && crypto.timingSafeEqual(digest(sent), expected));
     if (!authorized) {
       if (!expected) return void res.status(404).type("text/plain").send("Not Found");
       return void res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorized");

@@ -18,7 +18,7 @@ import { useCount } from "#app/lib/i18n.ts";
 
 /** What the /opinion action answers (domain/form-answer.ts), with the form it concerns. */
 export type OpinionActionData =
-  | (FormAnswer<"email", FormErrorCode | "MAIL_FAILED"> & { intent: "newsletter" })
+  | (FormAnswer<"email", FormErrorCode> & { intent: "newsletter" })
   | (FormAnswer<ProposalField> & { intent: "proposal" })
   | (FormFailure<never, "UNKNOWN_INTENT" | "BODY_TOO_LARGE" | "BAD_REQUEST"> & { intent: null });
 

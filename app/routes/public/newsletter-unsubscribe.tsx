@@ -5,15 +5,16 @@ import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { NewsletterTokenError, subscriberByToken, unsubscribeByToken } from "#server/content/newsletter-sends.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { isOneClickForm } from "#server/http/one-click-unsubscribe.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
 
 /**
  * The unsubscribe address of every newsletter (decision 0126). A GET only shows a confirmation with a button
- * (mail scanners open links: a GET never unsubscribes); the button, and a mail client's one-click POST
- * (RFC 8058: body `List-Unsubscribe=One-Click`, from no page of ours, let through the origin check for this
- * path alone by server/http/request-guard.server.ts), unsubscribe. Any other body, or a token that is not one,
- * gets a 400 page saying so. No JavaScript: a plain form (app/lib/static-page.ts).
+ * (mail scanners open links: a GET never unsubscribes); the button posts the one-click form here and
+ * unsubscribes. A mail client's one-click POST (RFC 8058, from no page of ours) never reaches this action: it is
+ * answered before React Router's origin check by server/http/one-click-unsubscribe.server.ts. Any other body,
+ * or a token that is not one, gets a 400 page saying so. No JavaScript: a plain form (app/lib/static-page.ts).
  */
 export const handle: ReadingHandle = { hydrate: false };
 
@@ -50,9 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (!(error instanceof RequestBodyError)) throw error;
     return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: error.status, headers: NO_STORE });
   }
-  // RFC 8058 §3.2: exactly this one field and value, whoever posts it.
-  const fields = [...form.keys()];
-  if (fields.length !== 1 || form.get("List-Unsubscribe") !== "One-Click") {
+  if (!isOneClickForm(form)) {
     return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: 400, headers: NO_STORE });
   }
   try {

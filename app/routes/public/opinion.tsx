@@ -105,8 +105,8 @@ export async function action({ request }: Route.ActionArgs) {
     if (intent === "newsletter") {
       const { email } = checkForm(NewsletterSchema, { email: form.get("email") });
       await holdBack(request, newsletterRateLimiter, "newsletter");
-      // The outcome (new, pending, already confirmed) is deliberately not shown: same answer for all. An e-mail
-      // that could not be sent is NewsletterError, 503 MAIL_FAILED.
+      // The same answer, in the same time, for a new, pending or confirmed address: the request only queues the
+      // confirmation's job (server/content/newsletter.server.ts), which sends the e-mail.
       await subscribeToNewsletter(await getDb(), { email, language: languageOfRequest(request) });
       return formSuccess<OpinionActionData>({ intent });
     }

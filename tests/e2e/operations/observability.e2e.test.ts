@@ -187,8 +187,10 @@ describe("TRUST_PROXY and METRICS_TOKEN", () => {
     await expect.poll(() => accessLine(server, id)).toBeTruthy();
     expect(accessLine(server, id)?.ip).toBe("127.0.0.1");
     expect(server.output()).not.toContain("spoofed-request-1");
-    // So it is the loopback client it is, whatever it says: /metrics answers it.
-    expect((await fetch(`${server.url}/metrics`, { headers: { "x-forwarded-for": "198.51.100.23" } })).status).toBe(200);
+    // /metrics never takes a forwarded address, trusted or not: a request that carries one was passed on, so it
+    // needs the token; the same loopback client without it is a local scrape.
+    expect((await fetch(`${server.url}/metrics`, { headers: { "x-forwarded-for": "198.51.100.23" } })).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
   });
 
   it("takes a trusted proxy's address and id (the default, loopback), and asks elsewhere for the token", async () => {

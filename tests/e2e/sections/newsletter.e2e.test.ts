@@ -1,7 +1,8 @@
 /**
  * Newsletter double opt-in end to end: a server of its own sends through a real SMTP receiver started here;
  * the reader signs up in Chromium, the confirmation e-mail arrives, and its link confirms the subscriber.
- * The same link then gets the 400 page.
+ * The same link then gets the 400 page. A new and a confirmed address get the same answer: the request only
+ * queues the confirmation's job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -60,6 +61,27 @@ describe.skipIf(!hasChromium)("newsletter sign-up with double opt-in", () => {
     await page.getByTestId("newsletter-sent").waitFor();
     expect(smtp.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
     await context.close();
+  });
+
+  it("answers a new and a confirmed address alike, status and body, and mails the new one from the job queue", async () => {
+    // Each sign-up from its own client address (the server trusts its loopback proxy): the limit is per address.
+    let n = 0;
+    const signUp = (email: string) =>
+      fetch(`${server.url}/opinion.data`, {
+        method: "POST",
+        body: new URLSearchParams({ intent: "newsletter", email }),
+        headers: { Origin: server.url, "X-Forwarded-For": `198.51.100.${++n}` },
+      }).then(async (res) => ({ status: res.status, type: res.headers.get("content-type"), body: await res.text() }));
+    const confirmed = "alike.confirmed@sahara.test";
+    expect((await signUp(confirmed)).status).toBe(200);
+    const link = (await smtp.waitFor(confirmed)).links.find((l) => l.includes("/newsletter/confirm?token="))!;
+    expect((await fetch(link)).status).toBe(200);
+
+    const fresh = "alike.new@sahara.test";
+    const answers = [await signUp(fresh), await signUp(confirmed)];
+    expect(answers[0].status).toBe(200);
+    expect(answers[1]).toEqual(answers[0]);
+    expect((await smtp.waitFor(fresh)).subject).toContain("تأكيد الاشتراك");
   });
 
   it("writes the e-mail in French for a French reader, and signs up without JavaScript", async () => {
