@@ -17,6 +17,7 @@ import { logger } from "./ops/logger.server.ts";
 import { publicSecurityHeaders, securityHeaders } from "./http/security.server.ts";
 import { BODY_LIMITS } from "./http/request-body.server.ts";
 import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
+import { oneClickUnsubscribe } from "./http/one-click-unsubscribe.server.ts";
 import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
 import { announceFirstRunSetup } from "./auth/setup.server.ts";
 import { armScheduledPublishing } from "./content/newsroom.server.ts";
@@ -167,7 +168,8 @@ export function createApp() {
     const report = await checkReadiness({ config, database: getDatabaseHandle, auth: getAuth });
     res.status(report.status === "ready" ? 200 : 503).json(report);
   });
-  // Prometheus's scrape (server/ops/metrics.server.ts): loopback, or elsewhere the METRICS_TOKEN bearer.
+  // Prometheus's scrape (server/ops/metrics.server.ts): a local scrape (the socket's peer, never a forwarded
+  // address), or else the METRICS_TOKEN bearer.
   app.get("/metrics", metricsEndpoint(config));
 
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
@@ -217,6 +219,9 @@ export function createApp() {
   // before any handler reads it, one still arriving after HTTP_REQUEST_TIMEOUT_MS is cut
   // (server/http/request-guard.server.ts). Uploads are above, with their own checks.
   app.use(requestBodyGuard(config));
+  // A mail client's one-click unsubscribe (RFC 8058) from any origin, answered before React Router's own origin
+  // check refuses it (server/http/one-click-unsubscribe.server.ts).
+  app.use(oneClickUnsubscribe(config));
 
   // Whatever depends on the session is private, in any format (server/http/page-cache.server.ts), with the cache on or off.
   app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));

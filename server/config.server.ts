@@ -21,6 +21,16 @@ const flag = (fallback: boolean) =>
 
 /** A duration in milliseconds, from 100 ms to 10 minutes. */
 const ms = (fallback: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(600_000).default(fallback));
+/** A duration in milliseconds, from 100 ms to 10 minutes, or 0 for none. */
+const msOrOff = (fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .refine((v) => v === 0 || (v >= 100 && v <= 600_000), "must be 0 (none) or from 100 to 600000 milliseconds")
+      .default(fallback),
+  );
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -31,6 +41,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 
   DATABASE_URL: optionalString,
+  /**
+   * PostgreSQL's time-outs (docs/decisions/0135-database-timeouts.md): a database that stops answering must fail a
+   * request within seconds (a 503, or the page cache's last good copy), never hold it. They bind the web process
+   * and the worker; the migrations and the scripts (backup, restore, search reindex) run without the statement and
+   * query ones. A connection not made within DATABASE_CONNECT_TIMEOUT_MS, or a free one not had from a full pool, is an error.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: ms(5000),
+  /** The server cancels a statement that runs longer (statement_timeout, 57014): a clean error, the connection kept. 0: none. */
+  DATABASE_STATEMENT_TIMEOUT_MS: msOrOff(5000),
+  /** A query with no answer within this fails here and its connection is closed: a silent server (a partition, a failover). 0: none. */
+  DATABASE_QUERY_TIMEOUT_MS: msOrOff(6000),
+  /** The server ends a session left idle inside a transaction this long, releasing its locks (a client that vanished). 0: none. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: msOrOff(60_000),
+  /** TCP keepalive probes start on a connection idle this long, so one the network dropped is noticed. */
+  DATABASE_KEEPALIVE_DELAY_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(10_000)),
   REDIS_URL: optionalString,
   /** on: anonymous public pages come from the full-page cache (docs/decisions/0106-page-cache.md). */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
@@ -136,6 +161,12 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: optionalString,
   /** Who the push services may contact about our alerts: a mailto: or https: address (mailto:CONTACT_EMAIL unless set). */
   VAPID_SUBJECT: optionalString,
+  /** Breaking-news alerts sent in any hour at most; the next ones are held, and the editor sees it (decision 0134). */
+  PUSH_ALERTS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(6)),
+  /** A push delivery's total deadline (connect, TLS, request and answer): a slow push service never holds the others. */
+  PUSH_DEADLINE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(60_000).default(10_000)),
+  /** Deliveries a subscription may fail in a row, for any reason, before it is removed. */
+  PUSH_MAX_FAILURES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(5)),
   MAIL_FROM: z.string().default("صحراء ميديا <no-reply@sahara-media.mr>"),
   /** Newsletter sends (docs/decisions/0126-newsletter-sends.md): recipients claimed and mailed together; a crash repeats at most one batch. */
   NEWSLETTER_BATCH_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(50)),
@@ -166,7 +197,7 @@ const envSchema = z.object({
   }),
   /** on: one log line per request (docs/operations.md); off: none (a proxy in front keeps its own). */
   ACCESS_LOG: z.enum(["on", "off"]).default("on"),
-  /** /metrics answers loopback; elsewhere only `Authorization: Bearer <METRICS_TOKEN>`, and 404 without it set. */
+  /** /metrics answers a scrape from this machine (isLocalScrape); anything else only `Authorization: Bearer <METRICS_TOKEN>`, and 404 without it set. */
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(16, "must be at least 16 characters").optional()),
   /**
    * Searches that reach the database (a page-cache hit is never counted) per minute: "R" or "R,A" — R per reader
@@ -284,6 +315,13 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     } else {
       database = "postgres";
     }
+  }
+
+  // The server's cancel of a slow statement must arrive before the client gives up on the whole connection.
+  if (env.DATABASE_QUERY_TIMEOUT_MS && env.DATABASE_STATEMENT_TIMEOUT_MS && env.DATABASE_QUERY_TIMEOUT_MS <= env.DATABASE_STATEMENT_TIMEOUT_MS) {
+    errors.push(
+      `DATABASE_QUERY_TIMEOUT_MS (${env.DATABASE_QUERY_TIMEOUT_MS}) must be longer than DATABASE_STATEMENT_TIMEOUT_MS (${env.DATABASE_STATEMENT_TIMEOUT_MS}): a slow statement is cancelled by the server first, and only a silent server reaches the query time-out`,
+    );
   }
 
   let storage = env.STORAGE_DRIVER;

@@ -58,6 +58,21 @@ describe("configuration check", () => {
     expect(checkConfig({ PORT: "eighty" }).errors[0]).toMatch(/^Invalid environment variable PORT/);
   });
 
+  it("bounds the database's connections and queries by default, takes 0 for none, and wants the query time-out past the statement's", () => {
+    const { config } = checkConfig({});
+    expect([config.DATABASE_CONNECT_TIMEOUT_MS, config.DATABASE_STATEMENT_TIMEOUT_MS, config.DATABASE_QUERY_TIMEOUT_MS]).toEqual([5000, 5000, 6000]);
+    expect([config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS, config.DATABASE_KEEPALIVE_DELAY_MS]).toEqual([60_000, 10_000]);
+    const off = checkConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "0", DATABASE_QUERY_TIMEOUT_MS: "0", DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: "0" });
+    expect(off.errors).toEqual([]);
+    expect(off.config.DATABASE_QUERY_TIMEOUT_MS).toBe(0);
+    expect(checkConfig({ DATABASE_QUERY_TIMEOUT_MS: "50" }).errors[0]).toMatch(/^Invalid environment variable DATABASE_QUERY_TIMEOUT_MS: must be 0 \(none\)/);
+    expect(checkConfig({ DATABASE_CONNECT_TIMEOUT_MS: "0" }).errors[0]).toMatch(/^Invalid environment variable DATABASE_CONNECT_TIMEOUT_MS/);
+    expect(checkConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "8000" }).errors).toEqual([
+      "DATABASE_QUERY_TIMEOUT_MS (6000) must be longer than DATABASE_STATEMENT_TIMEOUT_MS (8000): a slow statement is cancelled by the server first, and only a silent server reaches the query time-out",
+    ]);
+    expect(checkConfig({ DATABASE_STATEMENT_TIMEOUT_MS: "8000", DATABASE_QUERY_TIMEOUT_MS: "10000" }).errors).toEqual([]);
+  });
+
   it("takes a Graph API version of the form vNN.N, and refuses anything else at start", () => {
     expect(checkConfig({}).config.FACEBOOK_GRAPH_VERSION).toMatch(/^v\d+\.\d$/);
     expect(checkConfig({ FACEBOOK_GRAPH_VERSION: " v24.0 " })).toMatchObject({ errors: [], config: { FACEBOOK_GRAPH_VERSION: "v24.0" } });

@@ -29,7 +29,8 @@ import { AppError, NotFoundError, ValidationError } from "#server/http/errors.se
 import { columnOf, tableOf } from "./registry.server.ts";
 import { addTagToItems, tagMatchKey, tagsOfItems } from "./tags.server.ts";
 import { afterWrite, getForStaff, indexForSearch, keepRevision, removeItems, statusFilter, textFilter, type Author } from "./newsroom.server.ts";
-import { queuePushAlert } from "#server/push/alerts.server.ts";
+import { queueOnePushAlert } from "#server/push/alerts.server.ts";
+import { isIdNumber, parseId } from "#domain/ids.ts";
 
 export { BULK_ACTIONS, MAX_BULK_ITEMS, type BulkAction };
 
@@ -80,7 +81,7 @@ export function parseBulkBody(body: Record<string, unknown>): BulkRequest {
     const ids = body.ids;
     if (!Array.isArray(ids) || !ids.length) fields.ids = "newsroom.bulk.v.ids";
     else if (ids.length > MAX_BULK_ITEMS) throw new TooManyItemsError();
-    else if (!ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < 2 ** 31)) fields.ids = "newsroom.bulk.v.idsNumbers";
+    else if (!ids.every(isIdNumber)) fields.ids = "newsroom.bulk.v.idsNumbers";
     else selection = { ids: [...new Set(ids as number[])] };
   } else if (body.filter !== undefined) {
     const filter = body.filter as Record<string, unknown> | null;
@@ -99,9 +100,10 @@ export function parseBulkBody(body: Record<string, unknown>): BulkRequest {
     else request.publishDate = at;
   }
   if (action === "category") {
-    const id = typeof body.category_id === "string" && /^\d{1,9}$/.test(body.category_id) ? Number(body.category_id) : body.category_id;
-    if (!Number.isSafeInteger(id) || (id as number) < 1) fields.category_id = "newsroom.bulk.v.categoryMissing";
-    else request.categoryId = id as number;
+    // In the categories' id range (domain/ids.ts): 2147483648 reached PostgreSQL, a 500 (issue 39).
+    const id = parseId(body.category_id);
+    if (id === null) fields.category_id = "newsroom.bulk.v.categoryMissing";
+    else request.categoryId = id;
   }
   if (action === "tag") {
     const tag = typeof body.tag === "string" ? body.tag.trim() : "";
@@ -248,13 +250,16 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
           .returning({ id: t.id })
       : [];
     const done = rows.map((r) => r.id).sort((a, b) => b - a);
+    const alerting: Parameters<typeof queueOnePushAlert>[2] = [];
     for (const id of done) {
       const item = await getForStaff(tx, type, id);
       if (!item) throw new NotFoundError(`Not found: ${id}`);
       await keepRevision(tx, type, item, author);
       await indexForSearch(tx, type, id);
-      if (before.has(id)) await queuePushAlert(tx, type, before.get(id)!, item);
+      if (before.has(id)) alerting.push({ before: before.get(id)!, after: item });
     }
+    // One alert for the whole action, not one per item (issue 39, decision 0134).
+    await queueOnePushAlert(tx, type, alerting);
     return done;
   });
 

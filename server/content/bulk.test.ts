@@ -240,6 +240,25 @@ for (const kind of testDatabaseKinds) {
       expect(tooMany).toEqual({ status: 422, code: "TOO_MANY_ITEMS", fields: { ids: "newsroom.bulk.v.tooMany" } });
       expect(parseBulkBody({ action: "publish", ids: [3, 3, 4] })).toEqual({ action: "publish", selection: { ids: [3, 4] } });
       expect(parseBulkBody({ action: "category", filter: { q: "x" }, category_id: "7" })).toMatchObject({ categoryId: 7, selection: { filter: { q: "x" } } });
+      // Past the integer column's range (issue 39: 2147483648 reached PostgreSQL, a 500): refused before any query.
+      for (const categoryId of [2147483648, "2147483648", 0, -1, 1.5, "1.5", "0x10", Number.POSITIVE_INFINITY, "1e3"]) {
+        expect(await of({ action: "category", ids: [1], category_id: categoryId }), String(categoryId)).toEqual({
+          status: 400,
+          code: "INVALID_BULK",
+          fields: { category_id: "newsroom.bulk.v.categoryMissing" },
+        });
+      }
+      for (const id of [2147483648, 0, -1, 1.5, Number.POSITIVE_INFINITY])
+        expect((await of({ action: "publish", ids: [id] })).fields).toEqual({ ids: "newsroom.bulk.v.idsNumbers" });
+      expect(parseBulkBody({ action: "category", ids: [2147483647], category_id: 2147483647 })).toMatchObject({
+        categoryId: 2147483647,
+        selection: { ids: [2147483647] },
+      });
+    });
+
+    it("answers a category action naming 2147483648 with 400, the database never asked (issue 39)", async () => {
+      const error = await refusal(async () => runBulkAction(h.db, "news", parseBulkBody({ action: "category", ids: [1], category_id: 2147483648 }), editor));
+      expect(error.status).toBe(400);
     });
   });
 }

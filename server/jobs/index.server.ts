@@ -12,7 +12,8 @@ import { pruneUnfinishedUploads } from "#server/media/storage/tus.server.ts";
 import { processVideo } from "#server/media/video/processing.server.ts";
 import { enqueue, pruneJobs, startWorker, type JobHandler, type Worker, type WorkerOptions } from "./queue.server.ts";
 import { searchDrainJob, SEARCH_DRAIN_EVERY_MS, SEARCH_DRAIN_JOB } from "#server/search/search-drain.server.ts";
-import { NEWSLETTER_PRUNE_JOB, NEWSLETTER_SEND_JOB, newsletterPruneHandler, newsletterSendHandler } from "./newsletter.server.ts";
+import { NEWSLETTER_PRUNE_JOB, NEWSLETTER_SEND_JOB, newsletterConfirmHandler, newsletterPruneHandler, newsletterSendHandler } from "./newsletter.server.ts";
+import { NEWSLETTER_CONFIRM_JOB } from "#server/content/newsletter.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { PUSH_ALERT_JOB, pushAlertHandler } from "#server/push/alerts.server.ts";
 
@@ -24,6 +25,7 @@ export const JOB = {
   searchDrain: SEARCH_DRAIN_JOB,
   newsletterSend: NEWSLETTER_SEND_JOB,
   newsletterPrune: NEWSLETTER_PRUNE_JOB,
+  newsletterConfirm: NEWSLETTER_CONFIRM_JOB,
   pushAlert: PUSH_ALERT_JOB,
 } as const;
 
@@ -67,6 +69,8 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     // Newsletter sends (decision 0126), resumable: server/jobs/newsletter.server.ts.
     [JOB.newsletterSend]: newsletterSendHandler("drivers" in config ? config : undefined),
     [JOB.newsletterPrune]: newsletterPruneHandler,
+    // A sign-up's confirmation e-mail, queued by the request so that it answers every address alike.
+    [JOB.newsletterConfirm]: newsletterConfirmHandler("drivers" in config ? config : undefined),
     // Breaking-news alerts by Web Push (decision 0127), resumable: server/push/alerts.server.ts.
     [JOB.pushAlert]: pushAlertHandler("drivers" in config ? config : undefined),
     [JOB.searchDrain]: async (job, { db }) => {
@@ -81,6 +85,8 @@ export function startJobWorker(db: Database, config: Config, options: WorkerOpti
   // search queue and the pruning never wait behind it.
   const handlers = jobHandlers(config);
   delete handlers[JOB.newsletterSend];
+  // A reader waits for the confirmation e-mail: on a lane of its own too, never behind a video or a send.
+  delete handlers[JOB.newsletterConfirm];
   let stopping = false;
   const worker = startWorker(db, handlers, {
     recurring: [
@@ -94,16 +100,21 @@ export function startJobWorker(db: Database, config: Config, options: WorkerOpti
   });
   const newsletter = { [JOB.newsletterSend]: newsletterSendHandler(config, { stopping: () => stopping }) };
   const mail = startWorker(db, newsletter, { ...options, recurring: [], workerId: `${worker.id}:newsletter` });
+  const confirmations = startWorker(
+    db,
+    { [JOB.newsletterConfirm]: newsletterConfirmHandler(config) },
+    { ...options, recurring: [], workerId: `${worker.id}:confirm` },
+  );
   logger.info({ worker: worker.id }, "job worker started");
   return {
     id: worker.id,
     drain: async () => {
-      await Promise.all([worker.drain(), mail.drain()]);
+      await Promise.all([worker.drain(), mail.drain(), confirmations.drain()]);
     },
     stop: async () => {
       // A send in progress pauses after its batch in hand and goes back to the queue.
       stopping = true;
-      await Promise.all([worker.stop(), mail.stop()]);
+      await Promise.all([worker.stop(), mail.stop(), confirmations.stop()]);
       closeBulkMail();
     },
   };

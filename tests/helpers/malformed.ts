@@ -345,6 +345,113 @@ export function* formProbes(forms: FoundForm[], ctx: CorpusContext): Generator<P
   }
 }
 
+/**
+ * A mail client's one-click unsubscribe (RFC 8058), the one POST taken from any origin: the exact form from a
+ * webmail's Origin, `Origin: null` and none, with tokens that are not one; and bodies that are not the form. Each
+ * is refused (400 for a bad token, the origin check's 403 for another body) without an error line: React
+ * Router's own origin check answered a foreign Origin 400 and logged an error with its stack.
+ */
+export function* oneClickUnsubscribeProbes(ctx: Pick<CorpusContext, "host">): Generator<Probe> {
+  const group = "one-click unsubscribe";
+  const urlencoded = { "Content-Type": "application/x-www-form-urlencoded" };
+  const multipart = { "Content-Type": "multipart/form-data; boundary=probe" };
+  const oneClick = "List-Unsubscribe=One-Click";
+  const oneClickMultipart = `--probe\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--probe--\r\n`;
+  const tokens = [
+    "",
+    "?token=abc",
+    `?token=${"a".repeat(43)}`,
+    `?token=${"a".repeat(43)}&send=3`,
+    "?token=a&token=b",
+    `?token=${pct("\u0000")}&send=${pct("-1")}`,
+  ];
+  for (const [origin, from] of [
+    ["https://mail.example.com", "a webmail's Origin"],
+    ["null", "Origin: null"],
+    [null, "no Origin"],
+  ] as const) {
+    const headers: Record<string, string> = origin ? { Origin: origin } : {};
+    for (const query of tokens) {
+      yield {
+        group,
+        name: `one-click POST, ${from}, token ${query || "missing"}`,
+        payload: rawHttp("POST", `/newsletter/unsubscribe${query}`, { host: ctx.host, headers: { ...headers, ...urlencoded }, body: oneClick }),
+      };
+    }
+    yield {
+      group,
+      name: `one-click POST as multipart, ${from}, a token that is not one`,
+      payload: rawHttp("POST", `/newsletter/unsubscribe?token=${"b".repeat(43)}`, {
+        host: ctx.host,
+        headers: { ...headers, ...multipart },
+        body: oneClickMultipart,
+      }),
+    };
+    for (const body of ["List-Unsubscribe=Yes", `${oneClick}&x=1`, "", "\u0000", `--probe\r\nbroken`]) {
+      yield {
+        group,
+        name: `another body (${JSON.stringify(body).slice(0, 30)}), ${from}`,
+        payload: rawHttp("POST", `/newsletter/unsubscribe?token=${"a".repeat(43)}`, {
+          host: ctx.host,
+          headers: { ...headers, ...(body.startsWith("--") ? multipart : urlencoded) },
+          body,
+        }),
+      };
+    }
+  }
+}
+
+/**
+ * Ids out of their column's range (issue 39: a bulk category action with category_id 2147483648 answered 500,
+ * PostgreSQL's "integer out of range"): in every route param id, and in the JSON and form fields that name a row.
+ */
+export const OUT_OF_RANGE_IDS = ["0", "-1", "2147483648", "99999999999999999999", "1e309", "1.5", "0x10"];
+
+export function* idRangeProbes(ctx: Pick<CorpusContext, "host" | "origin" | "cookie" | "full" | "samples">): Generator<Probe> {
+  const group = "ids out of range";
+  const session = { Cookie: ctx.cookie, Origin: ctx.origin };
+  const json = { ...session, "Content-Type": "application/json" };
+  const form = { ...session, "Content-Type": "application/x-www-form-urlencoded" };
+  const values = ctx.full ? OUT_OF_RANGE_IDS : ["2147483648", "1e309"];
+  const segments = Object.values(CONTENT_TYPE_DEFINITIONS).map((d) => d.segment);
+  const realId = ctx.samples.ids.get("news") ?? 1;
+  for (const pattern of routePatterns().filter((p) => p.includes(":id"))) {
+    for (const segment of pattern.includes(":type") ? (ctx.full ? segments : ["news"]) : [null]) {
+      for (const value of values) {
+        const path = pattern.replace(":type", segment ?? "").replace(":id", value);
+        yield { group, name: `GET ${path}`, payload: rawHttp("GET", path, { host: ctx.host, headers: session }) };
+        if (ctx.full) yield { group, name: `DELETE ${path}`, payload: rawHttp("DELETE", path, { host: ctx.host, headers: json }) };
+      }
+    }
+  }
+  for (const value of values) {
+    const token = /^[\d.e-]+$/.test(value) && !value.startsWith("0x") ? value : JSON.stringify(value);
+    for (const [path, body] of [
+      ["/api/admin/news/bulk", `{"action":"category","ids":[${realId}],"category_id":${token}}`],
+      ["/api/admin/news/bulk", `{"action":"publish","ids":[${token}]}`],
+      ["/api/admin/tags/merge", `{"into":${token},"from":[${token}]}`],
+    ])
+      yield { group, name: `POST ${path} ${body}`, payload: rawHttp("POST", path, { host: ctx.host, headers: json, body }) };
+    yield {
+      group,
+      name: `PATCH /api/admin/news/:id category_id, authors ${value}`,
+      payload: rawHttp("PATCH", `/api/admin/news/${realId}`, { host: ctx.host, headers: json, body: `{"category_id":${token},"authors":[${token}]}` }),
+    };
+    for (const [path, fields] of [
+      ["/admin/library", { intent: "update", id: value }],
+      ["/admin/news", { intent: "bulk", action: "category", ids: String(realId), category_id: value }],
+      ["/admin/calendar", { intent: "move", type: "news", id: value, publish_date: "2031-01-01T10:00" }],
+      ["/admin/tags", { intent: "rename", id: value, name: "وسم" }],
+      ["/admin/contacts", { intent: "status", id: value, status: "read" }],
+    ] as const)
+      yield {
+        group,
+        name: `form ${path} ${JSON.stringify(fields)}`,
+        payload: rawHttp("POST", path, { host: ctx.host, headers: form, body: new URLSearchParams(fields).toString() }),
+      };
+  }
+}
+
 /** Sends probes, `concurrency` at a time; every answer, in the order sent. */
 export async function runProbes(port: number, probes: Iterable<Probe>, { concurrency = 8, waitMs = 30_000 } = {}): Promise<ProbeResult[]> {
   const queue = [...probes];
@@ -368,6 +475,8 @@ export async function buildCorpus(base: string, ctx: Omit<CorpusContext, "sample
   const paths = [...new Set(routePatterns().flatMap((p) => fill(p, samples)))];
   const probes: Probe[] = [];
   paths.forEach((path, index) => probes.push(...pathProbes(path, index, full)));
+  probes.push(...oneClickUnsubscribeProbes(full));
+  probes.push(...idRangeProbes(full));
   for await (const probe of jsonProbes(full, base)) probes.push(probe);
   const forms: FoundForm[] = [];
   for (const path of paths) {

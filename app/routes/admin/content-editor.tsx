@@ -5,6 +5,7 @@ import type { Route } from "./+types/content-editor";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentForm } from "#app/components/admin/content-form.tsx";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
+import { AltTextNotice } from "#app/components/admin/alt-text-notice.tsx";
 import { DraftOffer, SaveStatus, type DraftOfferCopy } from "#app/components/admin/autosave-status.tsx";
 import { LeaveGuard } from "#app/components/admin/leave-guard.tsx";
 import { SignInAgainDialog } from "#app/components/admin/sign-in-again.tsx";
@@ -33,6 +34,8 @@ import { pushAlertOf } from "#server/push/alerts.server.ts";
 import { PushAlertNotice } from "#app/components/admin/push-alert-notice.tsx";
 import { saveFromForm } from "#server/content/newsroom-form.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
+import { parseId } from "#domain/ids.ts";
+import { imagesWithoutAltOf } from "#server/content/image-details.server.ts";
 
 /**
  * One editor for every content type (back-office.md §2 and §5): /admin/{segment}/new and /admin/{segment}/:id.
@@ -51,8 +54,8 @@ function typeOf(request: Request): ContentTypeDefinition {
 /** The item id of /admin/{segment}/:id, null for /new; a malformed id is a 404. */
 function idOf(params: { id?: string }): number | null {
   if (params.id === undefined) return null;
-  const id = Number(params.id);
-  if (!/^\d{1,12}$/.test(params.id) || !Number.isSafeInteger(id) || id < 1) throw notFound();
+  const id = parseId(params.id);
+  if (id === null) throw notFound();
   return id;
 }
 
@@ -70,6 +73,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id === null ? null : pushAlertOf(db, def.type, id),
   ]);
   if (id !== null && !item) throw notFound();
+  // Before it is published again: its pictures without alt text, named in the form (a warning, never a refusal).
+  const missingAlt = item ? await imagesWithoutAltOf(db, def, item) : [];
   // A restored revision lands here with its toast.
   const { flash, headers } = takeFlash(request);
   return data(
@@ -86,6 +91,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       email: user.email,
       autosave: autosave ? { savedAt: autosave.saved_at, values: initialValues(def, autosave.data) } : null,
       pushAlert,
+      missingAlt,
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
@@ -129,8 +135,17 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     // The saved version supersedes this user's autosave of it.
     if (id !== null) await discardAutosave(db, def.type, id, user.id);
+    // Published (or to be) with pictures a screen reader cannot describe: saved all the same, and said (issue 39).
+    const missingAlt = outcome.item.status === "draft" ? 0 : (await imagesWithoutAltOf(db, def, outcome.item)).length;
     return redirect(`/admin/${def.segment}`, {
-      headers: { "Set-Cookie": flashCookie({ kind: id === null ? "created" : "updated", type: def.type, imageFailed: outcome.imageFailed ?? undefined }) },
+      headers: {
+        "Set-Cookie": flashCookie({
+          kind: id === null ? "created" : "updated",
+          type: def.type,
+          imageFailed: outcome.imageFailed ?? undefined,
+          missingAlt: missingAlt || undefined,
+        }),
+      },
     });
   });
 }
@@ -307,6 +322,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
         testId="save-failure"
       />
       <PushAlertNotice alert={loaderData.pushAlert} />
+      <AltTextNotice urls={loaderData.missingAlt} />
       {offer && <DraftOffer copy={offer} onRestore={restore} onDiscard={discard} />}
       <ContentForm
         key={restored?.generation ?? 0}
