@@ -42,6 +42,25 @@ const CASES: Record<string, Row> = {
     },
     en: { 0: "Alert sent to 0 subscribers", 1: "Alert sent to 1 subscriber", 2: "Alert sent to 2 subscribers" },
   },
+  "newsroom.ui.altMissing": {
+    ar: {
+      0: "لا صور بلا نص بديل.",
+      1: "صورة واحدة في هذه المادة بلا نص بديل: لن يعرف قارئ الشاشة ما تُظهره.",
+      2: "صورتان في هذه المادة بلا نص بديل: لن يعرف قارئ الشاشة ما تُظهرانه.",
+      3: "3 صور في هذه المادة بلا نص بديل: لن يعرف قارئ الشاشة ما تُظهره.",
+      11: "11 صورة في هذه المادة بلا نص بديل: لن يعرف قارئ الشاشة ما تُظهره.",
+      100: "100 صورة في هذه المادة بلا نص بديل: لن يعرف قارئ الشاشة ما تُظهره.",
+    },
+    fr: {
+      1: "1 image de ce contenu n’a pas de texte alternatif : un lecteur d’écran ne dira pas ce qu’elle montre.",
+      2: "2 images de ce contenu n’ont pas de texte alternatif : un lecteur d’écran ne dira pas ce qu’elles montrent.",
+      1_000_000: `${MILLION_FR} d’images de ce contenu n’ont pas de texte alternatif : un lecteur d’écran ne dira pas ce qu’elles montrent.`,
+    },
+    en: {
+      1: "One picture of this item has no alt text: a screen reader will not say what it shows.",
+      2: "2 pictures of this item have no alt text: a screen reader will not say what they show.",
+    },
+  },
   "tags.items": {
     ar: { 0: "لا عناصر", 1: "عنصر واحد", 2: "عنصران", 3: "3 عناصر", 11: "11 عنصرًا", 100: "100 عنصر" },
     fr: { 0: "0 élément", 1: "1 élément", 2: "2 éléments", 1_000_000: `${MILLION_FR} d’éléments` },

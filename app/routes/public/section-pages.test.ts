@@ -15,6 +15,9 @@ import { setDatabaseHandle, type DatabaseHandle } from "#server/db/client.server
 import { contacts, newsletterSubscribers } from "#server/db/schema.server.ts";
 import { resetConfig } from "#server/config.server.ts";
 import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
+import { NEWSLETTER_CONFIRM_JOB } from "#server/content/newsletter.server.ts";
+import { newsletterConfirmHandler } from "#server/jobs/newsletter.server.ts";
+import { startWorker } from "#server/jobs/queue.server.ts";
 import { loader as cultureLoader } from "./culture.tsx";
 import { loader as politicsLoader } from "./politics.tsx";
 import { loader as literatureLoader } from "./literature.tsx";
@@ -234,9 +237,20 @@ describe("section pages (loaders and action)", () => {
       expect(await t.db.select().from(newsletterSubscribers)).toHaveLength(0);
     });
 
+    const runConfirmationJobs = async () => {
+      const worker = startWorker(t.db, { [NEWSLETTER_CONFIRM_JOB]: newsletterConfirmHandler() }, { pollMs: 50 });
+      try {
+        await worker.drain();
+      } finally {
+        await worker.stop();
+      }
+    };
+
     it("newsletter: stores a pending subscriber, mails the link, and answers the same for a known address", async () => {
       const first = unwrap(await post({ intent: "newsletter", email: "  Reader@Sahara.TEST " }, { Cookie: "i18nextLng=fr" }));
       expect(first).toEqual({ status: 200, body: { intent: "newsletter", ok: true } });
+      // The request only queues the confirmation (decision 0136): the job writes the subscriber and mails the link.
+      await runConfirmationJobs();
       const [row] = await t.db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, "reader@sahara.test"));
       expect(row).toMatchObject({ status: "pending", language: "fr" });
       const mail = await smtp.waitFor("reader@sahara.test");
@@ -251,6 +265,7 @@ describe("section pages (loaders and action)", () => {
 
       // Already confirmed: the very same answer, and no second e-mail.
       expect(unwrap(await post({ intent: "newsletter", email: "reader@sahara.test" }))).toEqual(first);
+      await runConfirmationJobs();
       expect(smtp.messages.filter((m) => m.to.includes("reader@sahara.test"))).toHaveLength(1);
     });
 
