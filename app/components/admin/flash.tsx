@@ -31,9 +31,10 @@ function successOf(flash: Flash, t: TFunction): ToastInput {
  */
 function warningOf(flash: Flash, t: TFunction): ToastInput | null {
   if (!flash.imageFailed && flash.missingAlt) {
+    // It stands for the success toast too (one at a time), so it says §8's words first.
     return {
       title: t("newsroom.ui.altMissingTitle"),
-      description: t("newsroom.ui.altMissingPublished", { n: flash.missingAlt }),
+      description: `${successOf(flash, t).description} ${t("newsroom.ui.altMissingPublished", { n: flash.missingAlt })}`,
       variant: "warning",
       duration: 8000,
     };
