@@ -9,7 +9,7 @@ import path from "node:path";
 import { defineConfig } from "vite";
 
 /** The entry points `npm run <name>` starts through scripts/run.mjs (file name without .ts). */
-export const COMPILED_SCRIPTS = ["worker", "migrate", "seed", "create-admin", "backup", "restore", "search-reindex"];
+export const COMPILED_SCRIPTS = ["worker", "migrate", "seed", "create-admin", "create-user", "backup", "restore", "search-reindex"];
 
 export default defineConfig({
   // Nothing of the browser side: no public folder to copy, no .env files (the scripts read the environment at run time).

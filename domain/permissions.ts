@@ -9,6 +9,15 @@ export const PERMISSIONS = [
   "content.write",
   /** Delete content items. */
   "content.delete",
+  /**
+   * Change what readers see (issue 40): publish, unpublish, schedule, approve, send back, the bulk actions that
+   * change what is public, calendar moves of published items. Without it an account saves drafts and submits them.
+   */
+  "content.publish",
+  /** Edit items the account neither wrote nor is credited on, and other people's author profiles (issue 40). */
+  "content.others",
+  /** Rename, merge and delete tags (issue 40): an editor's right; writers only create tags by typing them. */
+  "tags.manage",
   /** Read the contact inbox, change a message's status, delete messages. */
   "contacts.manage",
   /** Upload to and delete from the video library. */

@@ -1,5 +1,5 @@
 /**
- * `npm run worker | db:migrate | seed | admin:create | backup | restore | search:reindex`: runs the command compiled by
+ * `npm run worker | db:migrate | seed | admin:create | user:create | backup | restore | search:reindex`: runs the command compiled by
  * `npm run build` (BUILD_DIR/scripts/<name>.js), which is all a production install has (no tsx after
  * `npm prune --omit=dev`); in a checkout whose sources are newer than that build, or never built, it runs
  * the TypeScript source through tsx instead, so a developer never runs yesterday's code. Both in this
@@ -14,7 +14,7 @@ const name = process.argv[2] ?? "";
 const compiled = path.join(buildDir, "scripts", `${name}.js`);
 const source = path.join(root, "scripts", `${name}.ts`);
 if (!/^[a-z][a-z-]*$/.test(name) || !(fs.existsSync(compiled) || fs.existsSync(source))) {
-  console.error(`usage: node scripts/run.mjs <worker | migrate | seed | create-admin | backup | restore | search-reindex> [arguments]`);
+  console.error(`usage: node scripts/run.mjs <worker | migrate | seed | create-admin | create-user | backup | restore | search-reindex> [arguments]`);
   process.exit(2);
 }
 // The command reads its own arguments from process.argv (node:util parseArgs), as if started directly.

@@ -213,7 +213,7 @@ export async function linkableAccounts(db: Database): Promise<{ id: string; emai
     .from(user)
     .innerJoin(profiles, eq(profiles.id, user.id))
     .leftJoin(authors, eq(authors.userId, user.id))
-    .where(and(eq(profiles.disabled, false), or(inArray(profiles.role, ["editor", "admin"]), eq(profiles.isAdmin, true))))
+    .where(and(eq(profiles.disabled, false), or(inArray(profiles.role, ["writer", "editor", "admin"]), eq(profiles.isAdmin, true))))
     .orderBy(asc(user.email));
 }
 

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorScreen } from "#app/components/layout/error-screens.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 
-export type GuardReason = "access-denied" | "permission-needed" | "confirm-email" | "cross-origin" | "unauthenticated";
+export type GuardReason = "access-denied" | "permission-needed" | "confirm-email" | "cross-origin" | "unauthenticated" | "not-yours";
 
 const MESSAGES: Record<GuardReason, string> = {
   "access-denied": "admin.accessDenied",
@@ -12,6 +12,8 @@ const MESSAGES: Record<GuardReason, string> = {
   "confirm-email": "admin.confirmEmail",
   "cross-origin": "adminShell.crossOrigin",
   unauthenticated: "adminShell.signInNeeded",
+  // Ownership (issue 40): another person's item or author profile, for an account without content.others.
+  "not-yours": "rights.notYours",
 };
 
 /** The guard's answer when the server refused (403 with a reason), else null. */
@@ -54,7 +56,7 @@ export function GuardScreen({ reason }: { reason: GuardReason }) {
         <SignOutButton className={`${button} bg-desert-600 text-white hover:bg-desert-700`} testId="guard-sign-out" />
       </>
     );
-  } else if (reason === "permission-needed") {
+  } else if (reason === "permission-needed" || reason === "not-yours") {
     actions = (
       <>
         <BackButton />

@@ -19,6 +19,7 @@ import {
 import { PAGE_SLUG_MAX } from "#domain/content-types/publishing.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
+import { assertMayEditAuthor } from "#server/content/ownership.server.ts";
 import { AuthorInUseError, createAuthor, deleteAuthor, getAuthor, linkableAccounts, updateAuthor } from "#server/content/authors.server.ts";
 import { AppError } from "#server/http/errors.server.ts";
 import { BODY_LIMITS, readFormData } from "#server/http/request-body.server.ts";
@@ -38,6 +39,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = await getDb();
   const author = id === null ? null : Number.isNaN(id) ? null : await getAuthor(db, id);
   if (id !== null && !author) throw data({ reason: "not-found" }, { status: 404 });
+  // Ownership (issue 40): without content.others only one's own profile (the one linked to the account).
+  if (author) await assertMayEditAuthor(db, user, author.id, "page");
   const canLink = userCan(user, "users.manage");
   return data(
     {
@@ -62,6 +65,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const id = idOf(params);
   const refuse = (status: number, message: string, extra: Partial<Answer> = {}) => data<Answer>({ ok: false, message, at: Date.now(), ...extra }, { status });
   if (Number.isNaN(id)) return refuse(404, "authors.notFound");
+  // Ownership (issue 40): an existing profile is changed or deleted by its owner (the linked account) or with content.others.
+  if (id !== null) await assertMayEditAuthor(await getDb(), user, id, "page");
   let form: FormData;
   try {
     form = await readFormData(request, BODY_LIMITS.form);

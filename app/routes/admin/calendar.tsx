@@ -28,6 +28,8 @@ import type { FormAnswer } from "#domain/form-answer.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
+import { canPublish } from "#server/auth/permissions.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { listCalendarItems, moveItem, type CalendarItem } from "#server/content/calendar.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { BadRequestError, ForbiddenError, ValidationError } from "#server/http/errors.server.ts";
@@ -68,7 +70,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     logger.error({ err: error }, "calendar failed to load");
     loadFailed = true;
   }
-  return data({ view, day, days, today, items, truncated, loadFailed }, { status: loadFailed ? 503 : 200, headers: PRIVATE });
+  // Every item shown is scheduled or published: moving one changes what readers see, so content.publish (issue 40).
+  const canMove = canPublish(user.profile);
+  return data({ view, day, days, today, items, truncated, loadFailed, canMove }, { status: loadFailed ? 503 : 200, headers: PRIVATE });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
@@ -89,6 +93,9 @@ export async function action({ request }: Route.ActionArgs) {
       const id = parseId(form.get("id"));
       if (form.get("intent") !== "move" || !def || id === null) throw new BadRequestError("BAD_REQUEST", "Not a move of an item.");
       if (!userCan(user, def.permissions.write)) throw new ForbiddenError("admin.permissionNeeded", "PERMISSION_NEEDED");
+      // A scheduled or published item's time is what readers see (issue 40): content.publish, and ownership.
+      if (!canPublish(user.profile)) throw new ForbiddenError("rights.publishNeeded", "PUBLISH_PERMISSION");
+      await assertMayEdit(await getDb(), user, def.type, id);
       const at = instantOf(asText(form.get("publish_date")));
       if (!at) throw new ValidationError("Not a date and time.", { publish_date: "calendar.invalidTime" }, { status: 400, code: "INVALID" });
       const expectedUpdatedAt = asText(form.get("updated_at")) || null;
@@ -125,6 +132,10 @@ function failureOf(answer: MoveAnswer): string {
       return field === "calendar.draftNotMoved" ? field : "calendar.fixFirst";
     case "PERMISSION_NEEDED":
       return "admin.permissionNeeded";
+    case "PUBLISH_PERMISSION":
+      return "rights.publishNeeded";
+    case "NOT_YOUR_ITEM":
+      return "rights.notYours";
     default:
       return "calendar.failed";
   }
@@ -153,14 +164,14 @@ const pad = (n: number) => String(n).padStart(2, "0");
 export default function CalendarPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = (i18n.language as Language) || "ar";
-  const { view, day, days, today, items, truncated, loadFailed } = loaderData;
+  const { view, day, days, today, items, truncated, loadFailed, canMove } = loaderData;
   const fetcher = useFetcher<typeof action>();
   const revalidator = useRevalidator();
   // The item being moved in the dialog, and when the dialog opened (what "a time gone" is measured against).
   const [moving, setMoving] = useState<{ item: Item; now: number } | null>(null);
   const [notice, setNotice] = useState<MoveAnswer | null>((actionData as MoveAnswer | undefined) ?? null);
   const [dragging, setDragging] = useState<string | null>(null);
-  const canDrag = useFinePointer();
+  const canDrag = useFinePointer() && canMove;
 
   useOnAnswer(actionData as MoveAnswer | undefined, setNotice);
   useOnAnswer(fetcher.data as MoveAnswer | undefined, (answer) => {
@@ -236,15 +247,17 @@ export default function CalendarPage({ loaderData, actionData }: Route.Component
           {item.title}
         </Link>
         {item.category_name && <p className="text-xs text-ink-soft">{item.category_name}</p>}
-        <button
-          type="button"
-          onClick={openMove(item)}
-          className="mt-1 inline-block rounded border border-sand-300 px-2 py-1 text-xs font-bold hover:bg-sand-100"
-          data-testid="calendar-move"
-        >
-          {t("calendar.move")}
-          <span className="sr-only"> {item.title}</span>
-        </button>
+        {canMove && (
+          <button
+            type="button"
+            onClick={openMove(item)}
+            className="mt-1 inline-block rounded border border-sand-300 px-2 py-1 text-xs font-bold hover:bg-sand-100"
+            data-testid="calendar-move"
+          >
+            {t("calendar.move")}
+            <span className="sr-only"> {item.title}</span>
+          </button>
+        )}
       </li>
     );
   };

@@ -9,6 +9,7 @@ import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { loadPreviewPage } from "#server/content/detail-page.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { parseId } from "#domain/ids.ts";
 
 /**
@@ -18,8 +19,10 @@ import { parseId } from "#domain/ids.ts";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const def = contentTypeOfUrl(request.url);
   if (!def) throw data(null, { status: 404, statusText: "Not Found" });
-  await requirePermission(request, def.permissions.write);
+  const user = await requirePermission(request, def.permissions.write);
   const id = parseId(params.id) ?? 0;
+  // Ownership (issue 40): a draft's preview is part of editing it.
+  await assertMayEdit(await getDb(), user, def.type, id, "page");
   const page = await loadPreviewPage(await getDb(), def.type, id);
   return data({ segment: def.segment, page }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -11,7 +11,7 @@ import { asText } from "#domain/content-form.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
 import { pageParam } from "#domain/query.ts";
 import { TAG_NAME_MAX, TagMerge, TagPatch, TAGS_SCREEN_PAGE_SIZE, tagFieldErrors, type TagSummary } from "#domain/tags.ts";
-import { requirePermission } from "#server/auth/session.server.ts";
+import { requirePermission, userCan } from "#server/auth/session.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { formAction, formSuccess } from "#server/http/form-action.server.ts";
@@ -25,12 +25,13 @@ import { parseId } from "#domain/ids.ts";
  * items it is removed from. The same changes as the JSON API (/api/admin/tags…), through the same domain functions.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "content.write");
+  const user = await requirePermission(request, "content.write");
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").trim().slice(0, TAG_NAME_MAX);
   const page = pageParam(url, "page", 100_000);
   const result = await listTags(await getDb(), { q: q || undefined, page, perPage: TAGS_SCREEN_PAGE_SIZE });
-  return data({ ...result, q }, { headers: { "Cache-Control": "private, no-store" } });
+  // Writers see the tags (they make new ones by typing them in a form); renaming, merging and deleting need tags.manage (issue 40).
+  return data({ ...result, q, canManage: userCan(user, "tags.manage") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 type Intent = "rename" | "merge" | "delete";
@@ -45,7 +46,8 @@ const idOf = (value: FormDataEntryValue | null) => parseId(value) ?? 0;
 
 /** Renames, merges or deletes, as the JSON API does; refusals answer the form with the fields' messages. */
 export async function action({ request }: Route.ActionArgs) {
-  await requirePermission(request, "content.write");
+  // Every action of the screen renames, merges or deletes: tags.manage (issue 40).
+  await requirePermission(request, "tags.manage");
   return formAction<TagsAnswer>(request, { limit: "account" }, async (form) => {
     const intent = asText(form.get("intent")) as Intent;
     const db = await getDb();
@@ -85,7 +87,7 @@ export default function TagsScreen({ loaderData }: Route.ComponentProps) {
   const count = useCount();
   const toast = useToast();
   const [params] = useSearchParams();
-  const { tags, total, page, perPage, q } = loaderData;
+  const { tags, total, page, perPage, q, canManage } = loaderData;
   const pages = Math.max(1, Math.ceil(total / perPage));
   const [selected, setSelected] = useState<Map<number, TagSummary>>(new Map());
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -165,24 +167,26 @@ export default function TagsScreen({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-ink-soft" role="status" data-testid="tags-total">
           {t("tags.total", { total })}
         </p>
-        <div className="flex flex-wrap items-center gap-3">
-          <span className="text-sm text-ink-soft" data-testid="tags-selected">
-            {t("tags.selected", { total: selection.size })}
-          </span>
-          <button
-            type="button"
-            className="inline-flex h-10 items-center rounded-md bg-desert-600 px-4 text-sm font-bold text-white hover:bg-desert-700 disabled:cursor-not-allowed disabled:opacity-60"
-            disabled={selection.size < 2}
-            aria-describedby="tags-merge-needs"
-            onClick={() => open({ kind: "merge", tags: [...selection.values()] })}
-            data-testid="tags-merge"
-          >
-            {t("tags.merge")}
-          </button>
-          <span id="tags-merge-needs" className="sr-only">
-            {t("tags.mergeNeedsTwo")}
-          </span>
-        </div>
+        {canManage && (
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="text-sm text-ink-soft" data-testid="tags-selected">
+              {t("tags.selected", { total: selection.size })}
+            </span>
+            <button
+              type="button"
+              className="inline-flex h-10 items-center rounded-md bg-desert-600 px-4 text-sm font-bold text-white hover:bg-desert-700 disabled:cursor-not-allowed disabled:opacity-60"
+              disabled={selection.size < 2}
+              aria-describedby="tags-merge-needs"
+              onClick={() => open({ kind: "merge", tags: [...selection.values()] })}
+              data-testid="tags-merge"
+            >
+              {t("tags.merge")}
+            </button>
+            <span id="tags-merge-needs" className="sr-only">
+              {t("tags.mergeNeedsTwo")}
+            </span>
+          </div>
+        )}
       </div>
 
       {tags.length === 0 ? (
@@ -193,15 +197,17 @@ export default function TagsScreen({ loaderData }: Route.ComponentProps) {
         <ul className="divide-y divide-sand-200 rounded-lg border border-sand-200 bg-white shadow-sm" data-testid="tags-list">
           {tags.map((tag) => (
             <li key={tag.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3" data-testid="tag-row" data-id={tag.id} data-slug={tag.slug}>
-              <input
-                type="checkbox"
-                id={`tag-select-${tag.id}`}
-                className="h-5 w-5 shrink-0"
-                checked={selection.has(tag.id)}
-                onChange={(e) => toggle(tag, e.currentTarget.checked)}
-                aria-label={t("tags.select", { name: tag.name })}
-                data-testid="tag-select"
-              />
+              {canManage && (
+                <input
+                  type="checkbox"
+                  id={`tag-select-${tag.id}`}
+                  className="h-5 w-5 shrink-0"
+                  checked={selection.has(tag.id)}
+                  onChange={(e) => toggle(tag, e.currentTarget.checked)}
+                  aria-label={t("tags.select", { name: tag.name })}
+                  data-testid="tag-select"
+                />
+              )}
               <div className="min-w-0 flex-1 basis-40">
                 <span className="block font-bold break-words" dir="auto" data-testid="tag-name">
                   {tag.name}
@@ -217,24 +223,28 @@ export default function TagsScreen({ loaderData }: Route.ComponentProps) {
                 <Link to={tag.url} className={smallButton} aria-label={t("tags.viewOf", { name: tag.name })} data-testid="tag-view">
                   {t("tags.view")}
                 </Link>
-                <button
-                  type="button"
-                  className={smallButton}
-                  aria-label={t("tags.renameOf", { name: tag.name })}
-                  onClick={() => open({ kind: "rename", tag })}
-                  data-testid="tag-rename"
-                >
-                  {t("tags.rename")}
-                </button>
-                <button
-                  type="button"
-                  className={`${smallButton} text-red-700`}
-                  aria-label={t("tags.deleteOf", { name: tag.name })}
-                  onClick={() => open({ kind: "delete", tag })}
-                  data-testid="tag-delete"
-                >
-                  {t("tags.delete")}
-                </button>
+                {canManage && (
+                  <>
+                    <button
+                      type="button"
+                      className={smallButton}
+                      aria-label={t("tags.renameOf", { name: tag.name })}
+                      onClick={() => open({ kind: "rename", tag })}
+                      data-testid="tag-rename"
+                    >
+                      {t("tags.rename")}
+                    </button>
+                    <button
+                      type="button"
+                      className={`${smallButton} text-red-700`}
+                      aria-label={t("tags.deleteOf", { name: tag.name })}
+                      onClick={() => open({ kind: "delete", tag })}
+                      data-testid="tag-delete"
+                    >
+                      {t("tags.delete")}
+                    </button>
+                  </>
+                )}
               </div>
             </li>
           ))}

@@ -7,6 +7,7 @@ import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.s
 import { arabic, ForbiddenError, MethodNotAllowedError, ValidationError } from "#server/http/errors.server.ts";
 import { BODY_LIMITS, readJsonObject } from "#server/http/request-body.server.ts";
 import { parseId } from "#domain/ids.ts";
+import { assertMayEditAuthor } from "#server/content/ownership.server.ts";
 
 const authorId = (value: string | undefined) => parseId(value);
 
@@ -35,6 +36,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (id === null) throw authorNotFound();
     parseQuery(request, NO_QUERY);
     const db = await getDb();
+    // Ownership (issue 40): another person's profile needs content.others (403 NOT_YOUR_PROFILE).
+    await assertMayEditAuthor(db, user, id);
     if (request.method === "DELETE") {
       try {
         await deleteAuthor(db, id);

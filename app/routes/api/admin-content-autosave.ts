@@ -7,6 +7,7 @@ import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.s
 import { MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
 import { parseId } from "#domain/ids.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 
 /**
  * /api/admin/{type}/{id}/autosave — the editor's autosave of a draft (docs/how-it-works.md, "No lost work"),
@@ -44,6 +45,8 @@ export async function action({ request, params }: Route.ActionArgs) {
       return privateJson({ discarded: true });
     }
     if (request.method !== "POST") throw new MethodNotAllowedError(["GET", "POST", "DELETE"]);
+    // Ownership (issue 40): an autosave is an edit of the item.
+    await assertMayEdit(db, user, def.type, id);
     const body = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
     const saved = await autosaveDraft(db, def.type, id, body, user);
     return privateJson({ autosave: { id: saved.id, saved_at: saved.saved_at } });

@@ -32,7 +32,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   return handleApi("api/admin/tag", async () => {
-    await requirePermission(request, "content.write", { mode: "api" });
+    // Renaming and deleting a tag: tags.manage (issue 40); reading one stays content.write.
+    await requirePermission(request, "tags.manage", { mode: "api" });
     if (request.method !== "PATCH" && request.method !== "DELETE") throw new MethodNotAllowedError(["GET", "PATCH", "DELETE"]);
     const id = tagId(params.id);
     if (id === null) throw notFound();

@@ -15,7 +15,7 @@ import { mergeTags } from "#server/content/tags.server.ts";
  */
 export async function action({ request }: Route.ActionArgs) {
   return handleApi("api/admin/tags/merge", async () => {
-    await requirePermission(request, "content.write", { mode: "api" });
+    await requirePermission(request, "tags.manage", { mode: "api" });
     if (request.method !== "POST") throw new MethodNotAllowedError(["GET", "POST"]);
     parseQuery(request, NO_QUERY);
     const parsed = z.safeParse(TagMerge, await readJsonObject(request, BODY_LIMITS.account));
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
 /** GET — what a merge accepts: `{ max_from }` (the most tags one merge folds in). */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/admin/tags/merge", async () => {
-    await requirePermission(request, "content.write", { mode: "api" });
+    await requirePermission(request, "tags.manage", { mode: "api" });
     parseQuery(request, NO_QUERY);
     return privateJson({ max_from: TAG_MERGE_MAX });
   });

@@ -16,6 +16,7 @@ import { projectRoot } from "#tests/e2e/support/server.ts";
 import { makePng } from "#tests/helpers/png.ts";
 import { expectToast, keepEvidence, mainViolations, open, signedInPage, startNewsroomServer, type NewsroomServer } from "#tests/e2e/newsroom/support.ts";
 import type { LibraryFile, LibraryPage, LibraryUsage } from "#domain/library.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 type Who = "editor" | "reader";
 const SHOTS = path.join(projectRoot, "tests/e2e/screenshots");
@@ -36,7 +37,12 @@ describe("the media library screen", () => {
 
   beforeAll(async () => {
     server = await startNewsroomServer<Who>({
-      editor: { email: "library-editor@newsroom.test", password: "Passw0rdE", role: "editor", permissions: ["content.write", "content.delete"] },
+      editor: {
+        email: "library-editor@newsroom.test",
+        password: "Passw0rdE",
+        role: "editor",
+        permissions: ["content.write", ...ISSUE40_RIGHTS, "content.delete"],
+      },
       reader: { email: "library-reader@newsroom.test", password: "Passw0rdR", role: "reader" },
     });
     base = server.url;

@@ -11,6 +11,7 @@ import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { post } from "#tests/e2e/auth/support.ts";
 import { contentEditor, open, signedInPage, startNewsroomServer, type NewsroomServer } from "#tests/e2e/newsroom/support.ts";
 import type { LibraryFile, LibraryPage, LibraryUsage } from "#domain/library.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 type Who = "writer" | "editor";
 
@@ -27,7 +28,7 @@ describe("deleting a media library file", () => {
 
   beforeAll(async () => {
     server = await startNewsroomServer<Who>({
-      writer: { email: "library-writer@newsroom.test", password: "Passw0rdW", role: "editor", permissions: ["content.write"] },
+      writer: { email: "library-writer@newsroom.test", password: "Passw0rdW", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
       editor: contentEditor("library-deleter@newsroom.test"),
     });
     base = server.url;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { categories } from "#server/db/schema.server.ts";
 import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 type Item = { id: number; page_slug: string; status: string; url: string; updated_at: string; title: string };
 
@@ -36,7 +37,7 @@ describe("the newsroom JSON API", () => {
     server = await startAuthServer({
       personas: {
         admin: { email: "chief@newsroom.test", password: "Passw0rdA", role: "admin" },
-        writer: { email: "writer@newsroom.test", password: "Passw0rdW", role: "editor", permissions: ["content.write"] },
+        writer: { email: "writer@newsroom.test", password: "Passw0rdW", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
         reader: { email: "reader@newsroom.test", password: "Passw0rdR", role: "reader" },
       },
       prepare: async (db) => {

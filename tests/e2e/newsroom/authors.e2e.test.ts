@@ -25,6 +25,7 @@ import {
   typeBody,
   type NewsroomServer,
 } from "#tests/e2e/newsroom/support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 const PROFILE = { ar: "عائشة بنت محمد", fr: "Aïcha Mint Mohamed", en: "Aisha Mohamed", bio: "صحفية تكتب عن الثقافة الحسانية." };
 const GUEST = "كاتب ضيف من أطار";
@@ -51,7 +52,7 @@ describe.skipIf(!hasChromium)("author profiles and bylines", () => {
     ({ server, base, browser } = await startNewsroomBrowser({
       editor: contentEditor("aicha@authors.test", "عائشة"),
       // Writes content but may not delete it nor manage users.
-      writer: { email: "writer@authors.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write"], name: "Writer" },
+      writer: { email: "writer@authors.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS], name: "Writer" },
     }));
   });
   afterAll(() => stopNewsroomBrowser(browser, server));

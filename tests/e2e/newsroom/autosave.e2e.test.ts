@@ -24,6 +24,7 @@ import {
   typeBody,
   type NewsroomServer,
 } from "./support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 const BODY = "نص المقال الكامل الذي يتجاوز عشرين حرفًا بكثير، كتبه المحرر على عجل.";
 
@@ -60,8 +61,8 @@ describe.skipIf(!hasChromium)("no lost work in the editor", () => {
   beforeAll(async () => {
     ({ server, base, browser } = await startNewsroomBrowser({
       admin: { email: "admin@autosave.test", password: "Adm1nPassword", role: "admin" },
-      late: { email: "late@autosave.test", password: "L4teEditorPass", role: "editor", permissions: ["content.write"] },
-      writer: { email: "writer@autosave.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write"] },
+      late: { email: "late@autosave.test", password: "L4teEditorPass", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
+      writer: { email: "writer@autosave.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
       reader: { email: "reader@autosave.test", password: "Re4derPassword", role: "editor", permissions: ["contacts.manage"] },
     }));
     const categories = (await (await fetch(`${base}/api/categories`)).json()) as { id: number }[] | { categories: { id: number }[] };

@@ -23,6 +23,7 @@ import {
   typeBody,
   type NewsroomServer,
 } from "./support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 /** back-office.md §5, word for word: what an empty form of each type says. */
 const EMPTY_FORM_MESSAGES: Record<string, Record<string, string>> = {
@@ -67,8 +68,8 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
   beforeAll(async () => {
     ({ server, base, browser } = await startNewsroomBrowser({
       admin: { email: "admin@editor.test", password: "Adm1nPassword", role: "admin", name: "سيدي المدير" },
-      editor: { email: "editor@editor.test", password: "Ed1torPassword", role: "editor", permissions: ["content.write", "content.delete"] },
-      writer: { email: "writer@editor.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write"] },
+      editor: { email: "editor@editor.test", password: "Ed1torPassword", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS, "content.delete"] },
+      writer: { email: "writer@editor.test", password: "Wr1terPassword", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
     }));
   });
 

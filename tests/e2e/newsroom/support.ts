@@ -26,7 +26,8 @@ export const contentEditor = (email: string, name?: string): PersonaSpec => ({
   email,
   password: "Ed1torPassword",
   role: "editor",
-  permissions: ["content.write", "content.delete"],
+  // What an editor who wrote and deleted held before issue 40, with the rights migration 0019 gave them.
+  permissions: ["content.write", "content.delete", "content.publish", "content.others", "tags.manage"],
   ...(name ? { name } : {}),
 });
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentEditor, startNewsroomServer, type NewsroomServer } from "#tests/e2e/newsroom/support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 type Who = "chief";
 
@@ -28,7 +29,10 @@ describe("ids out of their column's range", () => {
 
   beforeAll(async () => {
     server = await startNewsroomServer<Who>({
-      chief: { ...contentEditor("ids@newsroom.test"), permissions: ["content.write", "content.delete", "contacts.manage", "newsletter.send"] },
+      chief: {
+        ...contentEditor("ids@newsroom.test"),
+        permissions: ["content.write", "content.delete", ...ISSUE40_RIGHTS, "contacts.manage", "newsletter.send"],
+      },
     });
     base = server.url;
     const list = (await (await send("GET", "/api/admin/news")).json()) as { items: { id: number; category_id: string }[] };
