@@ -10,8 +10,13 @@
  */
 import type { Permission } from "#domain/permissions.ts";
 
-/** What an editor chooses; "scheduled" is stored as published with a publish time still to come. */
-export const EDITOR_STATUSES = ["draft", "published", "scheduled"] as const;
+/**
+ * An item's states (issue 40, decision 0138): draft → review → (changes_requested ↔ review) → approved →
+ * scheduled / published; unpublishing is back to draft. "scheduled" is stored as published with a publish time
+ * still to come; only a published item whose time has come is ever public. A writer sets draft and review only
+ * (domain/workflow.ts); the others need content.publish.
+ */
+export const EDITOR_STATUSES = ["draft", "review", "changes_requested", "approved", "published", "scheduled"] as const;
 export type EditorStatus = (typeof EDITOR_STATUSES)[number];
 
 /** Longest transcript: a two-hour talk is about 120,000 characters. */

@@ -37,8 +37,9 @@ export const isPublishDate = (value: string) => !Number.isNaN(Date.parse(ZONED.t
 
 export const isEditorStatus = (value: string): value is EditorStatus => (EDITOR_STATUSES as readonly string[]).includes(value);
 
-/** The status an editor sees: published with a publish time still to come is "scheduled". */
+/** The status an editor sees: published with a publish time still to come is "scheduled"; the review states as stored. */
 export function editorStatusOf(status: string, publishDate: Date | string, now = new Date()): EditorStatus {
+  if (status === "review" || status === "changes_requested" || status === "approved") return status;
   if (status !== "published") return "draft";
   return new Date(publishDate) > now ? "scheduled" : "published";
 }

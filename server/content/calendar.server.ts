@@ -111,7 +111,8 @@ export async function moveItem(db: Database, type: ContentType, id: number, move
   if (Number.isNaN(move.publishDate.getTime())) throw refused("newsroom.v.publishDate");
   const current = await getForStaff(db, type, id);
   if (!current) throw contentNotFound();
-  if (current.status === "draft") throw refused("calendar.draftNotMoved");
+  // A draft, or a story in review (decision 0138), has no time on the calendar: moving it would publish it.
+  if (current.status !== "published" && current.status !== "scheduled") throw refused("calendar.draftNotMoved");
   return updateItem(db, type, id, { status: "published", publish_date: move.publishDate.toISOString() }, author, {
     partial: true,
     expectedUpdatedAt: move.expectedUpdatedAt,

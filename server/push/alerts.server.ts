@@ -62,7 +62,8 @@ type SavedItem = { id: number; status: EditorStatus; publish_date: string; urgen
 
 /** Whether this save makes an alert-worthy item public or scheduled (and it was not already out and worthy). */
 async function alertDue(tx: Database, before: SavedItem | null, after: SavedItem, config: Config): Promise<boolean> {
-  if (!pushSettings(config) || after.status === "draft") return false;
+  // Only a save that makes it public or scheduled: a draft or a story in review alerts nobody (decision 0138).
+  if (!pushSettings(config) || (after.status !== "published" && after.status !== "scheduled")) return false;
   if (!(await alertWorthy(tx, { urgent: after.urgent, categoryId: after.category_id }))) return false;
   // Already public and alert-worthy before this save: it was alerted then (or predates alerts); never again.
   return !(before?.status === "published" && (await alertWorthy(tx, { urgent: before.urgent, categoryId: before.category_id })));
@@ -203,7 +204,7 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
   const status = item ? editorStatusOf(item.status, item.publishDate) : "draft";
   // Moved to a later time: the job queued for that time sends it.
   if (status === "scheduled") return skipped;
-  if (!item || status === "draft" || !(await alertWorthy(db, item as AlertFacts))) {
+  if (!item || status !== "published" || !(await alertWorthy(db, item as AlertFacts))) {
     // Unpublished, deleted, or no longer urgent before its alert left: forgotten, so a new publication alerts.
     await db.delete(pushAlerts).where(and(whereAlert, eq(pushAlerts.state, "queued")));
     return skipped;

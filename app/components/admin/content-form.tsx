@@ -12,7 +12,8 @@ import {
   UPDATED_AT_INPUT,
   type FormValues,
 } from "#domain/content-form.ts";
-import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "#domain/content-types/index.ts";
+import { EDITOR_STATUSES, publicUrl, slugify, type ContentTypeDefinition, type EditorStatus, type FieldDefinition } from "#domain/content-types/index.ts";
+import { REVIEW_NOTE_INPUT, REVIEW_NOTE_MAX } from "#domain/workflow.ts";
 import type { FieldErrors } from "#domain/schemas/shared.ts";
 import type { Language } from "#domain/language.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
@@ -49,6 +50,11 @@ export type ContentFormProps = {
   onChanged?: () => void;
   /** Shown above the save button: where the work is (saved, saving, kept on this device). */
   status?: ReactNode;
+  /**
+   * The statuses this account may set (domain/workflow.ts statusChoices; decision 0138), in order; and whether it
+   * may send a story back (an editor: the note's field is shown). Every status when not given.
+   */
+  workflow?: { statuses: readonly EditorStatus[]; canSendBack: boolean };
 };
 
 /** Every control of the editor is `field-{name}` (its label `field-{name}-label`, its message `error-{name}`). */
@@ -236,6 +242,7 @@ function PublishingSection({
   itemId,
   origin,
   slugShown,
+  workflow,
 }: {
   def: ContentTypeDefinition;
   values: FormValues;
@@ -243,6 +250,7 @@ function PublishingSection({
   itemId: number | null;
   origin: string;
   slugShown: string;
+  workflow?: ContentFormProps["workflow"];
 }) {
   const { t } = useTranslation();
   const address = slugShown ? origin + decodeURIComponent(publicUrl(def.type, slugShown, itemId ?? undefined)) : null;
@@ -252,18 +260,34 @@ function PublishingSection({
       <EditorField name="status" label={t("newsroom.ui.status")} error={errors.status} group>
         {(control) => (
           <div role="radiogroup" aria-labelledby={ids("status").label} aria-describedby={control["aria-describedby"]} className="flex flex-wrap gap-2">
-            {EDITOR_STATUSES.map((s) => (
+            {(workflow?.statuses ?? EDITOR_STATUSES).map((s) => (
               <label
                 key={s}
                 className="flex cursor-pointer items-center gap-2 rounded-md border border-sand-300 px-3 py-2 text-sm has-[:checked]:border-desert-600 has-[:checked]:bg-sand-50"
               >
                 <input type="radio" name="status" value={s} defaultChecked={values.status === s} data-testid={`status-${s}`} />
-                {t(`newsroom.status.${s}`)}
+                {t(`workflow.choice.${s}`)}
               </label>
             ))}
           </div>
         )}
       </EditorField>
+      {workflow?.canSendBack && (
+        <EditorField name={REVIEW_NOTE_INPUT} label={t("workflow.noteLabel")} hint={t("workflow.noteHint")} error={errors[REVIEW_NOTE_INPUT]}>
+          {(control) => (
+            <textarea
+              {...control}
+              name={REVIEW_NOTE_INPUT}
+              defaultValue={values[REVIEW_NOTE_INPUT] ?? ""}
+              rows={3}
+              maxLength={REVIEW_NOTE_MAX}
+              dir="auto"
+              data-testid="input-review_note"
+              className={`${control.className} py-2`}
+            />
+          )}
+        </EditorField>
+      )}
       <EditorField name="publish_date" label={t("newsroom.ui.publishDate")} hint={t("newsroom.ui.publishDateHint")} error={errors.publish_date}>
         {(control) => (
           <DateTimeInput
@@ -333,7 +357,7 @@ function imageErrors(def: ContentTypeDefinition, form: HTMLFormElement): FieldEr
  * the route's action, with or without JavaScript. With JavaScript it checks itself with the type's schema
  * first (the same one the server runs), then after each change of a field that shows a message.
  */
-export function ContentForm({ def, item, values, serverErrors, choices, origin, conflict, canUploadVideo, onChanged, status }: ContentFormProps) {
+export function ContentForm({ def, item, values, serverErrors, choices, origin, conflict, canUploadVideo, onChanged, status, workflow }: ContentFormProps) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigation = useNavigation();
@@ -455,7 +479,7 @@ export function ContentForm({ def, item, values, serverErrors, choices, origin, 
           <SearchSharingSection def={def} values={values} origin={origin} errors={errors} control={control} />
         </div>
         <div className="space-y-5">
-          <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} />
+          <PublishingSection def={def} values={values} errors={errors} itemId={item?.id ?? null} origin={origin} slugShown={slugShown} workflow={workflow} />
           {side.length > 0 && <div className="space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm">{side.map((f) => control(f))}</div>}
           <div className="flex flex-wrap gap-2">
             {status}

@@ -29,6 +29,9 @@ const STATUS_STYLE: Record<EditorStatus, string> = {
   published: "bg-emerald-100 text-emerald-900",
   draft: "bg-sand-100 text-ink-soft",
   scheduled: "bg-amber-100 text-amber-900",
+  review: "bg-sky-100 text-sky-900",
+  changes_requested: "bg-rose-100 text-rose-900",
+  approved: "bg-violet-100 text-violet-900",
 };
 
 export function StatusBadge({ status }: { status: EditorStatus }) {

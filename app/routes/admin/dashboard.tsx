@@ -6,7 +6,9 @@ import { authMeta } from "#app/lib/auth-meta.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { dashboardCounts, type DashboardCounts } from "#server/content/dashboard.server.ts";
 import { inOrderOf } from "#domain/content-types/index.ts";
-import { adminPageAccess, hasAccess } from "#server/auth/permissions.server.ts";
+import { adminPageAccess, can, hasAccess } from "#server/auth/permissions.server.ts";
+import { markNoticesRead, noticesOf, reviewQueue } from "#server/content/workflow.server.ts";
+import { Notices, ReviewQueue } from "#app/components/admin/workflow.tsx";
 import { requireStaff } from "#server/auth/session.server.ts";
 import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
@@ -36,12 +38,22 @@ const CARDS: readonly Card[] = [
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireStaff(request);
-  const counts = await dashboardCounts(await getDb());
+  const db = await getDb();
+  const counts = await dashboardCounts(db);
   const cards = CARDS.filter((card) => {
     const access = adminPageAccess(card.href.split("?")[0]);
     return access !== undefined && hasAccess(user.profile, access);
   }).map(({ key, label, tone, href, value }) => ({ key, label, tone, href, value: value(counts) }));
-  return { name: user.name, cards };
+  // Workflow (decision 0138): what waits for an editor, oldest first (for those who may publish), and this
+  // account's notices, marked read once shown here.
+  const [queue, notices] = await Promise.all([can(user.profile, "content.publish") ? reviewQueue(db) : null, noticesOf(db, user.id)]);
+  if (notices.unread)
+    await markNoticesRead(
+      db,
+      user.id,
+      notices.notices.filter((n) => !n.read).map((n) => n.id),
+    );
+  return { name: user.name, cards, queue, notices };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -69,6 +81,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+      <div className="mt-6 grid gap-4 lg:grid-cols-2">
+        {loaderData.queue && <ReviewQueue items={loaderData.queue} />}
+        <Notices notices={loaderData.notices.notices} unread={loaderData.notices.unread} />
+      </div>
     </section>
   );
 }

@@ -11,6 +11,8 @@ import { useToast } from "#app/components/ui/toast.tsx";
 import type { Language } from "#domain/language.ts";
 import { ADMIN_PAGES, hasAccess } from "#server/auth/permissions.server.ts";
 import { requireStaff } from "#server/auth/session.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { unreadNotices } from "#server/content/workflow.server.ts";
 
 /**
  * The back-office shell: the menu on the reading side (right in Arabic), who is signed in, sign-out, and the
@@ -18,10 +20,13 @@ import { requireStaff } from "#server/auth/session.server.ts";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireStaff(request);
+  const unread = await unreadNotices(await getDb(), user.id);
   const menu = ADMIN_PAGES.filter((p) => hasAccess(user.profile, p.access)).map((p) => ({
     to: p.path,
     label: p.label,
     slug: p.path === "/admin" ? "dashboard" : p.path.slice("/admin/".length).replaceAll("/", "-"),
+    // The account's unread notices (a story submitted, sent back, published: decision 0138), beside the dashboard that lists them.
+    unread: p.path === "/admin" ? unread : 0,
   }));
   return data(
     {
@@ -70,7 +75,7 @@ function useSessionExpiryWarning(expiresAt: string) {
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-md px-3 py-2 text-[0.95rem] ${isActive ? "bg-desert-600 font-bold text-white" : "text-ink hover:bg-sand-100"}`;
 
-function Menu({ menu, idPrefix }: { menu: { to: string; label: string; slug: string }[]; idPrefix: string }) {
+function Menu({ menu, idPrefix }: { menu: { to: string; label: string; slug: string; unread: number }[]; idPrefix: string }) {
   const { t } = useTranslation();
   return (
     <ul className="space-y-1">
@@ -78,6 +83,11 @@ function Menu({ menu, idPrefix }: { menu: { to: string; label: string; slug: str
         <li key={item.to}>
           <NavLink to={item.to} end={item.to === "/admin"} prefetch="intent" className={linkClass} data-testid={`${idPrefix}-${item.slug}`}>
             {t(item.label)}
+            {item.unread > 0 && (
+              <span className="ms-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white" data-testid="menu-unread">
+                {t("workflow.notices.unread", { n: item.unread })}
+              </span>
+            )}
           </NavLink>
         </li>
       ))}
