@@ -73,7 +73,12 @@ export type DetailPage = {
   authors?: BylineAuthor[];
   /** The item's tags by name (server/content/tags.server.ts), shown as links to their pages and in JSON-LD `keywords`. */
   tags?: { id: number; slug: string; name: string }[];
+  /** The item's published corrections, oldest first (server/content/corrections.server.ts): under the story and in JSON-LD. */
+  corrections?: PageCorrection[];
 };
+
+/** A correction as the public page shows it: its text, the French one when there is one, and its time (ISO). */
+export type PageCorrection = { text: string; textFr: string | null; at: string };
 
 /** A column's text, or null when it holds none. */
 export function textOf(item: DetailItem, field: string): string | null {

@@ -59,6 +59,10 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
       episodeNumber: typeof episode === "number" ? episode : undefined,
       genre: (view.schema.genre && textOf(item, view.schema.genre)) || undefined,
       associatedMedia: audio ? { "@type": "MediaObject", contentUrl: absoluteUrl(root?.site.publicUrl ?? "", audio) } : undefined,
+      // Its corrections (decision 0140): schema.org CreativeWork `correction`, each a CorrectionComment.
+      correction: page.corrections?.length
+        ? page.corrections.map((c) => ({ "@type": "CorrectionComment", text: (lang === "fr" && c.textFr) || c.text, datePublished: c.at }))
+        : undefined,
     },
   });
   // A type with a feed (the podcasts) names it, so podcast apps and feed readers find it from any episode; an

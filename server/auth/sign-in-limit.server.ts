@@ -46,15 +46,26 @@ const emailOf = (body: unknown) => {
   return typeof email === "string" && email.length > 0 ? email : null;
 };
 
-/** better-auth hooks: the before hook counts the attempt (or refuses it), the after hook reads the outcome. */
-export function signInLimitHooks(limit: Backoff) {
+/** Accounts whose attempt in flight armed their first lock-out: told to `onLockout` if that attempt fails too. */
+const MAX_PENDING_LOCKOUTS = 10_000;
+
+/**
+ * better-auth hooks: the before hook counts the attempt (or refuses it), the after hook reads the outcome.
+ * `onLockout(email)` hears each lock-out once, when the attempt that armed an account's first lock fails (the
+ * audit log's one row per burst, not one per failure; issue 40, decision 0140).
+ */
+export function signInLimitHooks(limit: Backoff, onLockout?: (email: string) => Promise<void> | void) {
+  const pending = new Set<string>();
   return {
     before: createAuthMiddleware(async (ctx) => {
       if (ctx.path !== SIGN_IN_PATH) return;
       const email = emailOf(ctx.body);
       if (!email) return;
       const verdict = await limit.attempt(accountKey(email));
-      if (verdict.allowed) return;
+      if (verdict.allowed) {
+        if (verdict.firstLock && onLockout && pending.size < MAX_PENDING_LOCKOUTS) pending.add(accountKey(email));
+        return;
+      }
       const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
       throw new APIError("TOO_MANY_REQUESTS", { code: "TOO_MANY_REQUESTS", message: TOO_MANY_ATTEMPTS_MESSAGE }, { "Retry-After": String(seconds) });
     }),
@@ -64,9 +75,13 @@ export function signInLimitHooks(limit: Backoff) {
       if (!email) return;
       const key = accountKey(email);
       const returned: unknown = ctx.context.returned;
+      const armed = pending.delete(key);
       if (!isAPIError(returned)) return limit.reset(key);
       // A wrong password, or an address with no account: the attempt stays counted.
-      if (returned.statusCode === 401) return;
+      if (returned.statusCode === 401) {
+        if (armed) await onLockout?.(email.normalize("NFKC").trim().toLowerCase());
+        return;
+      }
       const code = (returned.body as { code?: unknown } | undefined)?.code;
       if (typeof code === "string" && PASSWORD_PROVEN.has(code)) return limit.reset(key);
       // The password was not tested (a malformed request, a failure of ours): not the visitor's guess.

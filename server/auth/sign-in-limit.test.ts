@@ -20,6 +20,7 @@ import { createAccount } from "./accounts.server.ts";
 import { requestPasswordReset, resetPassword, signIn } from "./flows.server.ts";
 import { ACCOUNT_SIGN_IN_LIMIT, TOO_MANY_ATTEMPTS_MESSAGE } from "./sign-in-limit.server.ts";
 import { REDIS_URL, redisAnswers } from "#tests/helpers/redis.ts";
+import { listAudit } from "#server/content/audit.server.ts";
 
 const PUBLIC = "http://localhost:3998";
 const SECRET = "integration-only-secret-7b1d3f5a9c2e4b6d8f0a1c3e5b7d9f2a";
@@ -92,6 +93,11 @@ describe.each(stores)("per-account sign-in limit (%s, counters in %s)", (kind, s
     expect(wait).toBeLessThanOrEqual(ACCOUNT_SIGN_IN_LIMIT.firstLockMs / 1000);
     // Another account is not affected.
     expect((await signIn(request("/auth"), { email: await account("bystander"), password: PASSWORD })).ok).toBe(true);
+    // The lock-out is one audit row (decision 0140), not one per failure, nor one per refused attempt.
+    await signIn(request("/auth"), { email, password: "Wrong-pass1" });
+    const rows = (await listAudit(db.db, { action: "sign_in_lockout" }, { limit: 500 })).entries.filter((e) => e.details.email === email.toLowerCase());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actor: null, type: null });
   });
 
   it("answers an address without an account exactly as one with an account", async () => {

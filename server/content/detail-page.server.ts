@@ -9,7 +9,8 @@
  */
 import { redirect } from "react-router";
 import { ALL_CONTENT_TYPES, definitionOf, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
-import type { Body, DetailItem, DetailPage, RelatedItem } from "#domain/detail-view.ts";
+import type { Body, DetailItem, DetailPage, PageCorrection, RelatedItem } from "#domain/detail-view.ts";
+import { correctionsOf } from "./corrections.server.ts";
 import type { BylineAuthor } from "#domain/authors.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
@@ -107,13 +108,26 @@ export async function loadDetailPage(db: Database, type: ContentType, slugOrId: 
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
   if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
-  const [related, videoFile, tags] = await Promise.all([
+  const [related, videoFile, tags, corrections] = await Promise.all([
     relatedOf(db, type, found.page.item),
     plainVideoFileOf(type, found.page.item),
     tagsOfPage(db, type, found.page.item.id),
+    correctionsOfPage(db, type, found.page.item.id),
   ]);
   const images = await imageDetailsOf(db, { item: found.page.item, related });
-  return { ...found.page, related, images, tags, ...(videoFile ? { videoFile } : {}) };
+  return { ...found.page, related, images, tags, corrections, ...(videoFile ? { videoFile } : {}) };
+}
+
+/**
+ * The item's corrections (decision 0140), cached under the type's tag: adding one invalidates it with the page.
+ * None when they cannot be read (the story still shows).
+ */
+function correctionsOfPage(db: Database, type: ContentType, id: number): Promise<PageCorrection[]> {
+  return orEmpty(`corrections ${type}`, () =>
+    cached(`corrections:${type}:${id}`, [type], async () =>
+      (await correctionsOf(db, type, id)).map((c) => ({ text: c.text, textFr: c.text_fr, at: c.created_at })),
+    ),
+  );
 }
 
 /** The item's tags (decision 0122), cached until the type's items or the tags change; none when they cannot be read. */
@@ -147,5 +161,6 @@ export async function loadPreviewPage(db: Database, type: ContentType, id: numbe
   const related = await relatedOf(db, type, row);
   const images = await imageDetailsOf(db, { item: row, related });
   const tags = (await tagsOfItems(db, type, [row.id])).get(row.id) ?? [];
-  return { ...shape(type, row), related, images, tags, preview: { status: editorStatusOf(row.status, row.publishDate) } };
+  const corrections = (await correctionsOf(db, type, row.id)).map((c) => ({ text: c.text, textFr: c.text_fr, at: c.created_at }));
+  return { ...shape(type, row), related, images, tags, corrections, preview: { status: editorStatusOf(row.status, row.publishDate) } };
 }

@@ -70,6 +70,12 @@ export type RssChannel = {
   link?: string;
 };
 
+/** The item's summary, then its latest correction with its date (the feed is the site's Arabic one). */
+function descriptionOf(item: FeedItem): string {
+  const correction = item.correction ? `تصحيح (${item.correction.at.toISOString().slice(0, 10)}): ${item.correction.text}` : "";
+  return [item.excerpt ?? "", correction].filter(Boolean).join("\n\n");
+}
+
 export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string {
   const self = absolute(channel.publicUrl, channel.path ?? "/rss.xml");
   const lastBuild = items[0]?.publishDate ?? new Date();
@@ -81,7 +87,9 @@ export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string 
       `      <link>${escapeXml(link)}</link>`,
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      <pubDate>${item.publishDate.toUTCString()}</pubDate>`,
-      item.excerpt ? `      <description>${escapeXml(item.excerpt)}</description>` : "",
+      descriptionOf(item) ? `      <description>${escapeXml(descriptionOf(item))}</description>` : "",
+      // A corrected item says when (decision 0140): feed readers that read Atom's updated show it changed.
+      item.correction ? `      <atom:updated>${item.correction.at.toISOString()}</atom:updated>` : "",
       // One dc:creator per author profile (issue 29), else the stored author name.
       ...(item.authors?.length ? item.authors : item.author ? [item.author] : []).map((name) => `      <dc:creator>${escapeXml(name)}</dc:creator>`),
       item.category ? `      <category>${escapeXml(item.category)}</category>` : "",

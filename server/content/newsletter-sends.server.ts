@@ -30,6 +30,7 @@ import { LANGUAGES, type Language } from "#domain/language.ts";
 import { NEWSLETTER_LIMITS, type DigestPeriod, type NewsletterFrequency, type NewsletterItemRef, type NewsletterSendKind } from "#domain/newsletter-sends.ts";
 import { isPublished } from "./published.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
+import { recordAudit } from "./audit.server.ts";
 
 // ---- Tokens -------------------------------------------------------------------------------------------
 
@@ -373,7 +374,7 @@ export async function audienceSize(db: Database, { kind, period, language }: Pic
 export async function createSend(
   db: Database,
   input: SendInput,
-  { user, enqueueJob }: { user?: { id: string; name: string | null }; enqueueJob: (db: Database, sendId: number) => Promise<unknown> },
+  { user, enqueueJob }: { user?: { id: string; name: string | null; email?: string }; enqueueJob: (db: Database, sendId: number) => Promise<unknown> },
 ): Promise<{ id: number; total: number }> {
   if (!input.items.length)
     throw new BadRequestError("NO_ITEMS", "A newsletter needs at least one item.", { fields: { items: "newsletterAdmin.errors.noItems" } });
@@ -400,6 +401,12 @@ export async function createSend(
       (inserted as unknown as { affectedRows?: number; rowCount?: number }).affectedRows ?? (inserted as { rowCount?: number }).rowCount ?? 0,
     );
     await tx.update(newsletterSends).set({ total }).where(eq(newsletterSends.id, send.id));
+    // Who sent what to how many: one audit row in the same transaction (issue 40, decision 0140).
+    await recordAudit(tx as unknown as Database, {
+      actor: user ? { id: user.id, email: user.email ?? "" } : null,
+      action: "newsletter_send",
+      details: { send_id: send.id, kind: input.kind, language: input.language, subject: input.subject, total },
+    });
     return { id: send.id, total };
   });
   await enqueueJob(db, created.id);

@@ -18,6 +18,7 @@ import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { NEWSLETTER_SEND_JOB, queueNewsletterSend } from "#server/jobs/newsletter.server.ts";
 import { JOB, startJobWorker } from "#server/jobs/index.server.ts";
 import { enqueue } from "#server/jobs/queue.server.ts";
+import { listAudit } from "./audit.server.ts";
 import {
   audienceSize,
   cancelSend,
@@ -170,6 +171,10 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
       sendId = created.id;
       expect(created.total).toBe(7);
       expect(queued).toEqual([sendId]);
+      // One audit row, written with the send (decision 0140).
+      const [audit] = (await listAudit(t.db, { action: "newsletter_send" })).entries.filter((e) => e.details.send_id === sendId);
+      expect(audit).toMatchObject({ actor: "u1", action: "newsletter_send" });
+      expect(audit.details).toMatchObject({ kind: "digest", language: "ar", total: 7 });
       const result = await runSend(t.db, sendId, {
         config,
         batchSize: 3,

@@ -8,7 +8,7 @@ import { count, desc, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import { unionAll, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { authors, categories, itemAuthors } from "#server/db/schema.server.ts";
+import { authors, categories, itemAuthors, itemCorrections } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 
@@ -124,6 +124,8 @@ export type FeedItem = {
   authors?: string[];
   category: string | null;
   publishDate: Date;
+  /** The latest correction (decision 0140): the RSS item shows it and its time (atom:updated). */
+  correction?: { text: string; at: Date } | null;
 };
 
 /** The Arabic names of an item's byline in order (the feed's dc:creator, one element each, reads the array). */
@@ -153,6 +155,7 @@ export async function listPublishedFeedItems(db: Database, { types, where }: Pub
           authors: bylineNamesSql(type, t.id).as("authors"),
           category: (field ? sql<string | null>`${categories.name}` : noText).as("category"),
           publishDate: t.publishDate,
+          correction: latestCorrectionSql(type, t.id).as("correction"),
         })
         .from(t)
         // Joined on no row when there is no category to read: with a join, drizzle names every selected column with
@@ -172,5 +175,14 @@ export async function listPublishedFeedItems(db: Database, { types, where }: Pub
     authors: r.authors ?? [],
     category: category ?? r.category,
     publishDate: new Date(r.publishDate),
+    correction: r.correction ? { text: r.correction.text, at: new Date(r.correction.at) } : null,
   }));
+}
+
+/** An item's latest correction as JSON `{text, at}`, or null (server/content/corrections.server.ts). */
+function latestCorrectionSql(type: ContentType, itemId: PgColumn): SQL<{ text: string; at: string } | null> {
+  return sql<{
+    text: string;
+    at: string;
+  } | null>`(select json_build_object('text', ${itemCorrections.text}, 'at', ${itemCorrections.createdAt}) from ${itemCorrections} where ${itemCorrections.contentType} = ${type} and ${itemCorrections.itemId} = ${outerColumn(itemId)} order by ${itemCorrections.createdAt} desc, ${itemCorrections.id} desc limit 1)`;
 }

@@ -213,7 +213,8 @@ export function createRateLimiter({ name, limit, windowMs, maxKeys = 10_000, sto
  * the key (the secret was right).
  */
 export type Backoff = {
-  attempt(key: string): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }>;
+  /** `firstLock`: this attempt armed the key's first lock-out (the audit log's one row per lock-out, decision 0140). */
+  attempt(key: string): Promise<{ allowed: true; firstLock?: boolean } | { allowed: false; retryAfterMs: number }>;
   refund(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   /** The lock-out that follows the n-th counted attempt (n >= freeAttempts). */
@@ -272,7 +273,7 @@ export function createBackoff({ name, freeAttempts, firstLockMs, maxLockMs, memo
       locks.track(key, length);
       try {
         await locks.limiter.consume(key, 1, { customDuration: length / 1000 });
-        return { allowed: true };
+        return { allowed: true, firstLock: n === freeAttempts };
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         // Another attempt armed this lock a moment ago: this one waits with the rest, uncounted.

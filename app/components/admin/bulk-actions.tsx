@@ -83,11 +83,40 @@ function selectionFields(ids: readonly number[], allMatching: boolean, filter: L
   return allMatching ? { all: "1", q: filter.q, status: filter.status } : { ids: ids.join(",") };
 }
 
-/** The question before a bulk delete: 'تأكيد الحذف', and how many items go, in the language's plural form. */
+/**
+ * Whether a bulk action asks before it runs (issue 40, decision 0140): a delete, an unpublish (live stories leave
+ * the site), and any action over every item the filter matches (the editor sees how many).
+ */
+export const bulkAsks = (action: string, allMatching: boolean) => action === "delete" || action === "unpublish" || allMatching;
+
+/**
+ * The question before a bulk action that asks: a delete 'تأكيد الحذف' and how many items go; another action its
+ * name and how many items it changes, in the language's plural form. `fields` are what is posted again, confirmed.
+ */
 function useBulkDeleteQuestion(count: number, fields: Record<string, string> | null): Question | null {
   const { t } = useTranslation();
   const counted = useCount();
   if (!fields) return null;
+  const action = fields.action ?? "delete";
+  if (action !== "delete") {
+    return {
+      name: "bulk-delete",
+      title: t("bulkConfirm.title"),
+      text: t(action === "unpublish" ? "bulkConfirm.unpublishText" : "bulkConfirm.text", {
+        action: t(`newsroom.bulk.actions.${action}`),
+        items: counted("newsroom.bulk.items", count),
+      }),
+      subject: counted("newsroom.bulk.items", count),
+      subjectTestId: "bulk-delete-count",
+      intent: "bulk",
+      fields: { ...fields, confirmed: "1" },
+      confirm: {
+        label: t(`newsroom.bulk.actions.${action}`),
+        className: "rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700 disabled:opacity-70",
+        testId: "bulk-delete-confirm",
+      },
+    };
+  }
   return {
     name: "bulk-delete",
     title: t("admin.confirmDeleteTitle"),
@@ -120,23 +149,31 @@ export type BulkBarProps = {
   filter: ListFilter;
   categories: CategoryOption[] | null;
   canDelete: boolean;
+  /** Whether publish, unpublish and schedule are offered (content.publish, issue 40); offered when omitted. */
+  canPublish?: boolean;
   /** The failure of the last bulk post (a translation key), shown in the bar. */
   failure: string | null;
 };
 
 /** The bar over the list while items are selected: the count, "select all N", the action and its value, apply. */
-export function BulkBar({ def, state, total, pageSize, filter, categories, canDelete, failure }: BulkBarProps) {
+export function BulkBar({ def, state, total, pageSize, filter, categories, canDelete, canPublish = true, failure }: BulkBarProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const navigation = useNavigation();
   const uid = useId();
-  const [action, setAction] = useState<BulkAction>("publish");
+  const isOffered = (a: BulkAction) =>
+    a === "delete"
+      ? canDelete
+      : a === "category"
+        ? categories !== null
+        : a === "tag"
+          ? def.fields.some((f) => f.kind === "tags")
+          : canPublish || !["publish", "unpublish", "schedule"].includes(a);
+  const [action, setAction] = useState<BulkAction>(() => BULK_ACTIONS.find(isOffered) ?? "publish");
   const [confirming, setConfirming] = useState<Record<string, string> | null>(null);
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "bulk";
   const count = state.allMatching ? total : state.ids.length;
-  const offered = BULK_ACTIONS.filter((a) =>
-    a === "delete" ? canDelete : a === "category" ? categories !== null : a === "tag" ? def.fields.some((f) => f.kind === "tags") : true,
-  );
+  const offered = BULK_ACTIONS.filter(isOffered);
   const question = useBulkDeleteQuestion(count, confirming);
 
   // The dialog closes once the post is answered (the navigation back to idle).
@@ -147,9 +184,12 @@ export function BulkBar({ def, state, total, pageSize, filter, categories, canDe
   }
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
-    if (action !== "delete") return;
+    if (!bulkAsks(action, state.allMatching)) return;
     e.preventDefault();
-    setConfirming(selectionFields(state.ids, state.allMatching, filter));
+    // What the bar would have posted (the action and its value), posted again from the dialog once confirmed.
+    const posted: Record<string, string> = {};
+    for (const [name, value] of new FormData(e.currentTarget)) if (typeof value === "string" && name !== "intent" && name !== "id") posted[name] = value;
+    setConfirming({ ...posted, ...selectionFields(state.ids, state.allMatching, filter) });
   };
 
   const n = (value: number) => formatNumber(lang, value);
@@ -207,6 +247,12 @@ export function BulkBar({ def, state, total, pageSize, filter, categories, canDe
             ))}
           </select>
         </div>
+        {action === "publish" && (
+          <label className="flex h-10 items-center gap-2 text-sm">
+            <input type="checkbox" name="use_today" value="1" className="size-4" data-testid="bulk-use-today" />
+            {t("bulkConfirm.useToday")}
+          </label>
+        )}
         {action === "schedule" && (
           <div className="flex flex-col gap-1">
             <span id={`${uid}-date`} className="text-xs font-bold text-ink-soft">

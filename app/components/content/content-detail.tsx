@@ -5,6 +5,7 @@ import { VideoPlayer } from "#app/components/media/video-player.tsx";
 import { DetailImage, DetailLayout } from "./detail-layout.tsx";
 import { Transcript } from "./transcript.tsx";
 import { TagLinks } from "./tag-links.tsx";
+import { Corrections } from "./corrections.tsx";
 import { ImageDetailsProvider } from "./image-details.tsx";
 import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
 import { localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage } from "#domain/detail-view.ts";
@@ -146,6 +147,7 @@ export function ContentDetail({ page }: { page: DetailPage }) {
           verse={!!category && !!view.verseCategories?.includes(category)}
         />
         {transcript && <Transcript text={transcript} lang={lang} />}
+        <Corrections corrections={page.corrections} lang={lang} />
         <TagLinks tags={page.tags} />
         {bio && (
           <p className="mt-8 rounded-lg bg-sand-100 p-4 text-ink-soft" {...textProps(lang, bio)}>

@@ -17,6 +17,7 @@ import { fillDateTime } from "#tests/e2e/support/date-time.ts";
 import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { REDIS_URL, redisAnswers } from "#tests/helpers/redis.ts";
 import { contentEditor, expectToast, keepEvidence, mainViolations, open, signedInPage } from "./support.ts";
+import { ISSUE40_RIGHTS } from "#tests/helpers/auth.ts";
 
 const PUBLISH = "دفعة النشر الجماعي";
 const ACROSS = "دفعة عبر الصفحات";
@@ -50,7 +51,7 @@ describe.skipIf(!hasChromium)("bulk actions in the newsroom's lists", () => {
     server = await startAuthServer<Personas>({
       personas: {
         chief: contentEditor("chief@bulk.test"),
-        writer: { email: "writer@bulk.test", password: "Passw0rdW", role: "editor", permissions: ["content.write"] },
+        writer: { email: "writer@bulk.test", password: "Passw0rdW", role: "editor", permissions: ["content.write", ...ISSUE40_RIGHTS] },
         reader: { email: "reader@bulk.test", password: "Passw0rdR", role: "reader" },
       },
       prepare: async (db) => {
@@ -169,6 +170,12 @@ describe.skipIf(!hasChromium)("bulk actions in the newsroom's lists", () => {
       // Two days ahead at 09:30, in the site's time (UTC), typed in the day, month, year, hour and minute fields.
       await fillDateTime(page, "bulk-publish-date", `${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}T09:30`);
       await page.click('[data-testid="bulk-apply"]');
+      // An action over everything the filter matches asks first, with the count (issue 40, decision 0140).
+      const dialog = page.locator('[data-testid="bulk-delete-dialog"]');
+      await dialog.waitFor();
+      expect(await dialog.locator("h2").textContent()).toBe("تأكيد الإجراء الجماعي");
+      expect(await dialog.locator('[data-testid="bulk-delete-count"]').textContent()).toContain("25");
+      await dialog.locator('[data-testid="bulk-delete-confirm"]').click();
       await expectToast(page, "تمت جدولة 25 عنصرًا.");
       // The draft filter is empty now; the scheduled one holds the 25.
       await expect.poll(() => page.locator('[data-testid="list-body"]').getAttribute("data-total")).toBe("0");

@@ -1,0 +1,15 @@
+/** What an audit row records (issue 40, decision 0140): the server's log (server/content/audit.server.ts) and its page. */
+export const AUDIT_ACTIONS = [
+  "publish",
+  "unpublish",
+  "schedule",
+  "delete",
+  "restore",
+  "correction",
+  "bulk",
+  "permissions",
+  "sign_in_lockout",
+  "newsletter_send",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const isAuditAction = (value: unknown): value is AuditAction => typeof value === "string" && (AUDIT_ACTIONS as readonly string[]).includes(value);
