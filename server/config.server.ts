@@ -175,6 +175,11 @@ const envSchema = z.object({
   /** SMTP connections a newsletter send keeps open at once (pooled). */
   NEWSLETTER_SMTP_CONNECTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(3)),
 
+  /** How long the audit log keeps its rows (issue 40, decision 0140); a daily job removes older ones. */
+  AUDIT_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(365)),
+  /** Who is editing (issue 40, decision 0139): an item's soft lock its form has not renewed for this long is free. */
+  ITEM_LOCK_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(30).max(3600).default(120)),
+
   SEED_DEMO: flag(true),
   /**
    * on: a starting web process or worker migrates the database when it is behind (under a lock: any number may start

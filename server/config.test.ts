@@ -113,6 +113,12 @@ describe("configuration check", () => {
     for (const secret of config.secretValues) expect(exposed).not.toContain(secret);
   });
 
+  it("keeps the audit log a year by default, and refuses a retention outside 1–3650 days (decision 0140)", () => {
+    expect(checkConfig({}).config.AUDIT_RETENTION_DAYS).toBe(365);
+    expect(checkConfig({ AUDIT_RETENTION_DAYS: "90" }).config.AUDIT_RETENTION_DAYS).toBe(90);
+    for (const bad of ["0", "3651", "a year"]) expect(checkConfig({ AUDIT_RETENTION_DAYS: bad }).errors[0]).toMatch(/AUDIT_RETENTION_DAYS/);
+  });
+
   it("recognises example-looking values", () => {
     for (const v of ["https://example.com", "changeme", "your-key-here", "http://localhost:3000", "xxxx"]) expect(looksLikeExampleValue(v)).toBe(true);
     for (const v of ["https://sahara.b-cdn.net", "9f8e7d6c5b4a"]) expect(looksLikeExampleValue(v)).toBe(false);

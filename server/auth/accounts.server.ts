@@ -9,7 +9,8 @@ import type { Database } from "#server/db/client.server.ts";
 import { profiles, session, user } from "#server/db/schema.server.ts";
 import type { Auth } from "./auth.server.ts";
 import { INVITATION_SECONDS } from "./lifetimes.server.ts";
-import type { Permission, Role } from "./permissions.server.ts";
+import { ROLE_PRESETS, type Permission, type Role, type StaffRole } from "./permissions.server.ts";
+import { recordAudit } from "#server/content/audit.server.ts";
 
 export type AccountRow = {
   id: string;
@@ -57,9 +58,9 @@ export async function findAccountByEmail(db: Database, email: string): Promise<A
   return row ?? null;
 }
 
-/** Staff first (admins, then editors), then readers; newest first within each. */
+/** Staff first (admins, then editors, then writers), then readers; newest first within each. */
 export async function listAccounts(db: Database, { limit = 200 }: { limit?: number } = {}): Promise<AccountRow[]> {
-  const rank = sql`case when ${profiles.role} = 'admin' or ${profiles.isAdmin} then 0 when ${profiles.role} = 'editor' then 1 else 2 end`;
+  const rank = sql`case when ${profiles.role} = 'admin' or ${profiles.isAdmin} then 0 when ${profiles.role} = 'editor' then 1 when ${profiles.role} = 'writer' then 2 else 3 end`;
   return db.select(accountColumns).from(user).leftJoin(profiles, eq(profiles.id, user.id)).orderBy(rank, desc(user.createdAt)).limit(limit);
 }
 
@@ -89,9 +90,22 @@ async function upsertProfile(db: Database, id: string, values: Partial<typeof pr
     .onConflictDoUpdate({ target: profiles.id, set: { ...values, updatedAt: new Date() } });
 }
 
-/** Sets role and permissions. `is_admin` follows the role, so "admin" has one meaning on this screen. */
-export async function setAccess(db: Database, id: string, { role, permissions }: { role: Role; permissions: readonly Permission[] }) {
-  await upsertProfile(db, id, { role, isAdmin: role === "admin", permissions: [...new Set(permissions)].sort() });
+/**
+ * Sets role and permissions. `is_admin` follows the role, so "admin" has one meaning on this screen. With the
+ * account that made the change, an audit row is written in the same transaction (issue 40, decision 0140).
+ */
+export async function setAccess(
+  db: Database,
+  id: string,
+  { role, permissions }: { role: Role; permissions: readonly Permission[] },
+  changedBy?: { id: string; email: string },
+) {
+  const granted = [...new Set(permissions)].sort();
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    await upsertProfile(tx, id, { role, isAdmin: role === "admin", permissions: granted });
+    if (changedBy) await recordAudit(tx, { actor: changedBy, action: "permissions", details: { account_id: id, role, permissions: granted } });
+  });
 }
 
 /** Disabling ends every session of the account at once; sign-in is refused while it stays disabled. */
@@ -162,6 +176,31 @@ export async function createInvitationToken(auth: Auth, userId: string): Promise
     expiresAt: new Date(Date.now() + INVITATION_SECONDS * 1000),
   });
   return token;
+}
+
+/**
+ * `npm run user:create -- --role writer|editor|admin` (issue 40): makes `email` a confirmed, enabled member of staff
+ * with the ready-made role's permissions (ROLE_PRESETS) — creating the account when it does not exist (a password
+ * is then required), setting the password when one is given, and otherwise replacing its role and permissions.
+ */
+export async function ensureStaffAccount(
+  auth: Auth,
+  db: Database,
+  input: { email: string; password?: string; name?: string; role: StaffRole },
+): Promise<"created" | "updated"> {
+  const permissions = [...ROLE_PRESETS[input.role]];
+  const existing = await findAccountByEmail(db, input.email);
+  if (!existing) {
+    if (!input.password) throw new Error(`a new ${input.role === "admin" ? "administrator" : input.role} needs --password`);
+    await createAccount(auth, db, { email: input.email, password: input.password, name: input.name, emailVerified: true, role: input.role, permissions });
+    return "created";
+  }
+  if (input.password) await setPassword(auth, existing.id, input.password);
+  await markEmailVerified(db, existing.id);
+  await setAccess(db, existing.id, { role: input.role, permissions });
+  await setDisabled(db, existing.id, false);
+  if (input.name?.trim()) await db.update(profiles).set({ fullName: input.name.trim(), updatedAt: new Date() }).where(eq(profiles.id, existing.id));
+  return "updated";
 }
 
 /**

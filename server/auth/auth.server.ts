@@ -22,7 +22,8 @@ import { languageOf, sendAccountMail } from "./emails.server.ts";
 import { RESET_SECONDS, SESSION_SECONDS, VERIFICATION_SECONDS } from "./lifetimes.server.ts";
 import { MEMORY_STORE, redisRateLimitStore } from "#server/http/rate-limit.server.ts";
 import { ourOrigins } from "#server/http/request-guard.server.ts";
-import { accountKey, createSignInLimit, signInLimitHooks } from "./sign-in-limit.server.ts";
+import { accountKey, ACCOUNT_SIGN_IN_LIMIT, createSignInLimit, signInLimitHooks } from "./sign-in-limit.server.ts";
+import { recordAudit } from "#server/content/audit.server.ts";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const COOKIE_PREFIX = "sahara";
@@ -109,7 +110,12 @@ export function createAuth({ db, config }: AuthOptions) {
     },
     session: { expiresIn: SESSION_SECONDS, disableSessionRefresh: true },
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100, customRules: RATE_LIMITS },
-    hooks: signInLimitHooks(signInLimit),
+    // A lock-out is one audit row (decision 0140); the sign-in never fails for the log.
+    hooks: signInLimitHooks(signInLimit, (email) =>
+      recordAudit(db, { actor: null, action: "sign_in_lockout", details: { email, attempts: ACCOUNT_SIGN_IN_LIMIT.freeAttempts } }).catch((error: unknown) =>
+        logger.warn({ err: error }, "audit: sign-in lock-out not recorded"),
+      ),
+    ),
     verification: { storeIdentifier: "hashed" },
     advanced: {
       cookiePrefix: COOKIE_PREFIX,

@@ -15,7 +15,7 @@ import { setDatabaseHandle } from "#server/db/client.server.ts";
 import { account, profiles, rateLimit, session, user, verification } from "#server/db/schema.server.ts";
 import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
 import { createAuth, getAuth, setAuth, RATE_LIMITS } from "./auth.server.ts";
-import { ensureAdministrator, findAccountByEmail, setDisabled } from "./accounts.server.ts";
+import { ensureAdministrator, ensureStaffAccount, findAccountByEmail, setDisabled } from "./accounts.server.ts";
 import { requestPasswordReset, resetPassword, resetTokenIsValid, signIn, signOut, signUp, verifyEmail } from "./flows.server.ts";
 import { getSessionUser, requireAccess, requireAdmin, requirePermission, requireStaff } from "./session.server.ts";
 import { announceFirstRunSetup, completeFirstRunSetup, setupTokenIsValid } from "./setup.server.ts";
@@ -392,6 +392,38 @@ for (const kind of testDatabaseKinds) {
         // Passwords are stored as better-auth hashes, never as given.
         const hashes = await db.db.select({ password: account.password }).from(account);
         expect(hashes.every((h) => !h.password || !["Cl1Password", "Pr0motedPass"].includes(h.password))).toBe(true);
+      });
+
+      it("user:create makes a confirmed writer, editor or administrator with the role's permissions, and can sign it in (issue 40)", async () => {
+        const auth = await getAuth();
+        expect(await ensureStaffAccount(auth, db.db, { email: "cli.writer@example.org", password: "Wr1terPass", role: "writer" })).toBe("created");
+        expect(await findAccountByEmail(db.db, "cli.writer@example.org")).toMatchObject({
+          role: "writer",
+          isAdmin: false,
+          permissions: ["content.write"],
+          emailVerified: true,
+          disabled: false,
+        });
+        const writer = await signIn(request("/auth", { ip: "203.0.113.43" }), { email: "cli.writer@example.org", password: "Wr1terPass" });
+        expect(writer.ok).toBe(true);
+        // The same account made an editor: the editor's list replaces the writer's, the password is kept.
+        expect(await ensureStaffAccount(auth, db.db, { email: "cli.writer@example.org", role: "editor" })).toBe("updated");
+        const editor = await findAccountByEmail(db.db, "cli.writer@example.org");
+        expect(editor).toMatchObject({ role: "editor", isAdmin: false });
+        expect(editor!.permissions).toEqual([
+          "contacts.manage",
+          "content.delete",
+          "content.others",
+          "content.publish",
+          "content.write",
+          "newsletter.send",
+          "tags.manage",
+          "videos.manage",
+        ]);
+        expect((await signIn(request("/auth", { ip: "203.0.113.44" }), { email: "cli.writer@example.org", password: "Wr1terPass" })).ok).toBe(true);
+        expect(await ensureStaffAccount(auth, db.db, { email: "cli.writer@example.org", role: "admin" })).toBe("updated");
+        expect(await findAccountByEmail(db.db, "cli.writer@example.org")).toMatchObject({ role: "admin", isAdmin: true, permissions: [] });
+        await expect(ensureStaffAccount(auth, db.db, { email: "nobody.yet@example.org", role: "writer" })).rejects.toThrow(/a new writer needs --password/);
       });
     });
   });

@@ -12,7 +12,11 @@ import type { Permission } from "#domain/permissions.ts";
 
 export { isPermission, PERMISSIONS, type Permission } from "#domain/permissions.ts";
 
-export const ROLES = ["reader", "editor", "admin"] as const;
+/**
+ * `writer` (issue 40, decision 0137): staff who write and submit their own items; `editor`: staff whose list
+ * usually holds the editor's rights (ROLE_PRESETS). For both, what they may do is their permission list.
+ */
+export const ROLES = ["reader", "writer", "editor", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {
@@ -30,12 +34,57 @@ export function isAdmin(profile: AccessProfile | null | undefined): boolean {
 /** Staff may enter the back-office; what they may do there depends on their permissions. */
 export function isStaff(profile: AccessProfile | null | undefined): boolean {
   if (!profile || profile.disabled) return false;
-  return isAdmin(profile) || profile.role === "editor";
+  return isAdmin(profile) || profile.role === "editor" || profile.role === "writer";
 }
 
 export function can(profile: AccessProfile | null | undefined, permission: Permission): boolean {
   if (!profile || profile.disabled) return false;
   return isAdmin(profile) || profile.permissions.includes(permission);
+}
+
+/**
+ * The ready-made roles an administrator picks when inviting or editing a member of staff (/admin/users, and
+ * `npm run user:create -- --role`): each fills the permission boxes, which can still be adjusted. An
+ * administrator's list stays empty (the role holds every permission).
+ */
+export const ROLE_PRESETS = {
+  writer: ["content.write"],
+  editor: ["content.write", "content.delete", "content.publish", "content.others", "tags.manage", "videos.manage", "contacts.manage", "newsletter.send"],
+  admin: [],
+} as const satisfies Record<Exclude<Role, "reader">, readonly Permission[]>;
+export type StaffRole = keyof typeof ROLE_PRESETS;
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === "string" && Object.hasOwn(ROLE_PRESETS, value);
+}
+
+/** Changes what readers see: publish, unpublish, schedule, approve, send back (issue 40). */
+export const canPublish = (profile: AccessProfile | null | undefined) => can(profile, "content.publish");
+
+/** Edits items the account neither wrote nor is credited on, and others' author profiles (issue 40). */
+export const canEditOthers = (profile: AccessProfile | null | undefined) => can(profile, "content.others");
+
+/** Renames, merges and deletes tags (issue 40). */
+export const canManageTags = (profile: AccessProfile | null | undefined) => can(profile, "tags.manage");
+
+/**
+ * Ownership (issue 40): may `actor` edit an item whose creator is `createdBy` and whose credited authors' linked
+ * accounts are `creditedAccounts`? Always with content.others; otherwise only their own or one they are credited on.
+ * The facts come from the database (server/content/ownership.server.ts); the rule is here.
+ */
+export function mayEditItem(
+  actor: (AccessProfile & { id: string }) | null | undefined,
+  item: { createdBy: string | null; creditedAccounts: readonly (string | null)[] },
+): boolean {
+  if (!actor || !isStaff(actor) || !can(actor, "content.write")) return false;
+  if (canEditOthers(actor)) return true;
+  return item.createdBy === actor.id || item.creditedAccounts.includes(actor.id);
+}
+
+/** Ownership of an author profile: one's own (linked to the account), or any with content.others. */
+export function mayEditAuthorProfile(actor: (AccessProfile & { id: string }) | null | undefined, author: { userId: string | null }): boolean {
+  if (!actor || !isStaff(actor) || !can(actor, "content.write")) return false;
+  return canEditOthers(actor) || (author.userId !== null && author.userId === actor.id);
 }
 
 /** What a back-office page (and, unless it says otherwise, its action) requires. */
@@ -65,21 +114,24 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
     label: `admin.${segment}`,
     access: permissions.write,
   })),
-  // The schedule of every type (issue 29): the types the account may write; a move needs the item type's write permission.
+  // The schedule of every type (issue 29): the types the account may write; a move needs the item type's write
+  // permission, content.publish and ownership (issue 40, checked inside).
   { path: "/admin/calendar", label: "admin.calendar", access: "content.write" },
   { path: "/admin/videos", label: "admin.videos", access: "videos.manage" },
   { path: "/admin/contacts", label: "admin.contacts", access: "contacts.manage" },
   { path: "/admin/upload", label: "admin.upload", access: "content.write" },
   // Its delete needs content.delete besides (checked inside, deleteLibraryFileAs).
   { path: "/admin/library", label: "admin.library", access: "content.write" },
-  // Tags of every type (issue 29): renamed, merged and deleted by whoever writes content.
-  { path: "/admin/tags", label: "admin.tags", access: "content.write" },
+  // Tags of every type (issue 29): seen by whoever writes content; renamed, merged and deleted with tags.manage (issue 40).
+  { path: "/admin/tags", label: "admin.tags", access: "content.write", action: "tags.manage" },
   // Author profiles (decision 0121): the newsroom's bylines, so content.write; deleting one needs content.delete
   // and linking an account users.manage, both checked inside.
   { path: "/admin/authors", label: "admin.authors", access: "content.write" },
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
   // The newsletter (decision 0126): composing, previewing, sending and cancelling mail to every subscriber.
   { path: "/admin/newsletter", label: "admin.newsletter", access: "newsletter.send" },
+  // The audit log (issue 40, decision 0140): who did what, administrators only.
+  { path: "/admin/audit", label: "audit.title", access: "admin" },
 ];
 
 /**
@@ -94,10 +146,20 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // DELETE content.delete).
   { path: "/api/admin/:type", access: "content.write" },
   { path: "/api/admin/:type/:id", access: "content.write" },
-  // Bulk actions on a type's items (a delete needs content.delete besides, checked inside).
+  // Bulk actions on a type's items (a delete needs content.delete besides; publish, unpublish and schedule
+  // content.publish; others' items content.others — checked inside, authorizeBulk).
   { path: "/api/admin/:type/bulk", access: "content.write" },
   // The editor's autosave of a draft (the type's write permission is checked again inside).
   { path: "/api/admin/:type/:id/autosave", access: "content.write" },
+  // Corrections of a published item (POST needs content.publish, checked inside; decision 0140).
+  { path: "/api/admin/:type/:id/corrections", access: "content.write" },
+  // Who is editing an item, and its internal notes (decision 0139): the type's write permission, and the item's
+  // owner or content.others (checked inside, assertMayEdit).
+  { path: "/api/admin/:type/:id/lock", access: "content.write" },
+  { path: "/api/admin/:type/:id/notes", access: "content.write" },
+  // The audit log's JSON and CSV (decision 0140): administrators only.
+  { path: "/api/admin/audit", access: "admin" },
+  { path: "/api/admin/audit.csv", access: "admin" },
   // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
   { path: "/api/admin/contacts", access: "contacts.manage" },
   { path: "/api/admin/contacts/:id", access: "contacts.manage" },
@@ -111,11 +173,14 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   { path: "/api/admin/library/:id", access: "content.write" },
   // The schedule's JSON API (moving an item is PATCH /api/admin/:type/:id).
   { path: "/api/admin/calendar", access: "content.write" },
-  // The tags' JSON API (the form's suggestions, the tags screen): content.write, as /admin/tags.
+  // The tags' JSON API (the form's suggestions, the tags screen): reading content.write, as /admin/tags; a merge,
+  // a rename and a delete tags.manage (issue 40).
   { path: "/api/admin/tags", access: "content.write" },
-  { path: "/api/admin/tags/merge", access: "content.write" },
-  { path: "/api/admin/tags/:id", access: "content.write" },
+  { path: "/api/admin/tags/merge", access: "tags.manage" },
+  { path: "/api/admin/tags/:id", access: "content.write", action: "tags.manage" },
   // Author profiles' editor and JSON API (DELETE needs content.delete, linking an account users.manage; checked inside).
+  // Anyone who writes makes a profile (a guest writer needs one, from the form's picker too); changing or deleting an
+  // existing one needs its owner (the linked account) or content.others (issue 40, checked inside).
   { path: "/admin/authors/new", access: "content.write" },
   { path: "/admin/authors/:id", access: "content.write" },
   { path: "/api/admin/authors", access: "content.write" },

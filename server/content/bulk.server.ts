@@ -25,19 +25,41 @@ import { TAG_NAME_MAX, TAGS_MAX } from "#domain/content-types/define.ts";
 import { BULK_ACTIONS, isBulkAction, MAX_BULK_ITEMS, type BulkAction } from "#domain/bulk-actions.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories } from "#server/db/schema.server.ts";
-import { AppError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 import { addTagToItems, tagMatchKey, tagsOfItems } from "./tags.server.ts";
 import { afterWrite, getForStaff, indexForSearch, keepRevision, removeItems, statusFilter, textFilter, type Author } from "./newsroom.server.ts";
 import { queueOnePushAlert } from "#server/push/alerts.server.ts";
 import { isIdNumber, parseId } from "#domain/ids.ts";
+import { recordAudit } from "./audit.server.ts";
+import { notYourItem, ownItemsSql, type Actor } from "./ownership.server.ts";
+import { canEditOthers, canPublish } from "#server/auth/permissions.server.ts";
 
 export { BULK_ACTIONS, MAX_BULK_ITEMS, type BulkAction };
 
 /** A bulk request's JSON body: at most MAX_BULK_ITEMS ids and a few fields. */
 export const MAX_BULK_JSON_BYTES = 64 * 1024;
 
-export type BulkFilter = { q?: string; status?: EditorStatus | "all" };
+export type BulkFilter = {
+  q?: string;
+  status?: EditorStatus | "all";
+  /** Set by the caller (never read from a body): only the items this account created or is credited on (issue 40). */
+  ownedBy?: string;
+};
+
+/** The actions that change what readers see: they need content.publish (issue 40, decision 0137). */
+export const PUBLISHING_BULK_ACTIONS: readonly BulkAction[] = ["publish", "unpublish", "schedule"];
+
+/**
+ * The rights of issue 40 on a parsed bulk request, for the JSON API and the list's bar alike: publishing,
+ * unpublishing and scheduling need content.publish (else 403 PUBLISH_PERMISSION); without content.others the
+ * request is narrowed to the caller's own items (named ids: all of them, or 403 NOT_YOUR_ITEM). The type's write
+ * and delete permissions are the caller's checks, as before.
+ */
+export function authorizeBulk(request: BulkRequest, actor: Actor): BulkRequest {
+  if (PUBLISHING_BULK_ACTIONS.includes(request.action) && !canPublish(actor.profile)) throw new ForbiddenError("rights.publishNeeded", "PUBLISH_PERMISSION");
+  return canEditOthers(actor.profile) ? request : { ...request, ownedBy: actor.id };
+}
 
 /** What to do and to which items: their ids, or every item the list's filter matches. */
 export type BulkRequest = {
@@ -49,6 +71,13 @@ export type BulkRequest = {
   categoryId?: number;
   /** tag: its name. */
   tag?: string;
+  /** publish: every item gets today's date; by default an item keeps an earlier (past) publish date (issue 40). */
+  useToday?: boolean;
+  /**
+   * Set by the caller for an account without content.others (issue 40): named ids must all be its own (else 403
+   * NOT_YOUR_ITEM, nothing done), a filter selects only its own.
+   */
+  ownedBy?: string;
 };
 
 export type BulkResult = { action: BulkAction; count: number; ids: number[] };
@@ -63,7 +92,7 @@ export class TooManyItemsError extends AppError {
   }
 }
 
-const BODY_KEYS = new Set(["action", "ids", "filter", "publish_date", "category_id", "tag"]);
+const BODY_KEYS = new Set(["action", "ids", "filter", "publish_date", "category_id", "tag", "use_today"]);
 const FILTER_KEYS = new Set(["q", "status"]);
 
 /**
@@ -105,6 +134,10 @@ export function parseBulkBody(body: Record<string, unknown>): BulkRequest {
     if (id === null) fields.category_id = "newsroom.bulk.v.categoryMissing";
     else request.categoryId = id;
   }
+  if (body.use_today !== undefined) {
+    if (action !== "publish" || typeof body.use_today !== "boolean") fields.use_today = "bulkConfirm.v.useToday";
+    else request.useToday = body.use_today;
+  }
   if (action === "tag") {
     const tag = typeof body.tag === "string" ? body.tag.trim() : "";
     if (!tag || !tagMatchKey(tag)) fields.tag = "newsroom.bulk.v.tagMissing";
@@ -124,7 +157,7 @@ export async function idsMatching(db: Database, type: ContentType, filter: BulkF
   const rows = await db
     .select({ id: t.id })
     .from(t)
-    .where(and(textFilter(type, filter.q), statusFilter(type, filter.status)))
+    .where(and(textFilter(type, filter.q), statusFilter(type, filter.status), filter.ownedBy ? ownItemsSql(type, filter.ownedBy) : undefined))
     .orderBy(sql`${t.id} desc`)
     .limit(MAX_BULK_ITEMS + 1);
   if (rows.length > MAX_BULK_ITEMS) throw new TooManyItemsError();
@@ -191,6 +224,17 @@ async function alertFactsOf(tx: Database, type: ContentType, ids: number[], now:
   );
 }
 
+/** What an audit row says of a bulk action besides its items: the action, how it chose them and its arguments. */
+function auditDetails(request: BulkRequest, at: Date | null, categoryId: number | null): Record<string, unknown> {
+  const details: Record<string, unknown> = { bulk_action: request.action, selection: "ids" in request.selection ? "ids" : "filter" };
+  if ("filter" in request.selection) details.filter = { q: request.selection.filter.q, status: request.selection.filter.status };
+  if (request.action === "publish") details.use_today = request.useToday === true;
+  if (at) details.publish_date = at.toISOString();
+  if (categoryId !== null) details.category_id = categoryId;
+  if (request.tag) details.tag = request.tag;
+  return details;
+}
+
 export async function runBulkAction(db: Database, type: ContentType, request: BulkRequest, author: Author): Promise<BulkResult> {
   const now = new Date();
   // What the action needs is checked before anything is written.
@@ -208,10 +252,25 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
       const found = new Set((await tx.select({ id: t.id }).from(t).where(inArray(t.id, ids)).for("update")).map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw new NotFoundError(`Not found: ${missing.slice(0, 10).join(", ")}${missing.length > 10 ? ", …" : ""}`);
-    } else ids = await idsMatching(tx, type, request.selection.filter);
+      if (request.ownedBy) {
+        const own = new Set(
+          (
+            await tx
+              .select({ id: t.id })
+              .from(t)
+              .where(and(inArray(t.id, ids), ownItemsSql(type, request.ownedBy)))
+          ).map((r) => r.id),
+        );
+        if (ids.some((id) => !own.has(id))) throw notYourItem();
+      }
+    } else ids = await idsMatching(tx, type, { ...request.selection.filter, ownedBy: request.ownedBy });
     if (!ids.length) return [];
 
-    if (request.action === "delete") return removeItems(tx, type, ids);
+    if (request.action === "delete") {
+      const gone = await removeItems(tx, type, ids);
+      if (gone.length) await recordAudit(tx, { actor: author, action: "bulk", type, ids: gone, details: auditDetails(request, null, null) });
+      return gone;
+    }
 
     // What the items were, for the alerts that publishing an urgent or breaking item queues (decision 0127).
     const before = ["publish", "schedule", "category"].includes(request.action) ? await alertFactsOf(tx, type, ids, now) : new Map<number, AlertBefore>();
@@ -219,8 +278,13 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
     let differs: SQL | undefined;
     switch (request.action) {
       case "publish":
-        // Published now; an item already out keeps its date.
-        changes = { status: "published", publishDate: now };
+        // Published now. An item keeps an earlier publish date (an article of 26 November stays there in the
+        // calendar, feeds and digest) unless the editor asked for today's; a future date becomes now; an item
+        // already out keeps its date either way (issue 40, decision 0140).
+        changes = {
+          status: "published",
+          publishDate: request.useToday ? now : sql`least(${t.publishDate}, ${now.toISOString()}::timestamptz)`,
+        };
         differs = or(ne(t.status, "published"), sql`${t.publishDate} > ${now.toISOString()}::timestamptz`);
         break;
       case "unpublish":
@@ -260,6 +324,8 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
     }
     // One alert for the whole action, not one per item (issue 39, decision 0134).
     await queueOnePushAlert(tx, type, alerting);
+    // One audit row for the whole action, in its transaction (decision 0140).
+    if (done.length) await recordAudit(tx, { actor: author, action: "bulk", type, ids: done, details: auditDetails(request, at, categoryId) });
     return done;
   });
 

@@ -21,11 +21,13 @@ import {
 import type { FieldErrors } from "#domain/schemas/shared.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
+import { REVIEW_NOTE_INPUT } from "#domain/workflow.ts";
 import { getStorage, storeImage, UploadError, type StoredFile } from "#server/media/storage/index.server.ts";
 import { removeImage } from "#server/media/storage/images.server.ts";
 import { libraryDetailsByUrl, recordLibraryFileQuietly } from "#server/media/library.server.ts";
 import { ContentConflictError, createItem, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
+import { ItemLockedError, type ItemLock } from "./item-locks.server.ts";
 
 export type ImageWarning = { key: string; values: Record<string, string | number> };
 
@@ -33,12 +35,14 @@ export type SaveOutcome =
   | { ok: true; item: StaffItem; imageFailed: ImageWarning | null }
   | {
       ok: false;
-      status: 400 | 404 | 409 | 500;
+      status: 400 | 403 | 404 | 409 | 500;
       /** What was typed, for the form to show again. */
       values: FormValues;
       errors: FieldErrors;
       /** Someone saved since the editor opened the item: their version's token and time. */
       conflict?: { updatedAt: string; title: string };
+      /** Another account holds the item's lock (decision 0139): who, since when. */
+      locked?: ItemLock;
       /** The save itself failed (not the input): a translation key. */
       failure?: string;
     };
@@ -76,6 +80,9 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
   if (Object.keys(errors).length) return { ok: false, status: 400, values, errors };
 
   const input: Record<string, unknown> = { ...values };
+  // The note an editor sends a story back with (decision 0138): kept with what was typed, checked by the save.
+  const note = asText(form.get(REVIEW_NOTE_INPUT));
+  if (note) values[REVIEW_NOTE_INPUT] = input[REVIEW_NOTE_INPUT] = note;
   const stored: StoredFile[] = [];
   /** The images stored for this save, recorded in the media library once the save succeeds. */
   const uploaded: { url: string; file: File }[] = [];
@@ -104,7 +111,9 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
   try {
     const expected = asText(form.get(OVERWRITE_INPUT)) || asText(form.get(UPDATED_AT_INPUT)) || null;
     const item =
-      id === null ? await createItem(db, def.type, input, author) : await updateItem(db, def.type, id, input, author, { expectedUpdatedAt: expected });
+      id === null
+        ? await createItem(db, def.type, input, author)
+        : await updateItem(db, def.type, id, input, author, { expectedUpdatedAt: expected, respectLock: true });
     for (const { url, file } of uploaded) {
       await recordLibraryFileQuietly(db, { url, kind: "image", bytes: file.size, originalName: file.name, uploadedBy: author.id });
     }
@@ -116,6 +125,10 @@ export async function saveFromForm(db: Database, def: ContentTypeDefinition, for
       return { ok: false, status: 409, values, errors: {}, conflict: { updatedAt: error.current.updated_at, title: error.current.title } };
     }
     if (error instanceof NotFoundError) return { ok: false, status: 404, values, errors: {}, failure: "newsroom.ui.notFound" };
+    // A status this account may not set (a writer's «published»): 403 PUBLISH_PERMISSION, said in the form.
+    if (error instanceof ForbiddenError && error.code === "PUBLISH_PERMISSION")
+      return { ok: false, status: 403, values, errors: {}, failure: "workflow.refused" };
+    if (error instanceof ItemLockedError) return { ok: false, status: 409, values, errors: {}, locked: error.lock };
     logger.error({ err: error, type: def.type, id }, "newsroom save failed");
     return { ok: false, status: 500, values, errors: {}, failure: "newsroom.ui.saveFailedDetail" };
   }

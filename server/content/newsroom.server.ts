@@ -31,7 +31,8 @@ import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { fieldErrorsOf } from "#domain/schemas/shared.ts";
 import { invalidate } from "./cache.server.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { categories, contentRevisions, profiles, programs, slugRedirects } from "#server/db/schema.server.ts";
+import { categories, contentRevisions, itemCorrections, profiles, programs, slugRedirects } from "#server/db/schema.server.ts";
+import { auditSave, recordAudit } from "./audit.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { arabic, ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
@@ -41,6 +42,9 @@ import { defaultAuthorOf, unknownAuthorIds } from "./authors.server.ts";
 import { forgetRelations, relationsOfItems, writeRelations } from "./item-relations.server.ts";
 import { queuePushAlert } from "#server/push/alerts.server.ts";
 import { parseId } from "#domain/ids.ts";
+import { checkStatusChange, forgetWorkflow, recordTransition, type Actor } from "./workflow.server.ts";
+import { forgetLocks, refuseIfLockedByOther } from "./item-locks.server.ts";
+import { forgetNotes } from "./item-notes.server.ts";
 
 /** A content form with its image: the image limit (10 MB) and room for a long body and the other fields. */
 export const MAX_CONTENT_FORM_BYTES = 11 * 1024 * 1024;
@@ -66,7 +70,11 @@ export type StaffItem = {
   [field: string]: unknown;
 };
 
-export type Author = { id: string; email: string };
+/**
+ * The account saving. From a request it carries the account's profile, and a status it may not set is refused
+ * (workflow.server.ts, 403 PUBLISH_PERMISSION); without one it is a trusted caller (a script, a seed, a test).
+ */
+export type Author = Actor;
 
 // ---- Errors (server/http/errors.server.ts): 422 VALIDATION, 409 CONFLICT, 404 NOT_FOUND ----
 
@@ -128,7 +136,7 @@ function toStaffItem(type: ContentType, row: Record<string, unknown>, now = new 
 
 export function statusFilter(type: ContentType, status: EditorStatus | "all" | undefined): SQL | undefined {
   const t = tableOf(type);
-  if (status === "draft") return eq(t.status, "draft");
+  if (status === "draft" || status === "review" || status === "changes_requested" || status === "approved") return eq(t.status, status);
   if (status === "published") return and(eq(t.status, "published"), lte(t.publishDate, sql`now()`));
   if (status === "scheduled") return and(eq(t.status, "published"), gt(t.publishDate, sql`now()`));
   return undefined;
@@ -170,6 +178,9 @@ export async function listForStaff(db: Database, type: ContentType, query: Staff
       .select({
         all: count(),
         draft: sql<number>`count(*) filter (where ${t.status} = 'draft')`,
+        review: sql<number>`count(*) filter (where ${t.status} = 'review')`,
+        changes_requested: sql<number>`count(*) filter (where ${t.status} = 'changes_requested')`,
+        approved: sql<number>`count(*) filter (where ${t.status} = 'approved')`,
         published: sql<number>`count(*) filter (where ${t.status} = 'published' and ${t.publishDate} <= now())`,
         scheduled: sql<number>`count(*) filter (where ${t.status} = 'published' and ${t.publishDate} > now())`,
       })
@@ -179,6 +190,9 @@ export async function listForStaff(db: Database, type: ContentType, query: Staff
   const counts: StatusCounts = {
     all: Number(tally?.all ?? 0),
     draft: Number(tally?.draft ?? 0),
+    review: Number(tally?.review ?? 0),
+    changes_requested: Number(tally?.changes_requested ?? 0),
+    approved: Number(tally?.approved ?? 0),
     published: Number(tally?.published ?? 0),
     scheduled: Number(tally?.scheduled ?? 0),
   };
@@ -270,7 +284,8 @@ function columnValues(type: ContentType, values: Record<string, unknown>, now: D
     row[field.column] = value ?? null;
   }
   const status = values.status as EditorStatus;
-  row.status = status === "draft" ? "draft" : "published";
+  // Scheduled is stored as published with its time to come; the other states as they are.
+  row.status = status === "scheduled" ? "published" : status;
   row.publishDate = parsePublishDate(values.publish_date as string | null, now);
   return row;
 }
@@ -328,8 +343,16 @@ export function afterWrite(db: Database, type: ContentType) {
   void armScheduledPublishing(db);
 }
 
+/** The editor's note sent with a status (a send-back's `review_note`), taken out of the item's input. */
+function takeNote(input: Record<string, unknown>): { note: unknown; rest: Record<string, unknown> } {
+  const { review_note: note, ...rest } = input;
+  return { note, rest };
+}
+
 export async function createItem(db: Database, type: ContentType, input: Record<string, unknown>, author: Author): Promise<StaffItem> {
-  const values = await validate(db, type, input);
+  const { note: noteInput, rest } = takeNote(input);
+  const values = await validate(db, type, rest);
+  const note = checkStatusChange(author, null, values.status as EditorStatus, noteInput);
   const now = new Date();
   const t = tableOf(type);
   const wanted = (values.page_slug as string | null) ?? slugify(values.title as string);
@@ -356,6 +379,10 @@ export async function createItem(db: Database, type: ContentType, input: Record<
         await indexForSearch(tx as unknown as Database, type, row.id);
         // An urgent or breaking item published (or scheduled): its alert queued with it (decision 0127).
         await queuePushAlert(tx as unknown as Database, type, null, item);
+        // Published or scheduled by this save: one audit row in the same transaction (decision 0140).
+        await auditSave(tx as unknown as Database, type, null, item, author);
+        // Submitted or published by this save: its notices and their e-mails (decision 0138).
+        await recordTransition(tx as unknown as Database, type, item, null, item.status, author, note);
         return row.id;
       });
       afterWrite(db, type);
@@ -373,15 +400,22 @@ export type UpdateOptions = {
   expectedUpdatedAt?: string | null;
   /** Only the fields present in the input change (the JSON API's PATCH); otherwise the input is the whole item. */
   partial?: boolean;
+  /** An edit (the editor's save, the API's PATCH): refused with 409 LOCKED while another account holds the item's lock (decision 0139). */
+  respectLock?: boolean;
+  /** The save restores this revision (restoreRevision): audited as a restore (decision 0140). */
+  restoredRevision?: number;
 };
 
 export async function updateItem(db: Database, type: ContentType, id: number, input: Record<string, unknown>, author: Author, options: UpdateOptions = {}) {
   const current = await getForStaff(db, type, id);
   if (!current) throw contentNotFound();
+  if (options.respectLock) await refuseIfLockedByOther(db, type, id, author.id);
   if (options.expectedUpdatedAt && Date.parse(options.expectedUpdatedAt) !== Date.parse(current.updated_at)) throw new ContentConflictError(current);
-  const merged: Record<string, unknown> = options.partial ? { ...current, ...input } : { ...input };
+  const { note: noteInput, rest } = takeNote(input);
+  const merged: Record<string, unknown> = options.partial ? { ...current, ...rest } : { ...rest };
   // A partial update that leaves the status alone keeps a scheduled item's time.
   const values = await validate(db, type, merged);
+  const note = checkStatusChange(author, current.status, values.status as EditorStatus, noteInput);
   const now = new Date();
   const t = tableOf(type);
   const wanted = (values.page_slug as string | null) ?? current.page_slug;
@@ -408,6 +442,8 @@ export async function updateItem(db: Database, type: ContentType, id: number, in
         await keepRevision(tx as unknown as Database, type, item, author);
         await indexForSearch(tx as unknown as Database, type, id);
         await queuePushAlert(tx as unknown as Database, type, current, item);
+        await auditSave(tx as unknown as Database, type, current, item, author, options.restoredRevision);
+        await recordTransition(tx as unknown as Database, type, item, current.status, item.status, author, note);
       });
       afterWrite(db, type);
       return (await getForStaff(db, type, id))!;
@@ -435,12 +471,20 @@ export async function removeItems(tx: Database, type: ContentType, ids: readonly
   await tx.delete(contentRevisions).where(and(eq(contentRevisions.contentType, type), inArray(contentRevisions.itemId, gone)));
   await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), inArray(slugRedirects.itemId, gone)));
   await forgetRelations(tx, type, gone);
+  await forgetWorkflow(tx, type, gone);
+  await forgetNotes(tx, type, gone);
+  await forgetLocks(tx, type, gone);
+  await tx.delete(itemCorrections).where(and(eq(itemCorrections.contentType, type), inArray(itemCorrections.itemId, gone)));
   for (const id of gone) await indexForSearch(tx, type, id);
   return gone;
 }
 
-export async function deleteItem(db: Database, type: ContentType, id: number): Promise<void> {
-  const deleted = await db.transaction(async (tx) => (await removeItems(tx as unknown as Database, type, [id])).length > 0);
+export async function deleteItem(db: Database, type: ContentType, id: number, author: Author | null = null): Promise<void> {
+  const deleted = await db.transaction(async (tx) => {
+    const gone = await removeItems(tx as unknown as Database, type, [id]);
+    if (gone.length) await recordAudit(tx as unknown as Database, { actor: author, action: "delete", type, ids: gone });
+    return gone.length > 0;
+  });
   if (!deleted) throw contentNotFound();
   afterWrite(db, type);
 }
@@ -496,7 +540,7 @@ export async function restoreRevision(db: Database, type: ContentType, id: numbe
   // A scheduled time that has passed since is simply a publication.
   if (data.status === "scheduled" && parsePublishDate(data.publish_date as string) <= new Date()) data.status = "published";
   // A save holds every field; an autosave only those its form sent: the others keep their current values.
-  return updateItem(db, type, id, data, author, { partial: revision.kind === "autosave" });
+  return updateItem(db, type, id, data, author, { partial: revision.kind === "autosave", restoredRevision: revision.id });
 }
 
 // ---- Autosaves (drizzle/0009_revision_kind.sql; docs/how-it-works.md, "No lost work") ----
@@ -555,7 +599,9 @@ let lastPruneAt = 0;
 export async function autosaveDraft(db: Database, type: ContentType, id: number, body: Record<string, unknown>, author: Author): Promise<Autosave> {
   const item = await getForStaff(db, type, id);
   if (!item) throw contentNotFound();
-  if (item.status !== "draft") throw new ConflictError("Only a draft is autosaved: this item is published or scheduled, save it instead.", "NOT_A_DRAFT");
+  if (item.status === "published" || item.status === "scheduled") {
+    throw new ConflictError("Only an item readers do not see is autosaved: this item is published or scheduled, save it instead.", "NOT_A_DRAFT");
+  }
   const data = autosaveData(type, body);
   // The version the editor opened: once anybody has saved since, this typing belongs to an older version.
   const base = body.updated_at;

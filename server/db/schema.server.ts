@@ -26,7 +26,8 @@ import { CONTACT_KINDS, CONTACT_STATUSES } from "#domain/contacts.ts";
 import { MEDIA_TYPES } from "#domain/media-library.ts";
 import { LIBRARY_KINDS } from "#domain/library.ts";
 
-export const CONTENT_STATUSES = ["draft", "published"] as const;
+/** Stored statuses; "scheduled" is published with a publish time to come; the review states are never public (issue 40, decision 0138). */
+export const CONTENT_STATUSES = ["draft", "review", "changes_requested", "approved", "published"] as const;
 export type ContentStatus = (typeof CONTENT_STATUSES)[number];
 
 export const CATEGORY_TYPES = ["news", "culture", "politics", "literature", "emirates", "opinion", "media", "general"] as const;
@@ -261,6 +262,8 @@ export const media = pgTable(
     thumbnailUrl: text("thumbnail_url"),
     imageUrl: text("image_url"),
     authorName: text("author_name"),
+    /** The account that created the item (issue 40, migration 0019: ownership, as the other content tables have it). */
+    authorId: text("author_id"),
     isFeatured: boolean("is_featured").notNull().default(false),
     viewCount: integer("view_count").notNull().default(0),
     durationSeconds: integer("duration_seconds"),
@@ -732,3 +735,126 @@ export const pushAlerts = pgTable(
 
 export const contentTables = { articles, news, coverages, podcasts, programs, media } as const;
 export type ContentTableName = keyof typeof contentTables;
+
+/**
+ * A correction published on an item (issue 40, decision 0140): shown under the story with its date, in the item's
+ * JSON-LD (`correction`) and RSS item; adding one moves the item's `updated_at`. Removed with the item.
+ */
+export const itemCorrections = pgTable(
+  "item_corrections",
+  {
+    id: serial("id").primaryKey(),
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    text: text("text").notNull(),
+    textFr: text("text_fr"),
+    authorId: text("author_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("item_corrections_item_idx").on(t.contentType, t.itemId, t.createdAt)],
+);
+
+/**
+ * Who did what (issue 40, decision 0140): one row per publish, unpublish, schedule, delete, restore, bulk action,
+ * permission change, sign-in lock-out and newsletter send, written in the change's own transaction; every item id
+ * of a bulk action in one row. Pruned after AUDIT_RETENTION_DAYS (server/content/audit.server.ts).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    contentType: text("content_type"),
+    itemIds: integer("item_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    requestId: text("request_id"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_item_ids_idx").using("gin", t.itemIds)],
+);
+
+/**
+ * Who is editing an item (decision 0139): one soft lock per item, held by `holderId` since `since`, renewed by its
+ * form's heartbeat (`renewedAt`); silent for ITEM_LOCK_TTL_SECONDS, it is free. The row is the truth for every process.
+ */
+export const itemLocks = pgTable(
+  "item_locks",
+  {
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    holderId: text("holder_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    since: timestamp("since", { withTimezone: true }).notNull().defaultNow(),
+    renewedAt: timestamp("renewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "item_locks_pkey", columns: [t.contentType, t.itemId] })],
+);
+
+/** The newsroom's internal notes on an item (decision 0139): never public, removed with the item. */
+export const itemNotes = pgTable(
+  "item_notes",
+  {
+    id: serial("id").primaryKey(),
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    /** The author's name as it was when they wrote (their profile's full name, else the e-mail's local part). */
+    authorName: text("author_name"),
+    text: text("text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("item_notes_item_idx").on(t.contentType, t.itemId, t.createdAt)],
+);
+
+// ---- Workflow states and review (issue 40, decision 0138, drizzle/0020_workflow_states.sql) ----
+
+/**
+ * Where an item stands in review, one row per item that was ever submitted: who submitted it and when (the
+ * review queue's writer and time), and the note an editor sent it back with (shown in the editor until it is
+ * resubmitted). Removed with the item.
+ */
+export const itemWorkflow = pgTable(
+  "item_workflow",
+  {
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    submittedBy: text("submitted_by"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    reviewNote: text("review_note"),
+    reviewedBy: text("reviewed_by"),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: "item_workflow_pkey", columns: [t.contentType, t.itemId] })],
+);
+
+export const STAFF_NOTICE_KINDS = ["submitted", "changes_requested", "published"] as const;
+export type StaffNoticeKind = (typeof STAFF_NOTICE_KINDS)[number];
+
+/**
+ * An in-app notice to one account (issue 40): a story submitted (to each account with content.publish), sent back
+ * with a note or published (to its writer). Shown on the dashboard; `read_at` set once seen.
+ */
+export const staffNotices = pgTable(
+  "staff_notices",
+  {
+    id: serial("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: STAFF_NOTICE_KINDS }).notNull(),
+    contentType: text("content_type").notNull(),
+    itemId: integer("item_id").notNull(),
+    title: text("title").notNull(),
+    actorName: text("actor_name"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+  },
+  (t) => [index("staff_notices_account_idx").on(t.accountId, t.createdAt.desc()), index("staff_notices_item_idx").on(t.contentType, t.itemId)],
+);

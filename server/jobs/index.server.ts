@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Config } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { pruneViews } from "#server/content/views.server.ts";
+import { AUDIT_RETENTION_DEFAULT_DAYS, pruneAudit } from "#server/content/audit.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { sharedStorage, type Storage } from "#server/media/storage/index.server.ts";
 import { pruneUnfinishedUploads } from "#server/media/storage/tus.server.ts";
@@ -16,6 +17,7 @@ import { NEWSLETTER_PRUNE_JOB, NEWSLETTER_SEND_JOB, newsletterConfirmHandler, ne
 import { NEWSLETTER_CONFIRM_JOB } from "#server/content/newsletter.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { PUSH_ALERT_JOB, pushAlertHandler } from "#server/push/alerts.server.ts";
+import { WORKFLOW_MAIL_JOB, workflowMailHandler } from "#server/content/workflow.server.ts";
 
 export const JOB = {
   processVideo: "video.process",
@@ -27,6 +29,8 @@ export const JOB = {
   newsletterPrune: NEWSLETTER_PRUNE_JOB,
   newsletterConfirm: NEWSLETTER_CONFIRM_JOB,
   pushAlert: PUSH_ALERT_JOB,
+  workflowMail: WORKFLOW_MAIL_JOB,
+  pruneAudit: "audit.prune",
 } as const;
 
 const DAY = 86_400_000;
@@ -64,6 +68,11 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     [JOB.pruneJobs]: async (_job, { db }) => {
       await pruneJobs(db);
     },
+    // The audit log keeps AUDIT_RETENTION_DAYS days (decision 0140).
+    [JOB.pruneAudit]: async (_job, { db }) => {
+      const removed = await pruneAudit(db, "AUDIT_RETENTION_DAYS" in config ? config.AUDIT_RETENTION_DAYS : AUDIT_RETENTION_DEFAULT_DAYS);
+      if (removed) logger.info({ removed }, "old audit rows pruned");
+    },
     // What an import or another tool queued for search (server/search/search-drain.server.ts); a long queue is
     // taken over by a follow-up run at once.
     // Newsletter sends (decision 0126), resumable: server/jobs/newsletter.server.ts.
@@ -73,6 +82,8 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     [JOB.newsletterConfirm]: newsletterConfirmHandler("drivers" in config ? config : undefined),
     // Breaking-news alerts by Web Push (decision 0127), resumable: server/push/alerts.server.ts.
     [JOB.pushAlert]: pushAlertHandler("drivers" in config ? config : undefined),
+    // A story submitted, sent back or published: the e-mail of each notice (server/content/workflow.server.ts).
+    [JOB.workflowMail]: workflowMailHandler("drivers" in config ? config : undefined),
     [JOB.searchDrain]: async (job, { db }) => {
       const { indexed, more } = await searchDrainJob(db, { runId: job.id });
       if (indexed) logger.info({ indexed, more }, "search queue drained");
@@ -92,6 +103,7 @@ export function startJobWorker(db: Database, config: Config, options: WorkerOpti
     recurring: [
       { name: JOB.pruneViews, everyMs: DAY },
       { name: JOB.pruneJobs, everyMs: DAY },
+      { name: JOB.pruneAudit, everyMs: DAY },
       { name: JOB.pruneUploads, everyMs: DAY },
       { name: JOB.newsletterPrune, everyMs: DAY },
       { name: JOB.searchDrain, everyMs: SEARCH_DRAIN_EVERY_MS },

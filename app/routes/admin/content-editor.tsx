@@ -21,6 +21,7 @@ import { getConfig } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { formAction } from "#server/http/form-action.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { can } from "#server/auth/permissions.server.ts";
 import {
   discardAutosave,
@@ -36,6 +37,15 @@ import { saveFromForm } from "#server/content/newsroom-form.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 import { parseId } from "#domain/ids.ts";
 import { imagesWithoutAltOf } from "#server/content/image-details.server.ts";
+import { reviewOf } from "#server/content/workflow.server.ts";
+import { defaultStatus, isPublicStatus, statusChoices } from "#domain/workflow.ts";
+import { ReviewNoteNotice } from "#app/components/admin/workflow.tsx";
+import { LOCK_HEARTBEAT_SECONDS, takeLock } from "#server/content/item-locks.server.ts";
+import { listNotes } from "#server/content/item-notes.server.ts";
+import { LockBanner, LockedArea, useItemLock } from "#app/components/admin/item-lock.tsx";
+import { ItemNotes } from "#app/components/admin/item-notes.tsx";
+import { ItemCorrections } from "#app/components/admin/item-corrections.tsx";
+import { correctionsOf } from "#server/content/corrections.server.ts";
 
 /**
  * One editor for every content type (back-office.md §2 and §5): /admin/{segment}/new and /admin/{segment}/:id.
@@ -73,8 +83,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id === null ? null : pushAlertOf(db, def.type, id),
   ]);
   if (id !== null && !item) throw notFound();
+  const mayPublish = can(user.profile, "content.publish");
+  // Ownership (issue 40): another person's item is refused (403, the guard's «not yours» screen) without content.others.
+  if (id !== null) await assertMayEdit(db, user, def.type, id, "page");
   // Before it is published again: its pictures without alt text, named in the form (a warning, never a refusal).
   const missingAlt = item ? await imagesWithoutAltOf(db, def, item) : [];
+  // Who is editing (decision 0139): opening the form takes the item's lock, or finds who holds it since when.
+  const [taken, notes] = item ? await Promise.all([takeLock(db, def.type, item.id, user.id), listNotes(db, def.type, item.id)]) : [null, []];
   // A restored revision lands here with its toast.
   const { flash, headers } = takeFlash(request);
   return data(
@@ -82,7 +97,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       flash,
       segment: def.segment,
       item: item ? { id: item.id, title: item.title, updatedAt: item.updated_at, url: item.url, status: item.status } : null,
-      values: initialValues(def, item),
+      values: withDefaultStatus(initialValues(def, item), item, mayPublish),
+      // Workflow (decision 0138): the statuses this account may set, and the note the item was sent back with.
+      workflow: { statuses: statusChoices(mayPublish, item?.status ?? null), canSendBack: mayPublish },
+      review: item?.status === "changes_requested" ? await reviewOf(db, def.type, item.id) : null,
       choices: { category, program },
       origin: getConfig().publicUrl,
       canUploadVideo: can(user.profile, "videos.manage"),
@@ -92,9 +110,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       autosave: autosave ? { savedAt: autosave.saved_at, values: initialValues(def, autosave.data) } : null,
       pushAlert,
       missingAlt,
+      lock: taken ? { held: taken.held, holder: taken.lock.holder, since: taken.lock.since } : null,
+      lockHeartbeatSeconds: LOCK_HEARTBEAT_SECONDS,
+      notes,
+      // Corrections (decision 0140): those readers see, and whether this account may publish one (a live item).
+      corrections: item ? await correctionsOf(db, def.type, item.id) : [],
+      canCorrect: mayPublish && item?.status === "published",
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
+}
+
+/** A new item's status follows the account's rights: a writer's starts as a draft (decision 0138). */
+function withDefaultStatus(values: FormValues, item: unknown, mayPublish: boolean): FormValues {
+  return item ? values : { ...values, status: defaultStatus(mayPublish) };
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
@@ -103,7 +132,10 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) 
  * A refused save (domain/form-answer.ts): the messages under the fields, what was typed (none when the body
  * could not be read), and for a conflict the version saved since.
  */
-type Refusal = FormFailure<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "CONFLICT" | "FAILED" | SaveLost> & {
+type Refusal = FormFailure<
+  string,
+  "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" | "NOT_FOUND" | "CONFLICT" | "LOCKED" | "PUBLISH_PERMISSION" | "FAILED" | SaveLost
+> & {
   conflict?: { updatedAt: string; title: string };
 };
 
@@ -111,13 +143,15 @@ type Refusal = FormFailure<string, "BODY_TOO_LARGE" | "BAD_REQUEST" | "INVALID" 
 type SaveLost = "OFFLINE" | "UNAUTHENTICATED";
 
 /** saveFromForm's refusals by status. */
-const SAVE_CODES = { 400: "INVALID", 404: "NOT_FOUND", 409: "CONFLICT", 500: "FAILED" } as const;
+const SAVE_CODES = { 400: "INVALID", 403: "PUBLISH_PERMISSION", 404: "NOT_FOUND", 409: "CONFLICT", 500: "FAILED" } as const;
 
 /** Why the save failed when it is not the input (a translation key): the toast's text and the notice. */
 const SAVE_FAILURES: Record<string, string> = {
   BODY_TOO_LARGE: "newsroom.ui.tooLarge",
   BAD_REQUEST: "newsroom.ui.badRequest",
   NOT_FOUND: "newsroom.ui.notFound",
+  LOCKED: "itemLock.saveRefused",
+  PUBLISH_PERMISSION: "workflow.refused",
   FAILED: "newsroom.ui.saveFailedDetail",
 };
 
@@ -125,18 +159,19 @@ export async function action({ request, params }: Route.ActionArgs) {
   const def = typeOf(request);
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
+  if (id !== null) await assertMayEdit(await getDb(), user, def.type, id, "page");
   return formAction<Refusal>(request, { limit: MAX_CONTENT_FORM_BYTES }, async (form) => {
     const db = await getDb();
-    const outcome = await saveFromForm(db, def, form, { id: user.id, email: user.email }, id);
+    const outcome = await saveFromForm(db, def, form, { id: user.id, email: user.email, profile: user.profile }, id);
     if (!outcome.ok) {
-      const refusal: Refusal = { ok: false, formError: SAVE_CODES[outcome.status], fields: outcome.errors, values: outcome.values };
+      const refusal: Refusal = { ok: false, formError: outcome.locked ? "LOCKED" : SAVE_CODES[outcome.status], fields: outcome.errors, values: outcome.values };
       if (outcome.conflict) refusal.conflict = outcome.conflict;
       return data(refusal, { status: outcome.status });
     }
     // The saved version supersedes this user's autosave of it.
     if (id !== null) await discardAutosave(db, def.type, id, user.id);
     // Published (or to be) with pictures a screen reader cannot describe: saved all the same, and said (issue 39).
-    const missingAlt = outcome.item.status === "draft" ? 0 : (await imagesWithoutAltOf(db, def, outcome.item)).length;
+    const missingAlt = !isPublicStatus(outcome.item.status) ? 0 : (await imagesWithoutAltOf(db, def, outcome.item)).length;
     return redirect(`/admin/${def.segment}`, {
       headers: {
         "Set-Cookie": flashCookie({
@@ -246,7 +281,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
   const [settled, setSettled] = useState(false);
   const offer = settled ? null : found;
   const [restored, setRestored] = useState<{ values: FormValues; generation: number; answer: unknown } | null>(null);
-  const autosaveUrl = item && item.status === "draft" ? `/api/admin/${def.segment}/${item.id}/autosave` : null;
+  const autosaveUrl = item && !isPublicStatus(item.status) ? `/api/admin/${def.segment}/${item.id}/autosave` : null;
   const keeper = useDraftKeeper({ def, storageKey, base: item?.updatedAt ?? null, autosaveUrl, submitting, answer: actionData });
   // A save refused because the session ended opens the sign-in dialog; the status's button opens it too.
   const saveRefused = actionData?.formError === "UNAUTHENTICATED";
@@ -258,6 +293,13 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
     setSignInClosedFor(actionData);
   }, [actionData]);
   const { signedIn } = keeper;
+  // Who is editing: a takeover keeps this page's typing (on the device and the draft's autosave), then the form is read-only.
+  const itemLock = useItemLock({
+    url: item ? `/api/admin/${def.segment}/${item.id}/lock` : null,
+    initial: loaderData.lock,
+    heartbeatSeconds: loaderData.lockHeartbeatSeconds,
+    onLost: keeper.flush,
+  });
   const onSignedIn = useCallback(() => {
     closeSignIn();
     signedIn();
@@ -322,21 +364,28 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
         testId="save-failure"
       />
       <PushAlertNotice alert={loaderData.pushAlert} />
+      {loaderData.review && <ReviewNoteNotice review={loaderData.review} />}
       <AltTextNotice urls={loaderData.missingAlt} />
+      <LockBanner lock={itemLock.lock} lost={itemLock.lost} onTakeOver={itemLock.takeOver} />
       {offer && <DraftOffer copy={offer} onRestore={restore} onDiscard={discard} />}
-      <ContentForm
-        key={restored?.generation ?? 0}
-        def={def}
-        item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
-        values={values}
-        serverErrors={fieldsOf(actionData)}
-        choices={loaderData.choices}
-        origin={loaderData.origin}
-        conflict={actionData?.conflict ?? null}
-        canUploadVideo={loaderData.canUploadVideo}
-        onChanged={keeper.changed}
-        status={<SaveStatus state={keeper.state} autosavedAt={keeper.autosavedAt} onSignIn={() => setSignInAsked(true)} />}
-      />
+      <LockedArea readOnly={itemLock.readOnly}>
+        <ContentForm
+          key={restored?.generation ?? 0}
+          def={def}
+          item={item ? { id: item.id, updatedAt: item.updatedAt } : null}
+          values={values}
+          serverErrors={fieldsOf(actionData)}
+          choices={loaderData.choices}
+          origin={loaderData.origin}
+          conflict={actionData?.conflict ?? null}
+          canUploadVideo={loaderData.canUploadVideo}
+          workflow={loaderData.workflow}
+          onChanged={keeper.changed}
+          status={<SaveStatus state={keeper.state} autosavedAt={keeper.autosavedAt} onSignIn={() => setSignInAsked(true)} />}
+        />
+      </LockedArea>
+      {item && <ItemNotes url={`/api/admin/${def.segment}/${item.id}/notes`} initial={loaderData.notes} />}
+      {item && <ItemCorrections url={`/api/admin/${def.segment}/${item.id}/corrections`} initial={loaderData.corrections} canAdd={loaderData.canCorrect} />}
       <LeaveGuard when={keeper.dirty} onLeave={keeper.flush} />
       <SignInAgainDialog open={signingIn} email={loaderData.email} onSignedIn={onSignedIn} onClose={closeSignIn} />
     </section>

@@ -5,7 +5,7 @@ import type { Route } from "./+types/content-list";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentCards, ContentTable, type ContentRow } from "#app/components/admin/content-table.tsx";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
-import { BulkBar, BulkDeleteStep, useRowSelection, type CategoryOption } from "#app/components/admin/bulk-actions.tsx";
+import { BulkBar, BulkDeleteStep, bulkAsks, useRowSelection, type CategoryOption } from "#app/components/admin/bulk-actions.tsx";
 import { useCount } from "#app/lib/i18n.ts";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
@@ -23,7 +23,8 @@ import { logger } from "#server/ops/logger.server.ts";
 import { failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
 import { deleteItem, getForStaff, listCategoryOptions, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
-import { idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
+import { authorizeBulk, idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { BadRequestError } from "#server/http/errors.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
 import { listProgramFeeds } from "#server/content/sitemap.server.ts";
@@ -100,7 +101,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = await getDb();
   const { flash, headers } = takeFlash(request);
   let loadFailed = false;
-  let list: Awaited<ReturnType<typeof listForStaff>> = { items: [], total: 0, page, perPage: 20, counts: { all: 0, draft: 0, published: 0, scheduled: 0 } };
+  let list: Awaited<ReturnType<typeof listForStaff>> = {
+    items: [],
+    total: 0,
+    page,
+    perPage: 20,
+    counts: { all: 0, draft: 0, review: 0, changes_requested: 0, approved: 0, published: 0, scheduled: 0 },
+  };
   try {
     list = await listForStaff(db, def.type, { q, status, page });
   } catch (error) {
@@ -108,6 +115,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadFailed = true;
   }
   const canDelete = userCan(user, def.permissions.delete);
+  // Publishing, unpublishing and scheduling in bulk need content.publish (issue 40): not offered without it.
+  const canPublish = userCan(user, "content.publish");
   // The bulk action "change the category" offers the categories the type's form offers.
   let categories: CategoryOption[] | null = null;
   if (def.fields.some((f) => f.kind === "category")) {
@@ -139,6 +148,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       q,
       status,
       canDelete,
+      canPublish,
       categories,
       confirmDelete,
       loadFailed,
@@ -183,8 +193,10 @@ export async function action({ request }: Route.ActionArgs) {
     if (id === null) throw new BadRequestError("BAD_REQUEST", "Not a delete of an item.");
     const back = asText(form.get("back"));
     const list = `/admin/${def.segment}`;
+    // Ownership (issue 40): another person's item needs content.others (403 NOT_YOUR_ITEM).
+    await assertMayEdit(await getDb(), user, def.type, id);
     try {
-      await deleteItem(await getDb(), def.type, id);
+      await deleteItem(await getDb(), def.type, id, user);
     } catch (error) {
       // An item already gone is a NotFoundError (404 NOT_FOUND), answered as it is.
       throw failedWhile("delete failed", error, { type: def.type, id });
@@ -210,18 +222,26 @@ async function bulkAction(request: Request, def: ContentTypeDefinition, user: Aw
     const value = asText(form.get(name));
     if (value) body[name] = value;
   }
-  const bulk = parseBulkBody(body);
+  // "Use today's date" (issue 40): without it, publishing keeps an item's earlier publish date.
+  if (body.action === "publish" && form.get("use_today") === "1") body.use_today = true;
+  // content.publish for what readers see, and ownership without content.others (issue 40).
+  const bulk = authorizeBulk(parseBulkBody(body), user);
   const db = await getDb();
-  if (bulk.action === "delete") {
-    await requirePermission(request, def.permissions.delete);
-    // Without JavaScript the dialog did not ask: the page asks, then posts again with `confirmed`.
-    if (form.get("confirmed") !== "1") {
-      const selection = bulk.selection;
-      const count = "ids" in selection ? selection.ids.length : (await idsMatching(db, def.type, selection.filter)).length;
-      const fields: Record<string, string> =
-        "ids" in selection ? { ids: selection.ids.join(",") } : { all: "1", q: selection.filter.q ?? "", status: selection.filter.status ?? "all" };
-      return formSuccess<ListAnswer>({ confirmBulk: { count, fields } });
+  if (bulk.action === "delete") await requirePermission(request, def.permissions.delete);
+  // A delete, an unpublish and an action over everything the filter matches ask first (decision 0140). Without
+  // JavaScript the dialog did not ask: the page asks, with the count, then posts again with `confirmed`.
+  if (bulkAsks(bulk.action, "filter" in bulk.selection) && form.get("confirmed") !== "1") {
+    const selection = bulk.selection;
+    const count = "ids" in selection ? selection.ids.length : (await idsMatching(db, def.type, { ...selection.filter, ownedBy: bulk.ownedBy })).length;
+    const fields: Record<string, string> = {
+      action: bulk.action,
+      ...("ids" in selection ? { ids: selection.ids.join(",") } : { all: "1", q: selection.filter.q ?? "", status: selection.filter.status ?? "all" }),
+    };
+    for (const name of ["publish_date", "category_id", "tag", "use_today"]) {
+      const value = asText(form.get(name));
+      if (value) fields[name] = value;
     }
+    return formSuccess<ListAnswer>({ confirmBulk: { count, fields } });
   }
   try {
     const done = await runBulkAction(db, def.type, bulk, user);
@@ -389,6 +409,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         filter={{ q: loaderData.q, status: loaderData.status }}
         categories={loaderData.categories}
         canDelete={loaderData.canDelete}
+        canPublish={loaderData.canPublish}
         failure={bulkFailure}
       />
 

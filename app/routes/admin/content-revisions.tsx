@@ -15,6 +15,7 @@ import type { Language } from "#domain/language.ts";
 import { changedFields, diffLongText, displayValue, LONG_TEXT_KINDS, type CategoryName } from "#domain/revision-diff.ts";
 import { getDb, type Database } from "#server/db/client.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { getForStaff, getRevision, listCategoryOptions, listProgramOptions, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { failedWhile, formAction } from "#server/http/form-action.server.ts";
@@ -22,6 +23,8 @@ import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
 import { Notice } from "#app/components/forms/notice.tsx";
 import { flashCookie } from "#server/content/newsroom-flash.server.ts";
 import { parseId } from "#domain/ids.ts";
+import { listNotes } from "#server/content/item-notes.server.ts";
+import { NoteThread } from "#app/components/admin/item-notes.tsx";
 
 /**
  * An item's revisions (/admin/{segment}/:id/revisions): every save kept, newest first, and apart from them the
@@ -161,13 +164,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       compare,
       confirm: confirming && { id: confirming.id, kind: kindOf(confirming.kind), created_at: confirming.created_at, author_name: confirming.author_name },
       refused,
+      // The item's notes (decision 0139): they belong to the item, so restoring a version keeps them.
+      notes: await listNotes(db, def.type, id),
     },
     { status: refused.length ? 400 : 200, headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
 /** The answer to a refused restore (domain/form-answer.ts); a restore that went through goes to the editor. */
-type RestoreAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "NOT_FOUND" | "INVALID" | "FAILED">;
+type RestoreAnswer = FormAnswer<never, "BODY_TOO_LARGE" | "BAD_REQUEST" | "NOT_FOUND" | "INVALID" | "PUBLISH_PERMISSION" | "FAILED">;
 
 /** What the page says for each code (translation keys). */
 const RESTORE_FAILURES: Record<string, string> = {
@@ -176,18 +181,23 @@ const RESTORE_FAILURES: Record<string, string> = {
   NOT_FOUND: "newsroom.ui.notFound",
   INVALID: "newsroom.ui.restoreInvalid",
   FAILED: "newsroom.ui.saveFailedDetail",
+  // Restoring a published version without content.publish (decision 0138).
+  PUBLISH_PERMISSION: "workflow.refused",
 };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const def = typeOf(request);
   const user = await requirePermission(request, def.permissions.write);
+  // Ownership (issue 40): restoring another person's item needs content.others.
+  const itemId = positive(params.id);
+  if (itemId !== null) await assertMayEdit(await getDb(), user, def.type, itemId, "page");
   // A restore is a few hidden fields: the account forms' limit is plenty.
   return formAction<RestoreAnswer>(request, { limit: "account" }, async (form) => {
     const id = positive(params.id);
     const revId = positive(form.get("rev"));
     if (form.get("intent") !== "restore" || id === null || revId === null) throw new BadRequestError("BAD_REQUEST", "Not a restore of a revision.");
     try {
-      await restoreRevision(await getDb(), def.type, id, revId, { id: user.id, email: user.email });
+      await restoreRevision(await getDb(), def.type, id, revId, { id: user.id, email: user.email, profile: user.profile });
     } catch (error) {
       // An old version may not pass today's rules (a category since removed, a stricter field): 400 here.
       if (error instanceof ValidationError) throw new BadRequestError("INVALID", error.message, { cause: error });
@@ -205,7 +215,7 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const def = contentTypeBySegment(loaderData.segment)!;
-  const { item, saves, autosaves, currentId, compare, confirm, refused } = loaderData;
+  const { item, saves, autosaves, currentId, compare, confirm, refused, notes } = loaderData;
   const [restoring, setRestoring] = useState<RestoreTarget | null>(null);
   const editHref = `/admin/${def.segment}/${item.id}`;
   const code = formErrorOf(actionData);
@@ -382,6 +392,13 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
           )}
         </nav>
       </div>
+      <section aria-labelledby="notes-heading" className="space-y-2" data-testid="revision-notes">
+        <h2 id="notes-heading" className="font-bold">
+          {t("itemNotes.revisionsTitle")}
+        </h2>
+        <p className="text-xs text-ink-soft">{t("itemNotes.hint")}</p>
+        <NoteThread notes={notes} />
+      </section>
       <RestoreDialog target={restoring} onClose={() => setRestoring(null)} />
     </section>
   );

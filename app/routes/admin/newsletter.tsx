@@ -154,7 +154,7 @@ export async function action({ request }: Route.ActionArgs) {
     const { id, total } = await createSend(
       db,
       { kind: input.kind, period, language: input.language, subject: input.subject, intro: input.intro ?? null, items: refs },
-      { user: { id: user.id, name: user.name }, enqueueJob: queueNewsletterSend },
+      { user: { id: user.id, name: user.name, email: user.email }, enqueueJob: queueNewsletterSend },
     );
     return formSuccess<NewsletterAnswer>({ intent, sendId: id, total });
   });

@@ -1,3 +1,4 @@
+import type { ChangeEvent } from "react";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/users";
@@ -27,11 +28,22 @@ import {
 } from "#server/auth/accounts.server.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "#server/auth/display.server.ts";
 import { sendAccountMail } from "#server/auth/emails.server.ts";
-import { canGrant, canManageUser, isAdmin, isPermission, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "#server/auth/permissions.server.ts";
+import {
+  canGrant,
+  canManageUser,
+  isAdmin,
+  isPermission,
+  isRole,
+  PERMISSIONS,
+  ROLE_PRESETS,
+  ROLES,
+  type Permission,
+  type Role,
+} from "#server/auth/permissions.server.ts";
 import { readForm, requirePermission, type SessionUser } from "#server/auth/session.server.ts";
 
-/** The roles an invitation can give: a reader needs no invitation. */
-const STAFF_ROLES: Role[] = ["editor", "admin"];
+/** The roles an invitation can give (the ready-made roles of issue 40): a reader needs no invitation. */
+const STAFF_ROLES: Role[] = ["writer", "editor", "admin"];
 
 const actorOf = (user: SessionUser) => ({ id: user.id, ...user.profile });
 const targetOf = (row: AccountRow) => ({ id: row.id, role: row.role, isAdmin: row.isAdmin, permissions: row.permissions, disabled: row.disabled });
@@ -64,6 +76,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       roles: ROLES.filter((r) => actorIsAdmin || r !== "admin"),
       inviteRoles: STAFF_ROLES.filter((r) => actorIsAdmin || r !== "admin"),
       permissions: PERMISSIONS.map((p) => ({ name: p, grantable: actorIsAdmin || me.profile.permissions.includes(p) })),
+      // What picking a role puts in the permission boxes (they can still be adjusted before saving).
+      presets: ROLE_PRESETS as Record<string, readonly string[]>,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -77,8 +91,8 @@ const answer = (intent: Intent, status: number, message: string, extra: Partial<
 
 function grantsFrom(role: string, permissions: string[]): { role: Role; permissions: Permission[] } | null {
   if (!isRole(role) || !permissions.every(isPermission)) return null;
-  // A reader holds no back-office permission; an admin holds all of them by role.
-  return { role, permissions: role === "editor" ? permissions : [] };
+  // A reader holds no back-office permission; an admin holds all of them by role; writers and editors hold their list.
+  return { role, permissions: role === "editor" || role === "writer" ? permissions : [] };
 }
 
 async function sendInvitation(request: Request, userId: string, email: string, inviter: string) {
@@ -130,7 +144,7 @@ export async function action({ request }: Route.ActionArgs) {
       const grants = grantsFrom(parsed.data.role, parsed.data.permissions);
       if (!grants) return answer(intent, 400, "staff.invalidPermission", { userId: row.id });
       if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant", { userId: row.id });
-      await setAccess(db, row.id, grants);
+      await setAccess(db, row.id, grants, me);
       return answer(intent, 200, "staff.saved", { userId: row.id });
     }
     case "disable":
@@ -191,12 +205,22 @@ function PermissionBoxes({
   );
 }
 
-function RoleSelect({ roles, value, id }: { roles: readonly string[]; value?: string; id: string }) {
+/**
+ * The role, over the permission list: picking a ready-made role (ROLE_PRESETS) fills the form's permission boxes
+ * that the actor may grant; they can still be adjusted before saving. Without JavaScript the boxes stay as ticked.
+ */
+function RoleSelect({ roles, value, id, presets }: { roles: readonly string[]; value?: string; id: string; presets: Loaded["presets"] }) {
   const { t } = useTranslation();
+  const fill = (event: ChangeEvent<HTMLSelectElement>) => {
+    const preset = presets[event.currentTarget.value];
+    if (!preset) return;
+    const boxes = event.currentTarget.form?.querySelectorAll<HTMLInputElement>('input[type="checkbox"][name="permissions"]') ?? [];
+    for (const box of boxes) if (!box.disabled) box.checked = preset.includes(box.value);
+  };
   return (
-    <Field id={id} label={t("staff.role")}>
+    <Field id={id} label={t("staff.role")} hint={t("staff.roleHint")}>
       {(control) => (
-        <select {...control} name="role" defaultValue={value} className={`${control.className} h-11`}>
+        <select {...control} name="role" defaultValue={value} onChange={fill} className={`${control.className} h-11`} data-testid="role-select">
           {roles.map((r) => (
             <option key={r} value={r}>
               {t(`staff.roles.${r}`)}
@@ -255,9 +279,9 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
             controlClassName="h-11"
           />
           <InputField id="invite-name" name="fullName" label={t("auth.fullName")} error={inviteErrors?.fullName} maxLength={NAME_MAX} controlClassName="h-11" />
-          <RoleSelect roles={loaderData.inviteRoles} value="editor" id="invite-role" />
+          <RoleSelect roles={loaderData.inviteRoles} value="writer" id="invite-role" presets={loaderData.presets} />
         </div>
-        <PermissionBoxes permissions={loaderData.permissions} checked={["content.write"]} idPrefix="invite-permission" />
+        <PermissionBoxes permissions={loaderData.permissions} checked={loaderData.presets.writer ?? ["content.write"]} idPrefix="invite-permission" />
         <p className="text-xs text-ink-soft">{t("staff.permissionsHint")}</p>
         <button type="submit" className={primary} data-testid="invite-submit">
           {t("staff.inviteSubmit")}
@@ -292,7 +316,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                   <input type="hidden" name="intent" value="access" />
                   <input type="hidden" name="userId" value={a.id} />
                   <div className="max-w-xs">
-                    <RoleSelect roles={loaderData.roles} value={a.role} id={`role-${a.id}`} />
+                    <RoleSelect roles={loaderData.roles} value={a.role} id={`role-${a.id}`} presets={loaderData.presets} />
                   </div>
                   <PermissionBoxes permissions={loaderData.permissions} checked={a.permissions} idPrefix={`permission-${a.id}`} />
                   <button type="submit" className={primary} data-testid="access-save">

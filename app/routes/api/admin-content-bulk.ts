@@ -3,7 +3,8 @@ import { z } from "zod/mini";
 import { contentTypeBySegment, EDITOR_STATUSES } from "#domain/content-types/index.ts";
 import { oneOf } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { BULK_ACTIONS, idsMatching, MAX_BULK_ITEMS, MAX_BULK_JSON_BYTES, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
+import { authorizeBulk, BULK_ACTIONS, idsMatching, MAX_BULK_ITEMS, MAX_BULK_JSON_BYTES, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
+import { canEditOthers } from "#server/auth/permissions.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
 import { handleApi, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { ForbiddenError, MethodNotAllowedError, NotFoundError } from "#server/http/errors.server.ts";
@@ -26,10 +27,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return handleApi("api/admin/content-bulk", async () => {
     const def = contentTypeBySegment(params.type);
     // Access is checked before the type is: an unknown type tells nobody without access anything.
-    await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
+    const user = await requirePermission(request, def?.permissions.write ?? "content.write", { mode: "api" });
     if (!def) throw unknownType();
     const { q, status = "all" } = parseQuery(request, SelectionQuery, { maxLength: 200 });
-    const ids = await idsMatching(await getDb(), def.type, { q, status });
+    // Without content.others a filter selects only the caller's own items (issue 40), as the action would.
+    const ownedBy = canEditOthers(user.profile) ? undefined : user.id;
+    const ids = await idsMatching(await getDb(), def.type, { q, status, ownedBy });
     return privateJson({ count: ids.length, ids, max_items: MAX_BULK_ITEMS, actions: BULK_ACTIONS });
   });
 }
@@ -44,6 +47,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const bulk = parseBulkBody(await readJsonObject(request, MAX_BULK_JSON_BYTES));
     // A delete needs the type's delete permission besides.
     if (bulk.action === "delete" && !userCan(user, permissions.delete)) throw new ForbiddenError("newsroom.bulk.v.deleteNotAllowed", "PERMISSION_NEEDED");
-    return privateJson(await runBulkAction(await getDb(), def.type, bulk, user));
+    // content.publish for what readers see, and ownership without content.others (issue 40).
+    return privateJson(await runBulkAction(await getDb(), def.type, authorizeBulk(bulk, user), user));
   });
 }

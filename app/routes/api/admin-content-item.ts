@@ -4,9 +4,11 @@ import { getDb } from "#server/db/client.server.ts";
 import { contentNotFound, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
-import { MethodNotAllowedError } from "#server/http/errors.server.ts";
+import { errorAnswer, MethodNotAllowedError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
 import { parseId } from "#domain/ids.ts";
+import { ItemLockedError } from "#server/content/item-locks.server.ts";
+import { assertMayEdit } from "#server/content/ownership.server.ts";
 
 /**
  * GET /api/admin/{type}/{id} — one item as staff see it. PATCH — changes the fields sent (the spec's names);
@@ -36,13 +38,29 @@ export async function action({ request, params }: Route.ActionArgs) {
     const permissions = def?.permissions ?? { write: "content.write", delete: "content.delete" };
     const user = await requirePermission(request, request.method === "DELETE" ? permissions.delete : permissions.write, { mode: "api" });
     if (!def || id === null) throw contentNotFound();
+    // Ownership (issue 40): without content.others, only one's own or credited items change (403 NOT_YOUR_ITEM).
+    if (request.method === "DELETE" || request.method === "PATCH") await assertMayEdit(await getDb(), user, def.type, id);
     if (request.method === "DELETE") {
-      await deleteItem(await getDb(), def.type, id);
+      await deleteItem(await getDb(), def.type, id, user);
       return privateJson({ id, deleted: true });
     }
     if (request.method !== "PATCH") throw new MethodNotAllowedError(["GET", "PATCH", "DELETE"]);
     const { updated_at: expectedUpdatedAt, ...changes } = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
     const expected = typeof expectedUpdatedAt === "string" ? expectedUpdatedAt : null;
-    return privateJson(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true }));
+    try {
+      return privateJson(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true, respectLock: true }));
+    } catch (error) {
+      if (error instanceof ItemLockedError) return lockedAnswer(error);
+      throw error;
+    }
   });
+}
+
+/**
+ * Another account holds the item's lock (decision 0139): 409 LOCKED in the one error shape, with who holds it
+ * since when beside it (`holder`, `since`), as the lock endpoint answers them.
+ */
+function lockedAnswer(error: ItemLockedError): Response {
+  const { status, body, headers } = errorAnswer(error, "api/admin/content-item");
+  return Response.json({ ...body, holder: error.lock.holder, since: error.lock.since }, { status, headers });
 }
