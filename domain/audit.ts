@@ -8,6 +8,9 @@ export const AUDIT_ACTIONS = [
   "correction",
   "bulk",
   "permissions",
+  "account_invited",
+  "account_disabled",
+  "account_enabled",
   "sign_in_lockout",
   "newsletter_send",
 ] as const;

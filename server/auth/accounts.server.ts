@@ -108,11 +108,16 @@ export async function setAccess(
   });
 }
 
-/** Disabling ends every session of the account at once; sign-in is refused while it stays disabled. */
-export async function setDisabled(db: Database, id: string, disabled: boolean) {
-  await db.transaction(async (tx) => {
+/**
+ * Disabling ends every session of the account at once; sign-in is refused while it stays disabled. With the account
+ * that made the change, an audit row in the same transaction (issue 40).
+ */
+export async function setDisabled(db: Database, id: string, disabled: boolean, changedBy?: { id: string; email: string }) {
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
     await upsertProfile(tx, id, { disabled });
     if (disabled) await tx.delete(session).where(eq(session.userId, id));
+    if (changedBy) await recordAudit(tx, { actor: changedBy, action: disabled ? "account_disabled" : "account_enabled", details: { account_id: id } });
   });
 }
 
@@ -131,7 +136,7 @@ export type NewAccount = {
 };
 
 /** Creates a user (and its credential account when a password is given) through better-auth, then its profile. */
-export async function createAccount(auth: Auth, db: Database, input: NewAccount): Promise<{ id: string }> {
+export async function createAccount(auth: Auth, db: Database, input: NewAccount, createdBy?: { id: string; email: string }): Promise<{ id: string }> {
   const ctx = await auth.$context;
   const email = input.email.trim().toLowerCase();
   const name = input.name?.trim() || email.split("@")[0];
@@ -141,11 +146,13 @@ export async function createAccount(auth: Auth, db: Database, input: NewAccount)
     const hash = await ctx.password.hash(input.password);
     await ctx.internalAdapter.linkAccount({ userId: created.id, providerId: "credential", accountId: created.id, password: hash });
   }
-  await upsertProfile(db, created.id, {
-    fullName: input.name?.trim() || null,
-    role: input.role,
-    isAdmin: input.role === "admin",
-    permissions: [...new Set(input.permissions ?? [])].sort(),
+  const permissions = [...new Set(input.permissions ?? [])].sort();
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Database;
+    await upsertProfile(tx, created.id, { fullName: input.name?.trim() || null, role: input.role, isAdmin: input.role === "admin", permissions });
+    // An account given its rights by someone (an invitation) is a permission change of its own (issue 40).
+    if (createdBy)
+      await recordAudit(tx, { actor: createdBy, action: "account_invited", details: { account_id: created.id, email, role: input.role, permissions } });
   });
   return { id: created.id };
 }

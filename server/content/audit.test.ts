@@ -11,7 +11,7 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { auditLog, categories, news, user } from "#server/db/schema.server.ts";
 import { AppError } from "#server/http/errors.server.ts";
 import { runWithRequest } from "#server/ops/request-context.server.ts";
-import { setAccess } from "#server/auth/accounts.server.ts";
+import { setAccess, setDisabled } from "#server/auth/accounts.server.ts";
 import { createItem, deleteItem, getForStaff, listRevisions, restoreRevision, updateItem } from "./newsroom.server.ts";
 import { parseBulkBody, runBulkAction } from "./bulk.server.ts";
 import { addCorrection, correctionsOf, parseCorrectionBody } from "./corrections.server.ts";
@@ -206,6 +206,16 @@ for (const kind of testDatabaseKinds) {
       const [row] = (await listAudit(h.db, { action: "permissions" })).entries;
       expect(row).toMatchObject({ actor: editor.id, action: "permissions", type: null, id: null });
       expect(row.details).toEqual({ account_id: "user-audit-target", role: "editor", permissions: ["content.publish", "content.write"] });
+    });
+
+    it("records disabling and enabling an account, in the change's transaction", async () => {
+      await setDisabled(h.db, "user-audit-target", true, editor);
+      await setDisabled(h.db, "user-audit-target", false, editor);
+      const rows = (await listAudit(h.db, {}, { limit: 500 })).entries.filter((e) => e.action === "account_disabled" || e.action === "account_enabled");
+      expect(rows.map((r) => [r.action, r.actor, r.details])).toEqual([
+        ["account_enabled", editor.id, { account_id: "user-audit-target" }],
+        ["account_disabled", editor.id, { account_id: "user-audit-target" }],
+      ]);
     });
 
     it("filters by type, id, actor (id or e-mail), action and dates, newest first, paged", async () => {

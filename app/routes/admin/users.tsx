@@ -116,12 +116,17 @@ export async function action({ request }: Route.ActionArgs) {
     if (!grants || grants.role === "reader") return answer(intent, 400, "staff.invalidPermission");
     if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant");
     if (await findAccountByEmail(db, parsed.data.email)) return answer(intent, 409, "auth.alreadyRegistered", { errors: { email: "auth.alreadyRegistered" } });
-    const { id } = await createAccount(await getAuth(), db, {
-      email: parsed.data.email,
-      name: parsed.data.fullName || undefined,
-      emailVerified: false,
-      ...grants,
-    });
+    const { id } = await createAccount(
+      await getAuth(),
+      db,
+      {
+        email: parsed.data.email,
+        name: parsed.data.fullName || undefined,
+        emailVerified: false,
+        ...grants,
+      },
+      me,
+    );
     try {
       await sendInvitation(request, id, parsed.data.email, me.name);
     } catch (error) {
@@ -149,7 +154,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case "disable":
     case "enable":
-      await setDisabled(db, row.id, intent === "disable");
+      await setDisabled(db, row.id, intent === "disable", me);
       return answer(intent, 200, intent === "disable" ? "staff.disabledDone" : "staff.enabledDone", { userId: row.id });
     case "resend":
       if (row.emailVerified) return answer(intent, 409, "staff.alreadyActive", { userId: row.id });

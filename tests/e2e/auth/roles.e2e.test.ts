@@ -122,6 +122,11 @@ describe.skipIf(!hasChromium)("inviting with a ready-made role (issue 40)", () =
         new RegExp(`<input[^>]*name="permissions"[^>]*checked=""[^>]*value="${permission.replace(".", "\\.")}"`).test(block);
       expect(isTicked("content.write")).toBe(true);
       expect(["content.publish", "content.others", "tags.manage", "content.delete"].filter(isTicked)).toEqual([]);
+      // The audit log has the invitation, by the administrator, with the rights given.
+      const audit = (await (await get(base, "/api/admin/audit?action=account_invited", { cookie: server.personas.admin.cookie })).json()) as {
+        entries: { action: string; details: { email?: string; role?: string; permissions?: string[] } }[];
+      };
+      expect(audit.entries.find((e) => e.details.email === email)?.details).toMatchObject({ role: "writer", permissions: ["content.write"] });
     });
   });
 });
