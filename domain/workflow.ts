@@ -45,3 +45,17 @@ export function statusChoices(canPublish: boolean, current: EditorStatus | null)
 
 /** The status a new item starts with: an editor's follows the spec («منشور»), a writer's is a draft. */
 export const defaultStatus = (canPublish: boolean): EditorStatus => (canPublish ? "published" : "draft");
+
+/** An in-app notice as the dashboard shows it (server/content/workflow.server.ts reads them). */
+export type StaffNoticeView = {
+  id: number;
+  kind: "submitted" | "changes_requested" | "published";
+  type: string;
+  segment: string;
+  item_id: number;
+  title: string;
+  actor_name: string | null;
+  note: string | null;
+  created_at: string;
+  read: boolean;
+};

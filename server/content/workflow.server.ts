@@ -9,7 +9,7 @@
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { CONTENT_TYPE_DEFINITIONS, CONTENT_TYPES, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
-import { isPublicStatus, maySetStatus, REVIEW_NOTE_MAX } from "#domain/workflow.ts";
+import { isPublicStatus, maySetStatus, REVIEW_NOTE_MAX, type StaffNoticeView } from "#domain/workflow.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { itemWorkflow, profiles, staffNotices, user, type StaffNoticeKind } from "#server/db/schema.server.ts";
 import { can, type AccessProfile } from "#server/auth/permissions.server.ts";
@@ -195,18 +195,7 @@ export async function reviewQueue(db: Database, limit = 50): Promise<QueuedItem[
 
 // ---- Notices ----
 
-export type StaffNotice = {
-  id: number;
-  kind: StaffNoticeKind;
-  type: ContentType;
-  segment: string;
-  item_id: number;
-  title: string;
-  actor_name: string | null;
-  note: string | null;
-  created_at: string;
-  read: boolean;
-};
+export type StaffNotice = StaffNoticeView & { kind: StaffNoticeKind; type: ContentType };
 
 /** An account's latest notices, newest first, with how many are unread. */
 export async function noticesOf(db: Database, accountId: string, limit = 20): Promise<{ notices: StaffNotice[]; unread: number }> {

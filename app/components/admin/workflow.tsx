@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
+import type { StaffNoticeView } from "#domain/workflow.ts";
 
 export type ReviewNote = { note: string; by: string | null; at: string | null };
 
@@ -61,18 +62,7 @@ export function ReviewQueue({ items }: { items: readonly QueuedItemView[] }) {
   );
 }
 
-export type NoticeView = {
-  id: number;
-  kind: "submitted" | "changes_requested" | "published";
-  type: string;
-  segment: string;
-  item_id: number;
-  title: string;
-  actor_name: string | null;
-  note: string | null;
-  created_at: string;
-  read: boolean;
-};
+export type NoticeView = StaffNoticeView;
 
 /** An account's notices, newest first; those not seen before this visit marked «new». */
 export function Notices({ notices, unread }: { notices: readonly NoticeView[]; unread: number }) {
