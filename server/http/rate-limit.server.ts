@@ -273,7 +273,8 @@ export function createBackoff({ name, freeAttempts, firstLockMs, maxLockMs, memo
       locks.track(key, length);
       try {
         await locks.limiter.consume(key, 1, { customDuration: length / 1000 });
-        return { allowed: true, firstLock: n === freeAttempts };
+        // Said only by the attempt that arms the first lock, so every other answer stays `{ allowed: true }`.
+        return n === freeAttempts ? { allowed: true, firstLock: true } : { allowed: true };
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         // Another attempt armed this lock a moment ago: this one waits with the rest, uncounted.

@@ -75,13 +75,15 @@ describe("fixed-window rate limiter (in memory)", () => {
   });
 });
 
+/** The answer of the attempt that arms the first lock-out (the audit log's one row per lock-out). */
+const FIRST_LOCK = { allowed: true, firstLock: true };
 const SIGN_IN_LIKE = { freeAttempts: 5, firstLockMs: 60_000, maxLockMs: 3_600_000, memoryMs: 86_400_000 };
 
 describe("back-off (in memory)", () => {
   it("gives free attempts, then locks for 1 min doubling up to the cap, and forgets everything on reset", async () => {
     vi.useFakeTimers();
     const backoff = createBackoff({ name: "t", ...SIGN_IN_LIKE, store: MEMORY_STORE });
-    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual(i === 4 ? FIRST_LOCK : { allowed: true });
     // Five failed: the sixth waits a minute.
     expect(await backoff.attempt("acct")).toEqual({ allowed: false, retryAfterMs: 60_000 });
     vi.advanceTimersByTime(30_000);
@@ -101,7 +103,7 @@ describe("back-off (in memory)", () => {
     // Another account is not affected.
     expect(await backoff.attempt("other")).toEqual({ allowed: true });
     await backoff.reset("acct");
-    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual(i === 4 ? FIRST_LOCK : { allowed: true });
     expect((await backoff.attempt("acct")).allowed).toBe(false);
   });
 
@@ -111,7 +113,7 @@ describe("back-off (in memory)", () => {
       expect(await backoff.attempt("acct")).toEqual({ allowed: true });
       await backoff.refund("acct");
     }
-    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual(i === 4 ? FIRST_LOCK : { allowed: true });
     expect((await backoff.attempt("acct")).allowed).toBe(false);
   });
 
@@ -177,7 +179,7 @@ describe.skipIf(!redisUp)("rate limits shared through Redis (two processes)", ()
     const [one, two] = await Promise.all([connected(processStore()), connected(processStore())]);
     const a = createBackoff({ name, ...SIGN_IN_LIKE, store: one });
     const b = createBackoff({ name, ...SIGN_IN_LIKE, store: two });
-    for (let i = 0; i < 5; i++) expect(await (i % 2 ? b : a).attempt("acct")).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await (i % 2 ? b : a).attempt("acct")).toEqual(i === 4 ? FIRST_LOCK : { allowed: true });
     const refused = await b.attempt("acct");
     expect(refused.allowed).toBe(false);
     expect(refused.allowed ? 0 : refused.retryAfterMs).toBeGreaterThan(55_000);
@@ -209,7 +211,7 @@ describe.skipIf(!redisUp)("rate limits shared through Redis (two processes)", ()
     expect((await limiter.hit("k")).allowed).toBe(true);
     expect((await limiter.hit("k")).allowed).toBe(false);
     const backoff = createBackoff({ name: unique("down"), ...SIGN_IN_LIKE, store: { kind: "redis", client: dead } });
-    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await backoff.attempt("acct")).toEqual(i === 4 ? FIRST_LOCK : { allowed: true });
     expect((await backoff.attempt("acct")).allowed).toBe(false);
   });
 });
