@@ -147,7 +147,8 @@ describe("the newsroom JSON API", () => {
       expect(res.status, segment).toBe(200);
       const body = (await res.json()) as { items: unknown[]; perPage: number; counts: Record<string, number> };
       expect(body.perPage).toBe(5);
-      expect(Object.keys(body.counts).sort()).toEqual(["all", "draft", "published", "scheduled"]);
+      // A count per workflow state (decision 0138), and all.
+      expect(Object.keys(body.counts).sort()).toEqual(["all", "approved", "changes_requested", "draft", "published", "review", "scheduled"]);
     }
   });
 });
