@@ -6,6 +6,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { CodedError } from "#server/errors.server.ts";
 
 export const PRODUCTION_REFUSAL = "Application cannot start with invalid configuration in production mode";
 
@@ -475,10 +476,10 @@ export function resetConfig() {
  * Start-up check: logs errors and warnings, and refuses to start in production when anything is wrong.
  * Returns the config; throws `ConfigError` in production so the caller exits non-zero.
  */
-export class ConfigError extends Error {
-  code = "CONFIG_INVALID" as const;
+export class ConfigError extends CodedError {
+  declare readonly code: "CONFIG_INVALID";
   constructor(public problems: string[]) {
-    super(PRODUCTION_REFUSAL);
+    super("CONFIG_INVALID", PRODUCTION_REFUSAL, { level: "fatal", context: { problems: problems.length } });
   }
 }
 

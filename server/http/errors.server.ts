@@ -10,6 +10,7 @@
  * A field's message may be given as a translation key (domain/locales, `newsroom.v.title5`): a form shows
  * it in the reader's language, an API answers it in Arabic (the back-office's language, back-office.md §1).
  */
+import { CodedError, type ErrorContext, type ErrorLevel, levelOf } from "#server/errors.server.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "#server/db/unavailable.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { translate } from "./i18n.server.ts";
@@ -20,21 +21,36 @@ export type ErrorFields = Record<string, string>;
 /** The one JSON error shape of every API. */
 export type ErrorBody = { error: { code: string; message: string; fields?: ErrorFields } };
 
-export type AppErrorOptions = { fields?: ErrorFields; cause?: unknown; headers?: Record<string, string> };
+export type AppErrorOptions = {
+  fields?: ErrorFields;
+  cause?: unknown;
+  headers?: Record<string, string>;
+  /** The log level when it is not the status's (levelOfStatus). */
+  level?: ErrorLevel;
+  context?: ErrorContext;
+};
+
+/**
+ * A status's log level: a 5xx is ours or a dependency's (error); a refused sign-in, permission or rate is
+ * someone knocking (warn); any other 4xx is the client's own mistake, answered and done (info).
+ */
+export function levelOfStatus(status: number): ErrorLevel {
+  if (status >= 500) return "error";
+  return status === 401 || status === 403 || status === 429 ? "warn" : "info";
+}
 
 /** An error a client sees: its status, stable code, message and, for refused input, the fields' messages. */
-export class AppError extends Error {
+export class AppError extends CodedError {
   readonly fields?: ErrorFields;
   /** Headers the answer carries besides Cache-Control (Retry-After of a 429). */
   readonly headers?: Record<string, string>;
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
-    { fields, cause, headers }: AppErrorOptions = {},
+    { fields, cause, headers, level = levelOfStatus(status), context }: AppErrorOptions = {},
   ) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = new.target.name;
+    super(code, message, { level, context, cause });
     if (fields && Object.keys(fields).length) this.fields = fields;
     if (headers) this.headers = headers;
   }
@@ -120,7 +136,9 @@ export class UnavailableError extends AppError {
  */
 export class DatabaseUnavailableError extends UnavailableError {
   constructor(options: AppErrorOptions = {}) {
+    // Not a fault of ours, and the client is told when to come back: a warning, as it was before it had a level.
     super("DATABASE_UNAVAILABLE", "errors.databaseUnavailable", {
+      level: "warn",
       ...options,
       headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS), ...options.headers },
     });
@@ -156,20 +174,20 @@ export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<str
 /**
  * Any thrown value as the API's answer: an AppError as its status and the one shape (a translation key in
  * its message or fields answered in Arabic); anything else a 500 INTERNAL_ERROR, logged (with `what` the
- * request was doing), its message revealing nothing. Errors of 5xx status are logged too (a warning), since
- * they are ours or a dependency's.
+ * request was doing) at its own level when it has one (server/errors.server.ts), its message revealing nothing.
+ * Errors of 5xx status are logged too, at their level, since they are ours or a dependency's.
  */
 export function errorAnswer(error: unknown, what = "API request"): ErrorAnswer {
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
   // Not a fault of ours: the client is told to come back, as the pages and feeds tell it.
   if (!(error instanceof AppError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError({ cause: error });
   if (error instanceof AppError) {
-    if (error.status >= 500) logger.warn({ err: error, what }, `${what} failed`);
+    if (error.status >= 500) logger[error.level]({ err: error, what }, `${what} failed`);
     const body: ErrorBody = { error: { code: error.code, message: arabic(error.message) } };
     if (error.fields) body.error.fields = arabicFields(error.fields);
     return { status: error.status, body, headers: { ...headers, ...error.headers } };
   }
-  logger.error({ err: error, what }, `${what} failed`);
+  logger[levelOf(error)]({ err: error, what }, `${what} failed`);
   return { status: 500, body: { error: { code: "INTERNAL_ERROR", message: INTERNAL_ERROR_MESSAGE } }, headers };
 }
 

@@ -19,6 +19,7 @@ import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import { RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { CodedError } from "#server/errors.server.ts";
 
 /** Ranges no reader-supplied address may reach, most specific first (the first match names the refusal). */
 const REFUSED_RANGES: readonly (readonly [range: string, name: string])[] = [
@@ -89,20 +90,19 @@ export function refusedRange(address: string): string | null {
 }
 
 /** A connection the guard refused: never retried at another address, and logged with the range. */
-export class OutboundRefusedError extends Error {
-  readonly code = "OUTBOUND_REFUSED";
+export class OutboundRefusedError extends CodedError {
+  declare readonly code: "OUTBOUND_REFUSED";
   constructor(message: string) {
-    super(message);
-    this.name = "OutboundRefusedError";
+    // A refused address is what the guard is for, and the message names the range: a warning, not a fault.
+    super("OUTBOUND_REFUSED", message, { level: "warn" });
   }
 }
 
 /** The request took longer, all told, than its deadline. */
-export class OutboundDeadlineError extends Error {
-  readonly code = "OUTBOUND_DEADLINE";
+export class OutboundDeadlineError extends CodedError {
+  declare readonly code: "OUTBOUND_DEADLINE";
   constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
-    this.name = "OutboundDeadlineError";
+    super("OUTBOUND_DEADLINE", `no complete answer within ${ms} ms`, { level: "warn", context: { deadlineMs: ms } });
   }
 }
 

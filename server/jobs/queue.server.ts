@@ -13,7 +13,9 @@ import { EventEmitter } from "node:events";
 import { hostname } from "node:os";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 import { jobs } from "#server/db/schema.server.ts";
+import { CodedError, levelOf, type ErrorContext } from "#server/errors.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 
 export type Job<P = Record<string, unknown>> = { id: number; name: string; payload: P; attempts: number; maxAttempts: number };
@@ -63,7 +65,7 @@ export async function claim(db: Database, names: string[], workerId: string, lea
       limit 1
     )
     returning id, name, payload, attempts, max_attempts`);
-  const row = (result as unknown as { rows: { id: number; name: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }[] }).rows[0];
+  const [row] = rowsOf<{ id: number; name: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>(result);
   return row ? { id: row.id, name: row.name, payload: row.payload, attempts: row.attempts, maxAttempts: row.max_attempts } : null;
 }
 
@@ -88,8 +90,16 @@ async function finish(db: Database, job: Job, workerId: string, error: unknown, 
     .where(owned);
 }
 
-/** A failure that another attempt cannot fix (the file is not a video): the job fails at once. */
-export class PermanentJobError extends Error {}
+/**
+ * A failure that another attempt cannot fix (the file is not a video, a job without its id): the job fails at
+ * once. A warning: the job's input is wrong, and the job's row keeps the message.
+ */
+export class PermanentJobError extends CodedError {
+  declare readonly code: "JOB_PERMANENT";
+  constructor(message: string, context?: ErrorContext) {
+    super("JOB_PERMANENT", message, { level: "warn", context });
+  }
+}
 
 export type JobHandler = (job: Job, context: { db: Database; isLastAttempt: boolean }) => Promise<void>;
 
@@ -145,7 +155,7 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
       await handlers[job.name](job, { db, isLastAttempt: job.attempts >= job.maxAttempts });
     } catch (error) {
       failure = error ?? new Error("failed");
-      logger.warn({ err: error, job: job.id, name: job.name, attempt: job.attempts }, "job failed");
+      logger[levelOf(error, "warn")]({ err: error, job: job.id, name: job.name, attempt: job.attempts }, "job failed");
     } finally {
       clearInterval(renew);
     }
@@ -160,7 +170,7 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
       await scheduleRecurring();
       while (!stopped && (await runOne()));
     } catch (error) {
-      logger.error({ err: error }, "job worker cycle failed");
+      logger[levelOf(error)]({ err: error }, "job worker cycle failed");
     }
     idle?.();
     if (!stopped) timer = setTimeout(kick, pollMs);
@@ -243,7 +253,7 @@ export async function queueStats(db: Database): Promise<QueueStats> {
     group by name, state
     order by name, state
     limit 200`);
-  const rows = (result as unknown as { rows: { name: string; state: string; jobs: number; retrying: number; late: number | null }[] }).rows;
+  const rows = rowsOf<{ name: string; state: string; jobs: number; retrying: number; late: number | null }>(result);
   const retrying = new Map<string, number>();
   let oldestDueSeconds = 0;
   for (const row of rows) {

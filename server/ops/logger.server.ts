@@ -57,7 +57,12 @@ function scrubDeep(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** pino's error serializer (type, message, stack, own fields), scrubbed: messages quote URLs and addresses. */
+/**
+ * pino's error serializer (type, message, stack, own fields), scrubbed: messages quote URLs and addresses. A
+ * CodedError's own fields are its `code`, `level` and `context` (server/errors.server.ts), so a line about one
+ * reads `err: { type, code, level, message, context, stack }`, its context scrubbed by shape here and by name by
+ * `redact` (up to `err.context.*`). Where a line's level follows the error's: `levelOf` there.
+ */
 function serializeError(error: unknown): unknown {
   const serialized = pino.stdSerializers.err(error as Error) as unknown;
   if (serialized === null || typeof serialized !== "object") return scrubDeep(serialized);

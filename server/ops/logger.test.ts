@@ -1,5 +1,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { CodedError, levelOf } from "#server/errors.server.ts";
+import { AppError, NotFoundError, RateLimitedError, UnavailableError } from "#server/http/errors.server.ts";
+import { PermanentJobError } from "#server/jobs/queue.server.ts";
+import { StorageError } from "#server/media/storage/driver.server.ts";
 import { createLogger, scrubSecrets } from "./logger.server.ts";
 
 /** The JSON lines a logger with the module's rules writes. */
@@ -59,5 +63,46 @@ describe("log redaction", () => {
     expect(scrubSecrets("redis://localhost:6379")).toBe("redis://localhost:6379");
     expect(scrubSecrets("smtp://user:pa55@mail.test:587")).toBe("smtp://user:[redacted]@mail.test:587");
     expect(scrubSecrets("/confirm?code=123&token=abc#x")).toBe("/confirm?code=[redacted]&token=[redacted]#x");
+  });
+});
+
+describe("a CodedError in the log", () => {
+  const TOKEN = "tok3n-1a2b3c4d5e6f-mail";
+
+  it("writes its code, level and context beside the message, the context scrubbed by name and by shape", () => {
+    const { log, text } = capture();
+    const error = new CodedError("MAIL_FAILED", "the mail server refused", {
+      level: "warn",
+      context: { sendId: 42, recipients: 3, token: TOKEN, url: `https://site.test/confirm?token=${TOKEN}` },
+    });
+    log.error({ err: error }, "mail failed");
+    const line = JSON.parse(text()) as { err: Record<string, unknown> };
+    expect(line.err).toMatchObject({ type: "CodedError", code: "MAIL_FAILED", level: "warn", message: "the mail server refused" });
+    expect(line.err.context).toEqual({ sendId: 42, recipients: 3, token: "[redacted]", url: "https://site.test/confirm?token=[redacted]" });
+    expect(text().includes(TOKEN)).toBe(false);
+  });
+
+  it("keeps the code and context of a subclass, and of an AppError", () => {
+    const { log, text } = capture();
+    log.warn({ err: new StorageError("Upload failed with status 503: Service Unavailable", 503) }, "upload failed");
+    log.warn({ err: new UnavailableError("SEARCH_TIMEOUT", "search took too long", { context: { ms: 800 } }) }, "search failed");
+    const [storage, search] = text()
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { err: Record<string, unknown> }).err);
+    expect(storage).toMatchObject({ type: "StorageError", code: "STORAGE_FAILED", level: "error", status: 503, context: { status: 503 } });
+    expect(search).toMatchObject({ type: "UnavailableError", code: "SEARCH_TIMEOUT", level: "error", status: 503, context: { ms: 800 } });
+  });
+});
+
+describe("the level of a line about an error", () => {
+  it("is the error's own, or the place's when it has none", () => {
+    expect(levelOf(new CodedError("X", "x", { level: "info" }))).toBe("info");
+    expect(levelOf(new PermanentJobError("no id"), "error")).toBe("warn");
+    expect(levelOf(new Error("x"), "warn")).toBe("warn");
+    expect(levelOf("thrown text")).toBe("error");
+    expect(new NotFoundError("Not found").level).toBe("info");
+    expect(new RateLimitedError("Too many").level).toBe("warn");
+    expect(new AppError(500, "INTERNAL_ERROR", "x").level).toBe("error");
   });
 });

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getConfig, type Config } from "#server/config.server.ts";
+import { CodedError, type ErrorContext } from "#server/errors.server.ts";
 import { logger } from "./logger.server.ts";
 
 export type MailMessage = {
@@ -51,8 +52,12 @@ export function closeBulkMail() {
   pooled = undefined;
 }
 
-export class MailError extends Error {
-  code = "MAIL_FAILED" as const;
+/** The mail server refused the message or could not be reached; the context names the message, never its text. */
+export class MailError extends CodedError {
+  declare readonly code: "MAIL_FAILED";
+  constructor(message: string, { cause, context }: { cause?: unknown; context?: ErrorContext } = {}) {
+    super("MAIL_FAILED", message, { level: "error", cause, context });
+  }
 }
 
 /** `bulk`: one of many (a newsletter send): through the pooled transport, logged at debug level only. */
@@ -73,7 +78,8 @@ export async function sendMail(message: MailMessage, config: Config = getConfig(
       return { id: String(info.messageId), driver: "smtp" };
     } catch (error) {
       logger.error({ err: error, to: message.to, subject: message.subject }, "mail failed");
-      throw new MailError(`Could not send the e-mail: ${(error as Error).message}`, { cause: error });
+      const { code, responseCode } = error as { code?: string; responseCode?: number };
+      throw new MailError(`Could not send the e-mail: ${(error as Error).message}`, { cause: error, context: { bulk, smtpCode: code, responseCode } });
     }
   }
   const dir = path.join(config.dataDir, "outbox");

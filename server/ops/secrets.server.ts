@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { CodedError, type ErrorContext } from "#server/errors.server.ts";
 import type { Config } from "#server/config.server.ts";
 import { logger } from "./logger.server.ts";
 
@@ -9,8 +10,12 @@ const MIN_SECRET_LENGTH = 32;
 
 const REMEDY = "Free space in DATA_DIR, make it writable, or set BETTER_AUTH_SECRET.";
 
-export class AuthSecretError extends Error {
-  code = "AUTH_SECRET_UNUSABLE" as const;
+/** No session secret can be kept: the server cannot sign sessions, so it does not start. The context names the file. */
+export class AuthSecretError extends CodedError {
+  declare readonly code: "AUTH_SECRET_UNUSABLE";
+  constructor(message: string, { cause, context }: { cause?: unknown; context?: ErrorContext } = {}) {
+    super("AUTH_SECRET_UNUSABLE", message, { level: "fatal", cause, context });
+  }
 }
 
 /**
@@ -37,11 +42,12 @@ export function authSecret(config: Config): string {
   } catch (error) {
     throw new AuthSecretError(`Could not store the auth secret in ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). ${REMEDY}`, {
       cause: error,
+      context: { file, reason: (error as NodeJS.ErrnoException).code },
     });
   }
   // Read back rather than returned: when two processes start together, the first one stored wins for both.
   const stored = readSecret(file);
-  if (stored.state !== "ok") throw new AuthSecretError(`The auth secret in ${file} could not be read back after writing it.`);
+  if (stored.state !== "ok") throw new AuthSecretError(`The auth secret in ${file} could not be read back after writing it.`, { context: { file } });
   return stored.secret;
 }
 
@@ -64,7 +70,10 @@ function readSecret(file: string): Found {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: "missing" };
-    throw new AuthSecretError(`Could not read the auth secret in ${file} (${(error as NodeJS.ErrnoException).code}). ${REMEDY}`, { cause: error });
+    throw new AuthSecretError(`Could not read the auth secret in ${file} (${(error as NodeJS.ErrnoException).code}). ${REMEDY}`, {
+      cause: error,
+      context: { file, reason: (error as NodeJS.ErrnoException).code },
+    });
   }
   const secret = text.trim();
   return secret.length >= MIN_SECRET_LENGTH ? { state: "ok", secret } : { state: "damaged", length: secret.length };

@@ -7,6 +7,8 @@
  * as an opaque string).
  */
 
+import { CodedError, type ErrorLevel } from "#server/errors.server.ts";
+
 /** The post fields of public-site.md §7. */
 export const POST_FIELDS = "id,message,full_picture,created_time,permalink_url,attachments,from";
 
@@ -65,20 +67,37 @@ export function refusalKind(meta: MetaError): RefusalKind {
   return "other";
 }
 
+/** Facebook away or answering badly is a warning (the feed keeps its last posts); a refusal needs an administrator. */
+const GRAPH_LEVEL: Record<GraphErrorCode, ErrorLevel> = {
+  "bad-request": "error",
+  unauthorized: "error",
+  forbidden: "error",
+  "not-found": "error",
+  http: "warn",
+  timeout: "warn",
+  network: "warn",
+  "invalid-response": "warn",
+};
+
 /**
  * A failed Graph call. `message` is safe to show to anyone; `meta` (Meta's own answer) and `detail` (why a
- * request got no answer from Meta, or what came back instead of one) are for administrators and the log.
+ * request got no answer from Meta, or what came back instead of one) are for administrators and the log. Its
+ * `code` is the kind the feed's answer and the debug page already show (lower-case: a published contract), not
+ * an UPPER_SNAKE one; the context carries Meta's codes and trace id.
  */
-export class GraphError extends Error {
+export class GraphError extends CodedError {
+  declare readonly code: GraphErrorCode;
   constructor(
-    readonly code: GraphErrorCode,
+    code: GraphErrorCode,
     message: string,
     readonly status: number | null = null,
     readonly detail: string | null = null,
     readonly meta: MetaError | null = null,
   ) {
-    super(message);
-    this.name = "GraphError";
+    super(code, message, {
+      level: GRAPH_LEVEL[code],
+      context: { status, metaCode: meta?.code, metaSubcode: meta?.subcode, fbtraceId: meta?.fbtraceId },
+    });
   }
 
   /** What a page may show: nothing of Facebook's own answer. */

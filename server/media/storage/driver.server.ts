@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Transform, type Readable } from "node:stream";
+import { CodedError } from "#server/errors.server.ts";
 
 export type StoredFile = { url: string; key: string };
 
@@ -41,14 +42,13 @@ export interface Storage {
  * A store refused or could not be reached. The message is meant for the log and the editor; it names the
  * status and never a credential.
  */
-export class StorageError extends Error {
-  readonly code = "STORAGE_FAILED";
+export class StorageError extends CodedError {
+  declare readonly code: "STORAGE_FAILED";
   constructor(
     message: string,
     readonly status?: number,
   ) {
-    super(message);
-    this.name = "StorageError";
+    super("STORAGE_FAILED", message, { level: "error", context: { status } });
   }
 }
 

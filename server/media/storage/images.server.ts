@@ -10,6 +10,7 @@
  */
 import sharp, { type Sharp } from "sharp";
 import { IMAGE_MIME, parseSizedImage, sizedName, variantsOf, type ImageFormat } from "#domain/image-sources.ts";
+import { CodedError } from "#server/errors.server.ts";
 import type { Storage, StoredFile } from "./driver.server.ts";
 
 /**
@@ -27,10 +28,11 @@ const ENCODE = {
 } satisfies Record<Exclude<ImageFormat, "gif">, (s: Sharp) => Sharp>;
 
 /** The bytes are not an image sharp can decode (or exceed IMAGE_PIXEL_LIMIT): the spec's "unsupported file". */
-export class UndecodableImage extends Error {
+export class UndecodableImage extends CodedError {
+  declare readonly code: "IMAGE_UNDECODABLE";
   constructor(cause: unknown) {
-    super("image could not be decoded", { cause });
-    this.name = "UndecodableImage";
+    // The uploader's file, refused with the spec's message: nothing of ours failed.
+    super("IMAGE_UNDECODABLE", "image could not be decoded", { level: "info", cause });
   }
 }
 

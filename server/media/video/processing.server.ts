@@ -19,6 +19,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
+import { CodedError } from "#server/errors.server.ts";
 import { videos } from "#server/db/schema.server.ts";
 import { PermanentJobError } from "#server/jobs/queue.server.ts";
 import { invalidate } from "#server/content/cache.server.ts";
@@ -44,7 +45,13 @@ export function videoContentType(name: string): string {
 
 export type FfmpegTools = { ffmpeg: string; ffprobe: string };
 
-class ToolMissingError extends Error {}
+/** ffmpeg or ffprobe is not installed: every video fails until it is, so the job retries rather than failing the file. */
+class ToolMissingError extends CodedError {
+  declare readonly code: "VIDEO_TOOL_MISSING";
+  constructor(tool: string) {
+    super("VIDEO_TOOL_MISSING", `${tool} is not installed on the server`, { level: "error", context: { tool } });
+  }
+}
 
 /** Encoders still running when the process exits are stopped with it: the job's lease lapses and it is re-run. */
 const children = new Set<ReturnType<typeof spawn>>();
@@ -60,9 +67,7 @@ function run(command: string, args: string[]): Promise<string> {
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-64_000)));
     child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new ToolMissingError(`${path.basename(command)} is not installed on the server`) : error),
-    );
+    child.on("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new ToolMissingError(path.basename(command)) : error));
     child.on("close", (code) => {
       if (code === 0) resolve(out);
       else reject(new Error(`${path.basename(command)} failed (exit ${code}): ${err.trim().split("\n").slice(-3).join(" ")}`));
