@@ -5,6 +5,10 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.ts", "domain/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["tests/support/fresh-read-cache.ts"],
+    // The summary ends with every skipped test and why (the reporter reads skipIf/runIf at the test's line).
+    reporters: ["default", "./tests/support/skip-reporter.ts"],
+    includeTaskLocation: true,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

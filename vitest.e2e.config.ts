@@ -7,7 +7,9 @@ export default defineConfig({
     include: ["tests/e2e/**/*.e2e.test.ts"],
     globalSetup: ["tests/e2e/support/global-setup.ts"],
     environment: "node",
-    reporters: ["default", "./tests/e2e/support/durations-reporter.ts"],
+    // Each file's duration, slowest first; then every skipped test and why (tests/support/skip-reporter.ts).
+    reporters: ["default", "./tests/e2e/support/durations-reporter.ts", "./tests/support/skip-reporter.ts"],
+    includeTaskLocation: true,
     // Upper bounds for a busy machine (the suite is checked with `stress-ng --cpu 2` beside it), not expected
     // durations: every test waits for states the page shows, so on a fast machine it finishes long before these.
     testTimeout: 120_000,

@@ -44,6 +44,7 @@ describe("the command-line scripts compiled by npm run build", () => {
     expect(viaLauncher).toMatchObject({ code: 0, out: expect.stringMatching(/usage: npm run restore -- <backup.tar.gz>/) as unknown });
   });
 
+  // Eight processes, each opening the embedded database: its WebAssembly start takes seconds on a loaded 2-core machine.
   it("user:create makes a confirmed writer, editor or administrator, refuses a bad role, e-mail or password clearly, and admin:create still works", async () => {
     const userCreate = path.join(buildDir, "scripts", "create-user.js");
     const bad = await node([userCreate, "--email", "not-an-address", "--password", "short", "--role", "boss"], pglite);
@@ -80,5 +81,5 @@ describe("the command-line scripts compiled by npm run build", () => {
     expect(admin.out).toMatch(/owner@example\.org created as a confirmed admin \(every permission\)/);
     const alias = await node([path.join(buildDir, "scripts", "create-admin.js"), "--email", "owner@example.org"], pglite);
     expect(alias).toMatchObject({ code: 0, out: expect.stringMatching(/owner@example\.org is now a confirmed administrator/) as unknown });
-  });
+  }, 180_000);
 });

@@ -1,16 +1,21 @@
 /**
  * `npm test`: every check, in order — type-check, unit and integration tests (PGlite, and PostgreSQL
  * when TEST_DATABASE_URL is set), the production build, then the browser tests against that build.
- * Ends with one summary line, "tests: N passed, N failed, N skipped".
+ * Ends with the skipped tests and why (tests/support/skip-reporter.ts), then one summary line, "tests: N passed,
+ * N failed, N skipped".
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+// Node 24 runs the TypeScript module as it is (its types are stripped): the reporter's own list format.
+import { formatSkips } from "../tests/support/skip-reporter.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "sahara-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Both runs' skip reporters append here: one JSON object a line, { file, name, reason }.
+const skipReport = path.join(reports, "skipped.jsonl");
 let failedSteps = [];
 // Failed tests are named again in the summary: a CI log is often read from its tail only.
 const failedTests = [];
@@ -80,6 +85,17 @@ function count(report) {
   }
 }
 
+/** Every skipped test of both runs, by reason. */
+function printSkips() {
+  if (!fs.existsSync(skipReport)) return;
+  const skipped = fs
+    .readFileSync(skipReport, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  if (skipped.length) console.log(formatSkips(skipped));
+}
+
 const only = process.argv[2];
 
 // Secret values present while building and serving, so the browser-side leak check has something to find.
@@ -104,9 +120,12 @@ const typecheck = !only || only === "typecheck" ? runBeside("type-check", "sh", 
 const build = !only ? buildStep() : only === "e2e" ? undefined : Promise.resolve(false);
 if (!only || only === "unit") {
   const file = path.join(reports, "unit.json");
-  await run("unit and integration tests", process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`], {
-    NODE_ENV: "test",
-  });
+  await run(
+    "unit and integration tests",
+    process.execPath,
+    [vitest, "run", "--reporter=default", "--reporter=./tests/support/skip-reporter.ts", "--reporter=json", `--outputFile.json=${file}`],
+    { NODE_ENV: "test", SKIP_REPORT_FILE: skipReport },
+  );
   count(readReport(file));
 }
 await typecheck;
@@ -125,16 +144,18 @@ if (!only || only === "e2e") {
         "--reporter=default",
         // each file's duration, slowest first (tests/e2e/support/durations-reporter.ts)
         "--reporter=./tests/e2e/support/durations-reporter.ts",
+        "--reporter=./tests/support/skip-reporter.ts",
         "--reporter=json",
         `--outputFile.json=${file}`,
       ],
-      buildSecrets,
+      { ...buildSecrets, SKIP_REPORT_FILE: skipReport },
     );
     count(readReport(file));
   }
 }
 
 console.log("");
+printSkips();
 if (failedTests.length) console.log(`failed tests:\n  ${failedTests.join("\n  ")}`);
 if (failedSteps.length) console.log(`failed steps: ${[...new Set(failedSteps)].join(", ")}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

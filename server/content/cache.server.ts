@@ -31,8 +31,12 @@ export const DEFAULT_TTL_MS = 60_000;
 
 const newStore = (max: number) => new LRUCache<string, Entry>({ max, ttl: DEFAULT_TTL_MS });
 let entries = newStore(DEFAULT_MAX_ENTRIES);
-let enabled = process.env.NODE_ENV !== "test";
+// On everywhere, tests included (a test that reads, writes and reads again checks the write's invalidation); each
+// test starts with an empty cache (tests/support/fresh-read-cache.ts), as it starts with its own database.
+let enabled = true;
 const stats = { hits: 0, misses: 0 };
+/** This process's own invalidations, by tag, since it started (/metrics `sahara_read_cache_invalidations_total`). */
+const invalidations = new Map<CacheTag, number>();
 
 /** Runs `read` once per key until it expires or one of its tags is invalidated; concurrent callers share it. */
 export function cached<T>(key: string, tags: readonly CacheTag[], read: () => Promise<T>, ttlMs = DEFAULT_TTL_MS): Promise<T> {
@@ -88,6 +92,7 @@ function tell(tags: readonly CacheTag[], origin: "local" | "remote") {
 
 /** Drops every entry that read from one of these tables, and tells the listeners (page cache, other processes). */
 export function invalidate(...tags: CacheTag[]) {
+  for (const tag of new Set(tags)) invalidations.set(tag, (invalidations.get(tag) ?? 0) + 1);
   dropTagged(tags);
   tell(tags, "local");
 }
@@ -108,7 +113,7 @@ export function setCacheEnabled(on: boolean) {
 }
 
 export function cacheStats() {
-  return { ...stats, size: entries.size, max: entries.max };
+  return { ...stats, size: entries.size, max: entries.max, invalidations: Object.fromEntries(invalidations) as Partial<Record<CacheTag, number>> };
 }
 
 /** Bounds the number of reads kept (READ_CACHE_MAX_ENTRIES); what was kept is dropped (read again on demand). */

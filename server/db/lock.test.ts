@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDatabase } from "#tests/helpers/db.ts";
-import { currentHolder, lockDataFolder, openDatabase, parseLockHolder, processStartTime } from "./client.server.ts";
+import { openDatabase } from "./client.server.ts";
+import { currentHolder, lockDataFolder, parseLockHolder, processStartTime } from "./data-folder-lock.server.ts";
 import { rowsOf } from "./rows.server.ts";
 
 const hasProc = fs.existsSync("/proc/self/stat");
@@ -21,7 +22,7 @@ afterEach(() => {
 
 /** Another process holding the lock through the real code, until it is killed. */
 async function childHoldingLock(dataDir: string): Promise<number> {
-  const clientUrl = new URL("./client.server.ts", import.meta.url).href;
+  const lockModuleUrl = new URL("./data-folder-lock.server.ts", import.meta.url).href;
   const child = spawn(
     process.execPath,
     [
@@ -29,7 +30,7 @@ async function childHoldingLock(dataDir: string): Promise<number> {
       "tsx",
       "--input-type=module",
       "-e",
-      `const { lockDataFolder } = await import(${JSON.stringify(clientUrl)}); lockDataFolder(${JSON.stringify(path.join(dataDir, "db"))}); console.log("locked"); setInterval(() => {}, 1000);`,
+      `const { lockDataFolder } = await import(${JSON.stringify(lockModuleUrl)}); lockDataFolder(${JSON.stringify(path.join(dataDir, "db"))}); console.log("locked"); setInterval(() => {}, 1000);`,
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
@@ -83,7 +84,7 @@ describe("embedded database folder lock", () => {
     const dataDir = tempDir();
     const release = lock(dataDir);
     vi.resetModules();
-    const fresh = await import("./client.server.ts");
+    const fresh = await import("./data-folder-lock.server.ts");
     expect(fresh.lockDataFolder).not.toBe(lockDataFolder);
     expect(() => fresh.lockDataFolder(path.join(dataDir, "db"))).toThrow(/in use by this process/);
     release();
@@ -135,7 +136,10 @@ describe("embedded database folder lock", () => {
     for (const content of [String(process.pid), JSON.stringify(currentHolder())]) {
       const dataDir = tempDir();
       fs.writeFileSync(lockOf(dataDir), content);
-      lock(dataDir)();
+      const release = lock(dataDir);
+      expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))).toEqual(currentHolder());
+      release();
+      expect(fs.existsSync(lockOf(dataDir))).toBe(false);
     }
   });
 
@@ -157,7 +161,10 @@ describe("embedded database folder lock", () => {
     for (const content of ["", '{"pi', "garbage"]) {
       const dataDir = tempDir();
       fs.writeFileSync(lockOf(dataDir), content);
-      lock(dataDir)();
+      const release = lock(dataDir);
+      expect(parseLockHolder(fs.readFileSync(lockOf(dataDir), "utf8"))).toEqual(currentHolder());
+      release();
+      expect(fs.existsSync(lockOf(dataDir))).toBe(false);
     }
   });
 

@@ -13,6 +13,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Request, Response } from "express";
 import client from "prom-client";
+import { cacheStats } from "#server/content/cache.server.ts";
 import type { DatabaseHandle } from "#server/db/client.server.ts";
 import { queueStats, type QueueStats } from "#server/jobs/queue.server.ts";
 import { logger } from "./logger.server.ts";
@@ -91,6 +92,25 @@ function createMetrics() {
     },
   });
 
+  new client.Counter({
+    name: "sahara_read_cache_invalidations_total",
+    help: "Read-cache invalidations this process's writes made, by tag (each empties the cached reads and pages of that tag, and is sent to the other processes with Redis)",
+    labelNames: ["tag"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [tag, count] of Object.entries(cacheStats().invalidations)) this.inc({ tag }, count);
+    },
+  });
+
+  registerQueueGauges(sources, registers);
+  registerPoolGauges(sources, registers);
+
+  return { registry, sources, requests, duration, inFlight, pageCache, uploads };
+}
+
+/** The job queue's series, read from its table at scrape time. */
+function registerQueueGauges(sources: MetricSources, registers: client.Registry[]) {
   // One read of the jobs table serves every queue series of a scrape.
   let queueRead: { at: number; stats: Promise<QueueStats | null> } | undefined;
   const readQueue = (): Promise<QueueStats | null> => {
@@ -141,7 +161,10 @@ function createMetrics() {
       if (stats) this.set(stats.oldestDueSeconds);
     },
   });
+}
 
+/** The PostgreSQL pool's series (absent on the embedded database). */
+function registerPoolGauges(sources: MetricSources, registers: client.Registry[]) {
   type PoolStats = { total: number; idle: number; waiting: number; max: number };
   const readPool = async (): Promise<PoolStats | null> => {
     if (!sources.database) return null;
@@ -170,8 +193,6 @@ function createMetrics() {
       },
     });
   }
-
-  return { registry, sources, requests, duration, inFlight, pageCache, uploads };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;

@@ -35,6 +35,15 @@ const AHEAD_MS = 20_000;
 /** How soon after its time the moved item must be public: well under the read cache's 60 s. */
 const APPEARS_WITHIN_MS = 15_000;
 
+const DAY_MS = 24 * 3600_000;
+/** The Monday `weeks` weeks after this week's, at midnight in Nouakchott (UTC all year): the tests' dates are to come, whenever they run. */
+const mondayAhead = (weeks: number) => {
+  const today = new Date(`${dayOf(new Date())}T00:00:00Z`);
+  return new Date(today.getTime() + (weeks * 7 - ((today.getUTCDay() + 6) % 7)) * DAY_MS);
+};
+/** The day `plus` days after `monday`, as the calendar names it (YYYY-MM-DD). */
+const dayAfter = (monday: Date, plus: number) => new Date(monday.getTime() + plus * DAY_MS).toISOString().slice(0, 10);
+
 describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   let browser: Browser;
   let server: NewsroomServer<"editor">;
@@ -98,52 +107,59 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   afterAll(() => stopNewsroomBrowser(browser, server));
 
   it("shows items of several types in their Nouakchott day and time, by week (Monday first) and by the hour, and steps between weeks", async () => {
-    // The week of Monday 2031-03-10: the podcast on its first minute, the news item on Wednesday morning, the
+    const week = mondayAhead(5);
+    // A week to come (from its Monday): the podcast on its first minute, the news item on Wednesday morning, the
     // program on Sunday's last minute, a draft never; the article on the next Monday.
-    const podcast = await make("podcasts", `حلقة أول الأسبوع ${token}`, "scheduled", "2031-03-10T00:00:00Z");
-    const news = await make("news", `خبر صباح الأربعاء ${token}`, "scheduled", "2031-03-12T09:30:00Z");
-    const program = await make("programs", `برنامج آخر الأحد ${token}`, "scheduled", "2031-03-16T23:59:00Z");
-    const draft = await make("news", `مسودة لا تظهر ${token}`, "draft", "2031-03-12T10:00:00Z");
-    const article = await make("articles", `مقال الأسبوع التالي ${token}`, "scheduled", "2031-03-17T00:00:00Z");
+    const podcast = await make("podcasts", `حلقة أول الأسبوع ${token}`, "scheduled", `${dayAfter(week, 0)}T00:00:00Z`);
+    const news = await make("news", `خبر صباح الأربعاء ${token}`, "scheduled", `${dayAfter(week, 2)}T09:30:00Z`);
+    const program = await make("programs", `برنامج آخر الأحد ${token}`, "scheduled", `${dayAfter(week, 6)}T23:59:00Z`);
+    const draft = await make("news", `مسودة لا تظهر ${token}`, "draft", `${dayAfter(week, 2)}T10:00:00Z`);
+    const article = await make("articles", `مقال الأسبوع التالي ${token}`, "scheduled", `${dayAfter(week, 7)}T00:00:00Z`);
     const past = await make("news", `خبر منشور قديم ${token}`, "published", "2020-06-03T08:15:00Z");
     const { context, page, errors } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP });
     await keepEvidence(
       page,
       "calendar-week",
       async () => {
-        await open(page, `${base}/admin/calendar?view=week&date=2031-03-12`);
+        await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 2)}`);
         expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
         expect(await page.locator("[data-testid=calendar-day]").evaluateAll((days) => days.map((d) => d.getAttribute("data-day")))).toEqual([
-          "2031-03-10",
-          "2031-03-11",
-          "2031-03-12",
-          "2031-03-13",
-          "2031-03-14",
-          "2031-03-15",
-          "2031-03-16",
+          dayAfter(week, 0),
+          dayAfter(week, 1),
+          dayAfter(week, 2),
+          dayAfter(week, 3),
+          dayAfter(week, 4),
+          dayAfter(week, 5),
+          dayAfter(week, 6),
         ]);
-        expect(await page.textContent('[data-testid="calendar-day"][data-day="2031-03-10"] h3')).toContain("الاثنين");
-        expect(await placeOf(page, "podcast", podcast.id)).toEqual({ day: "2031-03-10", hour: null, time: "00:00", status: "scheduled", type: "حلقة بودكاست" });
-        expect(await placeOf(page, "news", news.id)).toEqual({ day: "2031-03-12", hour: null, time: "09:30", status: "scheduled", type: "خبر" });
-        expect(await placeOf(page, "program", program.id)).toEqual({ day: "2031-03-16", hour: null, time: "23:59", status: "scheduled", type: "برنامج" });
+        expect(await page.textContent(`[data-testid="calendar-day"][data-day="${dayAfter(week, 0)}"] h3`)).toContain("الاثنين");
+        expect(await placeOf(page, "podcast", podcast.id)).toEqual({
+          day: dayAfter(week, 0),
+          hour: null,
+          time: "00:00",
+          status: "scheduled",
+          type: "حلقة بودكاست",
+        });
+        expect(await placeOf(page, "news", news.id)).toEqual({ day: dayAfter(week, 2), hour: null, time: "09:30", status: "scheduled", type: "خبر" });
+        expect(await placeOf(page, "program", program.id)).toEqual({ day: dayAfter(week, 6), hour: null, time: "23:59", status: "scheduled", type: "برنامج" });
         expect(await entry(page, "news", draft.id).count(), "a draft is not on the calendar").toBe(0);
         expect(await entry(page, "article", article.id).count(), "next week's article").toBe(0);
         expect(await entry(page, "news", news.id).textContent()).toContain("مجدول");
 
         // By the hour: the news item in the 09:00 row of Wednesday.
         await page.click('[data-testid="calendar-view-day"]');
-        await showing(page, "day", "2031-03-12");
+        await showing(page, "day", dayAfter(week, 2));
         expect(await placeOf(page, "news", news.id)).toMatchObject({ day: null, hour: "9", time: "09:30" });
         expect(await entry(page, "podcast", podcast.id).count()).toBe(0);
 
         // Next week, then back to this one.
         await page.click('[data-testid="calendar-view-week"]');
-        await showing(page, "week", "2031-03-12");
+        await showing(page, "week", dayAfter(week, 2));
         await page.click('[data-testid="calendar-next"]');
-        await showing(page, "week", "2031-03-17");
-        expect(await placeOf(page, "article", article.id)).toMatchObject({ day: "2031-03-17", time: "00:00" });
+        await showing(page, "week", dayAfter(week, 7));
+        expect(await placeOf(page, "article", article.id)).toMatchObject({ day: dayAfter(week, 7), time: "00:00" });
         await page.click('[data-testid="calendar-previous"]');
-        await showing(page, "week", "2031-03-10");
+        await showing(page, "week", dayAfter(week, 0));
         await entry(page, "news", news.id).waitFor();
 
         // A published item of a past week says so.
@@ -162,42 +178,44 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   });
 
   it("works without JavaScript: the week is drawn and the previous, next and today links lead on", async () => {
-    const item = await make("podcasts", `حلقة بلا جافاسكربت ${token}`, "scheduled", "2031-05-07T18:00:00Z");
+    const week = mondayAhead(9);
+    const item = await make("podcasts", `حلقة بلا جافاسكربت ${token}`, "scheduled", `${dayAfter(week, 2)}T18:00:00Z`);
     const { context, page } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP, javaScriptEnabled: false });
-    await page.goto(`${base}/admin/calendar?view=week&date=2031-04-30`);
+    await page.goto(`${base}/admin/calendar?view=week&date=${dayAfter(week, -5)}`);
     expect(await entry(page, "podcast", item.id).count()).toBe(0);
     await page.click('[data-testid="calendar-next"]');
-    await showing(page, "week", "2031-05-05");
-    expect(await placeOf(page, "podcast", item.id)).toMatchObject({ day: "2031-05-07", time: "18:00" });
+    await showing(page, "week", dayAfter(week, 0));
+    expect(await placeOf(page, "podcast", item.id)).toMatchObject({ day: dayAfter(week, 2), time: "18:00" });
     await page.click('[data-testid="calendar-today"]');
-    await page.waitForURL((u) => u.searchParams.get("view") === "week" && u.searchParams.get("date") !== "2031-05-05");
+    await page.waitForURL((u) => u.searchParams.get("view") === "week" && u.searchParams.get("date") !== dayAfter(week, 0));
     await context.close();
   });
 
   it("moves an item through the dialog on a phone, with the keyboard, into its new slot; the days stack", async () => {
-    const news = await make("news", `خبر ينقل بالهاتف ${token}`, "scheduled", "2031-06-03T10:00:00Z");
+    const week = mondayAhead(13);
+    const news = await make("news", `خبر ينقل بالهاتف ${token}`, "scheduled", `${dayAfter(week, 1)}T10:00:00Z`);
     const { context, page, errors } = await signedInPage(browser, server, server.personas.editor, { viewport: PHONE });
     await keepEvidence(
       page,
       "calendar-move-phone",
       async () => {
-        await open(page, `${base}/admin/calendar?view=week&date=2031-06-03`);
+        await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 1)}`);
         // Stacked: each day below the one before, as wide as the page.
         const boxes = await page.locator("[data-testid=calendar-day]").evaluateAll((days) => days.map((d) => d.getBoundingClientRect().toJSON() as DOMRect));
         for (let i = 1; i < boxes.length; i++) expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom);
         expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 
-        await moveThroughDialog(page, "news", news.id, "2031-06-06T15:45");
+        await moveThroughDialog(page, "news", news.id, `${dayAfter(week, 4)}T15:45`);
         expect(await page.textContent('[data-testid="calendar-moved"]')).toContain(`خبر ينقل بالهاتف ${token}`);
-        await expect.poll(() => placeOf(page, "news", news.id)).toMatchObject({ day: "2031-06-06", time: "15:45", status: "scheduled" });
-        expect((await staff("news", news.id)).publish_date).toBe("2031-06-06T15:45:00.000Z");
+        await expect.poll(() => placeOf(page, "news", news.id)).toMatchObject({ day: dayAfter(week, 4), time: "15:45", status: "scheduled" });
+        expect((await staff("news", news.id)).publish_date).toBe(`${dayAfter(week, 4)}T15:45:00.000Z`);
 
         // Into another week: the notice links to it.
-        await moveThroughDialog(page, "news", news.id, "2031-06-10T08:00");
+        await moveThroughDialog(page, "news", news.id, `${dayAfter(week, 8)}T08:00`);
         await entry(page, "news", news.id).waitFor({ state: "detached" });
         await page.click('[data-testid="calendar-moved-link"]');
-        await showing(page, "week", "2031-06-10");
-        expect(await placeOf(page, "news", news.id)).toMatchObject({ day: "2031-06-10", time: "08:00" });
+        await showing(page, "week", dayAfter(week, 8));
+        expect(await placeOf(page, "news", news.id)).toMatchObject({ day: dayAfter(week, 8), time: "08:00" });
         expect(errors).toEqual([]);
       },
       server.output,
@@ -206,17 +224,18 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   });
 
   it("moves an item by dragging it to another day on a desktop", async () => {
-    const program = await make("programs", `برنامج يسحب ${token}`, "scheduled", "2031-07-01T20:30:00Z");
+    const week = mondayAhead(17);
+    const program = await make("programs", `برنامج يسحب ${token}`, "scheduled", `${dayAfter(week, 1)}T20:30:00Z`);
     const { context, page, errors } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP });
     await keepEvidence(
       page,
       "calendar-drag",
       async () => {
-        await open(page, `${base}/admin/calendar?view=week&date=2031-07-01`);
-        await entry(page, "program", program.id).dragTo(page.locator('[data-testid="calendar-day"][data-day="2031-07-04"]'));
+        await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 1)}`);
+        await entry(page, "program", program.id).dragTo(page.locator(`[data-testid="calendar-day"][data-day="${dayAfter(week, 4)}"]`));
         await page.locator('[data-testid="calendar-moved"]').waitFor();
-        await expect.poll(() => placeOf(page, "program", program.id)).toMatchObject({ day: "2031-07-04", time: "20:30" });
-        expect((await staff("programs", program.id)).publish_date).toBe("2031-07-04T20:30:00.000Z");
+        await expect.poll(() => placeOf(page, "program", program.id)).toMatchObject({ day: dayAfter(week, 4), time: "20:30" });
+        expect((await staff("programs", program.id)).publish_date).toBe(`${dayAfter(week, 4)}T20:30:00.000Z`);
         expect(errors).toEqual([]);
       },
       server.output,
@@ -262,28 +281,29 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   }, 180_000);
 
   it("refuses a move of an item someone saved meanwhile (409), says so, and shows its current time", async () => {
-    const news = await make("news", `خبر يعدله زميل ${token}`, "scheduled", "2031-08-05T11:00:00Z");
+    const week = mondayAhead(21);
+    const news = await make("news", `خبر يعدله زميل ${token}`, "scheduled", `${dayAfter(week, 1)}T11:00:00Z`);
     const { context, page, errors } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP });
     await keepEvidence(
       page,
       "calendar-conflict",
       async () => {
-        await open(page, `${base}/admin/calendar?view=week&date=2031-08-05`);
+        await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 1)}`);
         await entry(page, "news", news.id).waitFor();
         // A colleague moves it in the editor (through the API) after the calendar was drawn.
-        expect((await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: "2031-08-07T12:00:00Z" })).status).toBe(200);
-        await moveThroughDialog(page, "news", news.id, "2031-08-08T09:00");
+        expect((await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: `${dayAfter(week, 3)}T12:00:00Z` })).status).toBe(200);
+        await moveThroughDialog(page, "news", news.id, `${dayAfter(week, 4)}T09:00`);
         const notice = page.locator('[data-testid="calendar-move-failed"]');
         await notice.waitFor();
         expect(await notice.getAttribute("data-status")).toBe("CONFLICT");
         expect(await notice.textContent()).toContain("حفظ شخص آخر هذا العنصر بعد عرض الجدول");
         // The colleague's time stands, and the calendar shows it.
-        expect((await staff("news", news.id)).publish_date).toBe("2031-08-07T12:00:00.000Z");
-        await expect.poll(() => placeOf(page, "news", news.id)).toMatchObject({ day: "2031-08-07", time: "12:00" });
+        expect((await staff("news", news.id)).publish_date).toBe(`${dayAfter(week, 3)}T12:00:00.000Z`);
+        await expect.poll(() => placeOf(page, "news", news.id)).toMatchObject({ day: dayAfter(week, 3), time: "12:00" });
         // Moved again from what is shown now: it goes through.
-        await moveThroughDialog(page, "news", news.id, "2031-08-08T09:00");
+        await moveThroughDialog(page, "news", news.id, `${dayAfter(week, 4)}T09:00`);
         await page.locator('[data-testid="calendar-moved"]').waitFor();
-        expect((await staff("news", news.id)).publish_date).toBe("2031-08-08T09:00:00.000Z");
+        expect((await staff("news", news.id)).publish_date).toBe(`${dayAfter(week, 4)}T09:00:00.000Z`);
         // The browser logs the refused request; nothing else went wrong.
         expect(errors).toEqual(["Failed to load resource: the server responded with a status of 409 (Conflict)"]);
       },
@@ -293,36 +313,38 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   });
 
   it("answers GET /api/admin/calendar with the range's items and refuses bad ranges with 400; PATCH moves an item", async () => {
-    const news = await make("news", `خبر الواجهة البرمجية ${token}`, "scheduled", "2031-09-02T07:00:00Z");
-    const podcast = await make("podcasts", `حلقة الواجهة البرمجية ${token}`, "scheduled", "2031-09-03T07:00:00Z");
-    const draft = await make("news", `مسودة الواجهة البرمجية ${token}`, "draft", "2031-09-02T08:00:00Z");
-    const res = await call("GET", "/api/admin/calendar?from=2031-09-01&to=2031-09-08");
+    const ahead = mondayAhead(25);
+    const year = ahead.getUTCFullYear() + 1;
+    const news = await make("news", `خبر الواجهة البرمجية ${token}`, "scheduled", `${dayAfter(ahead, 1)}T07:00:00Z`);
+    const podcast = await make("podcasts", `حلقة الواجهة البرمجية ${token}`, "scheduled", `${dayAfter(ahead, 2)}T07:00:00Z`);
+    const draft = await make("news", `مسودة الواجهة البرمجية ${token}`, "draft", `${dayAfter(ahead, 1)}T08:00:00Z`);
+    const res = await call("GET", `/api/admin/calendar?from=${dayAfter(ahead, 0)}&to=${dayAfter(ahead, 7)}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toContain("no-store");
     const answer = (await res.json()) as CalendarAnswer;
-    expect([answer.from, answer.to]).toEqual(["2031-09-01T00:00:00.000Z", "2031-09-08T00:00:00.000Z"]);
+    expect([answer.from, answer.to]).toEqual([`${dayAfter(ahead, 0)}T00:00:00.000Z`, `${dayAfter(ahead, 7)}T00:00:00.000Z`]);
     const mine = answer.items.filter((i) => i.title.includes(token));
     expect(mine.map((i) => [i.type, i.id, i.status, i.publish_date])).toEqual([
-      ["news", news.id, "scheduled", "2031-09-02T07:00:00.000Z"],
-      ["podcast", podcast.id, "scheduled", "2031-09-03T07:00:00.000Z"],
+      ["news", news.id, "scheduled", `${dayAfter(ahead, 1)}T07:00:00.000Z`],
+      ["podcast", podcast.id, "scheduled", `${dayAfter(ahead, 2)}T07:00:00.000Z`],
     ]);
     expect(mine[0]).toMatchObject({ url: news.url, edit_url: `/admin/news/${news.id}` });
     expect(typeof mine[0].category_name, "the category's Arabic name").toBe("string");
     expect(answer.items.some((i) => i.id === draft.id && i.type === "news")).toBe(false);
     // Zoned date-times work too; neither parameter is this week.
-    expect((await call("GET", "/api/admin/calendar?from=2031-09-02T06:00:00Z&to=2031-09-02T07:00:01%2B00:00")).status).toBe(200);
+    expect((await call("GET", `/api/admin/calendar?from=${dayAfter(ahead, 1)}T06:00:00Z&to=${dayAfter(ahead, 1)}T07:00:01%2B00:00`)).status).toBe(200);
     const week = (await (await call("GET", "/api/admin/calendar")).json()) as CalendarAnswer;
     expect(Date.parse(week.to) - Date.parse(week.from)).toBe(7 * 24 * 3600_000);
 
     const refusals: [string, string][] = [
-      ["?to=2031-09-08", "from"],
-      ["?from=2031-09-01", "to"],
-      ["?from=yesterday&to=2031-09-08", "from"],
-      ["?from=2031-02-30&to=2031-03-08", "from"],
-      ["?from=2031-09-08&to=2031-09-01", "to"],
-      ["?from=2031-09-01&to=2031-09-01", "to"],
-      ["?from=2031-01-01&to=2031-06-01", "to"],
-      ["?from=2031-09-01&to=2031-09-08&type=news", "type"],
+      [`?to=${dayAfter(ahead, 7)}`, "from"],
+      [`?from=${dayAfter(ahead, 0)}`, "to"],
+      [`?from=yesterday&to=${dayAfter(ahead, 7)}`, "from"],
+      [`?from=${year}-02-30&to=${year}-03-08`, "from"],
+      [`?from=${dayAfter(ahead, 7)}&to=${dayAfter(ahead, 0)}`, "to"],
+      [`?from=${dayAfter(ahead, 0)}&to=${dayAfter(ahead, 0)}`, "to"],
+      [`?from=${year}-01-01&to=${year}-06-01`, "to"],
+      [`?from=${dayAfter(ahead, 0)}&to=${dayAfter(ahead, 7)}&type=news`, "type"],
     ];
     for (const [query, field] of refusals) {
       const refused = await call("GET", `/api/admin/calendar${query}`);
@@ -331,15 +353,15 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
       expect(error.code, query).toBe("INVALID_QUERY");
       expect(Object.keys(error.fields), query).toContain(field);
     }
-    expect((await fetch(`${base}/api/admin/calendar?from=2031-09-01&to=2031-09-08`)).status).toBe(401);
+    expect((await fetch(`${base}/api/admin/calendar?from=${dayAfter(ahead, 0)}&to=${dayAfter(ahead, 7)}`)).status).toBe(401);
     expect((await call("POST", "/api/admin/calendar", {})).status).toBe(405);
 
     // Moving through PATCH /api/admin/{type}/{id}: publish_date (and the updated_at read, for a 409).
     const stale = mine[0].updated_at;
-    const later = await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: "2031-09-04T10:00:00Z", updated_at: stale });
+    const later = await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: `${dayAfter(ahead, 3)}T10:00:00Z`, updated_at: stale });
     expect(later.status).toBe(200);
-    expect((await later.json()) as Item).toMatchObject({ status: "scheduled", publish_date: "2031-09-04T10:00:00.000Z" });
-    expect((await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: "2031-09-05T10:00:00Z", updated_at: stale })).status).toBe(409);
+    expect((await later.json()) as Item).toMatchObject({ status: "scheduled", publish_date: `${dayAfter(ahead, 3)}T10:00:00.000Z` });
+    expect((await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: `${dayAfter(ahead, 4)}T10:00:00Z`, updated_at: stale })).status).toBe(409);
     // A scheduled item into the past: the form's rule refuses "scheduled" then; with status published it goes out.
     const past = await call("PATCH", `/api/admin/news/${news.id}`, { publish_date: "2024-01-01T10:00:00Z" });
     expect(past.status).toBe(422);
@@ -350,11 +372,12 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   });
 
   it("has no serious accessibility problem, in the week, the day and the move dialog", async () => {
-    await make("news", `خبر فحص الإتاحة ${token}`, "scheduled", "2031-10-07T09:00:00Z");
+    const week = mondayAhead(29);
+    await make("news", `خبر فحص الإتاحة ${token}`, "scheduled", `${dayAfter(week, 1)}T09:00:00Z`);
     const { context, page } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP });
-    await open(page, `${base}/admin/calendar?view=week&date=2031-10-07`);
+    await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 1)}`);
     expect(await mainViolations(page)).toEqual([]);
-    await open(page, `${base}/admin/calendar?view=day&date=2031-10-07`);
+    await open(page, `${base}/admin/calendar?view=day&date=${dayAfter(week, 1)}`);
     expect(await mainViolations(page)).toEqual([]);
     await page.locator('[data-testid="calendar-move"]').first().click();
     await page.locator('[data-testid="calendar-move-dialog"]').waitFor();
@@ -363,18 +386,20 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
   });
 
   it("speaks French in the French back-office, with its menu entry", async () => {
-    const item = await make("podcasts", `Épisode du calendrier ${token}`, "scheduled", "2031-11-04T16:20:00Z");
+    const week = mondayAhead(33);
+    const item = await make("podcasts", `Épisode du calendrier ${token}`, "scheduled", `${dayAfter(week, 1)}T16:20:00Z`);
     const { context, page, errors } = await signedInPage(browser, server, server.personas.editor, { viewport: DESKTOP, locale: "fr" });
     await open(page, `${base}/admin`);
     await page.click('[data-testid="admin-menu-link-calendar"]');
     await page.waitForURL((u) => u.pathname === "/admin/calendar");
-    await open(page, `${base}/admin/calendar?view=week&date=2031-11-04`);
+    await open(page, `${base}/admin/calendar?view=week&date=${dayAfter(week, 1)}`);
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
     expect(await page.textContent("main h1")).toBe("Calendrier de publication");
     expect(await page.textContent('[data-testid="calendar-view-week"]')).toBe("Semaine");
     expect(await page.textContent('[data-testid="calendar-view-day"]')).toBe("Jour");
     expect(await page.textContent('[data-testid="calendar-next"]')).toBe("Semaine suivante");
-    expect(await page.textContent('[data-testid="calendar-day"][data-day="2031-11-03"] h3')).toContain("lundi 3 novembre");
+    const monday = new Intl.DateTimeFormat("fr", { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" }).format(week);
+    expect(await page.textContent(`[data-testid="calendar-day"][data-day="${dayAfter(week, 0)}"] h3`)).toContain(monday);
     expect(await page.textContent('[data-testid="calendar-heading"]')).toContain("heure de Nouakchott");
     const shown = entry(page, "podcast", item.id);
     expect(await shown.textContent()).toContain("Programmé");
@@ -383,7 +408,7 @@ describe.skipIf(!hasChromium)("the schedule at /admin/calendar", () => {
     const dialog = page.locator('[data-testid="calendar-move-dialog"]');
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Nouvelle date (heure de Nouakchott)");
-    expect(await page.inputValue('[data-testid="calendar-move-time"]')).toBe(`2031-11-04T${timeOf(new Date("2031-11-04T16:20:00Z"))}`);
+    expect(await page.inputValue('[data-testid="calendar-move-time"]')).toBe(`${dayAfter(week, 1)}T${timeOf(new Date(`${dayAfter(week, 1)}T16:20:00Z`))}`);
     expect(errors).toEqual([]);
     await context.close();
   });
