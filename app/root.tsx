@@ -3,7 +3,8 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, ty
 import { I18nextProvider } from "react-i18next";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
-import { createI18n, switchI18n, type Translations } from "./lib/i18n.ts";
+import { createI18n, switchI18n } from "./lib/i18n.ts";
+import type { RootLoaderData, SignedInUser, Translations } from "./lib/root-data.ts";
 import { directionOf, type Language } from "#domain/language.ts";
 import { PREFETCH_RULES } from "#domain/navigation.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -19,7 +20,7 @@ import "./fonts/fonts.css";
 import { fontPreloads } from "./lib/fonts.ts";
 import "./app.css";
 
-async function signedInUser(request: Request): Promise<{ id: string; email: string; name: string; isAdmin: boolean } | null> {
+async function signedInUser(request: Request): Promise<SignedInUser | null> {
   const user = await getSessionUser(request);
   return user && { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
 }
@@ -34,10 +35,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     year: new Date().getFullYear(),
     // The header shows the admin link instead of sign-in when set. No session cookie, no database work.
     user: await signedInUser(request),
-  };
+  } satisfies RootLoaderData;
 }
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+/** Declared in app/lib/root-data.ts, which the modules root.tsx imports can read without importing root.tsx. */
+export type { RootLoaderData } from "./lib/root-data.ts";
 
 /** Root data (language, strings, site settings) changes only after a form post, such as the language toggle. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {

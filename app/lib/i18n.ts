@@ -4,9 +4,9 @@ import { useRouteLoaderData } from "react-router";
 import { I18nContext, initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, type Language } from "#domain/language.ts";
 import { formatCount } from "#domain/plural.ts";
-import type { RootLoaderData } from "#app/root.tsx";
+import type { RootLoaderData, Translations } from "./root-data.ts";
 
-export type Translations = Record<string, unknown>;
+export type { Translations } from "./root-data.ts";
 
 /**
  * An i18next instance holding only the language being shown: the server renders with it and the root

@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import type { RootLoaderData } from "#app/root.tsx";
+import type { RootLoaderData } from "./root-data.ts";
 import type { SchemaType } from "#domain/content-types/define.ts";
 
 type Match = { id: string; data: unknown } | undefined;

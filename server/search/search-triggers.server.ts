@@ -17,7 +17,7 @@
  */
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database } from "#server/db/database.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { CONTENT_TYPES, definitionOf, type ContentType } from "#domain/content-types/index.ts";
 

@@ -1,0 +1,23 @@
+/**
+ * What the root loader (app/root.tsx) gives every page: the language and its strings, the site's public
+ * settings, the signed-in account. Declared here rather than inferred from the loader, so the modules that read
+ * it (the i18n hooks, the meta helpers, the header) do not import root.tsx, which imports them: the loader is
+ * checked against this type (`satisfies`), so the two cannot drift apart.
+ */
+import type { Language } from "#domain/language.ts";
+import type { PublicConfig } from "#server/config.server.ts";
+
+/** One language's strings, as the root loader hands them to the browser. */
+export type Translations = Record<string, unknown>;
+
+/** The signed-in account as the header shows it (no session cookie: null). */
+export type SignedInUser = { id: string; email: string; name: string; isAdmin: boolean };
+
+export type RootLoaderData = {
+  lang: Language;
+  dir: "rtl" | "ltr";
+  translations: Translations;
+  site: PublicConfig;
+  year: number;
+  user: SignedInUser | null;
+};
