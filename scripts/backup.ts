@@ -10,8 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getConfig } from "#server/config.server.ts";
-import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
-import { BackupError, createBackup, formatBytes, localFolders } from "#server/ops/backup.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { DatabaseLockedError } from "#server/db/data-folder-lock.server.ts";
+import { createBackup } from "#server/ops/backup.server.ts";
+import { BackupError, formatBytes, localFolders } from "#server/ops/backup-format.server.ts";
 
 const usage = "usage: npm run backup [-- --output <file.tar.gz | folder>]";
 

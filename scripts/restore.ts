@@ -9,8 +9,11 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getConfig } from "#server/config.server.ts";
-import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
-import { ArchiveError, BackupError, FILE_SECTIONS, formatBytes, localFolders, restoreBackup, type FileSection } from "#server/ops/backup.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { DatabaseLockedError } from "#server/db/data-folder-lock.server.ts";
+import { ArchiveError } from "#server/ops/backup-archive.server.ts";
+import { BackupError, FILE_SECTIONS, formatBytes, localFolders, type FileSection } from "#server/ops/backup-format.server.ts";
+import { restoreBackup } from "#server/ops/restore.server.ts";
 
 const usage = "usage: npm run restore -- <backup.tar.gz> [--force]";
 

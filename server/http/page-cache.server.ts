@@ -187,6 +187,133 @@ export function preferredEncoding(accept: string | undefined): "br" | "gzip" | "
   return "identity";
 }
 
+/** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
+function renderRequest(req: ExpressRequest, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === "cookie" || name === "authorization" || name.startsWith("if-") || name === "host") continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const language = parseCookie(req.headers.cookie ?? "")[LANGUAGE_COOKIE];
+  if (language) headers.set("cookie", `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}`);
+  return new Request(requestUrl(req, origin), { method: "GET", headers });
+}
+
+type Lifetimes = { freshMs: number; staleMs: number; now: () => number };
+
+/**
+ * Renders a page once and says whether it may be kept; a good page comes back as an entry with its three
+ * encodings. `current` tells, once the render has landed, whether no invalidation happened meanwhile.
+ */
+async function renderEntry(render: RenderPage, request: Request, current: () => boolean, { freshMs, staleMs, now }: Lifetimes): Promise<Fill> {
+  let rendered: Rendered;
+  try {
+    const { result, scope } = await withRenderScope(async () => {
+      const response = await render(request);
+      return { response, body: Buffer.from(await response.arrayBuffer()) };
+    });
+    const { response, body } = result;
+    const headers = [...response.headers.entries()];
+    const type = response.headers.get("content-type") ?? "";
+    const control = response.headers.get("cache-control") ?? "";
+    const isHtml = type.startsWith("text/html");
+    const scriptHashes = isHtml ? inlineScriptHashes(body.toString("utf8")) : [];
+    // Degraded whatever the status: a detail page whose read failed answers with a redirect home.
+    const failed = response.status >= 500 || scope.degraded;
+    rendered = { status: response.status, headers, body, scriptHashes, failed };
+    const isFeed = isFeedPath(new URL(request.url).pathname) && /\bxml\b/.test(type);
+    const keep =
+      response.status === 200 && (isHtml || isFeed) && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
+    if (!keep) return { entry: null, rendered };
+    const [gz, br] = await Promise.all([
+      gzip(body, { level: 9 }),
+      brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 7, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    ]);
+    const at = now();
+    // Invalidated while rendering: the page may predate the write. It answers the requests that waited
+    // for it and stays as a last resort, but it is not fresh.
+    const fresh = current();
+    const entry: Entry = {
+      path: new URL(request.url).pathname,
+      headers: headers.filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())),
+      identity: body,
+      gzip: gz,
+      br,
+      etag: `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+      scriptHashes,
+      views: scope.views,
+      storedAt: at,
+      freshUntil: fresh ? at + freshMs : 0,
+      staleUntil: fresh ? at + freshMs + staleMs : 0,
+    };
+    return { entry, rendered };
+  } catch (error) {
+    return { entry: null, rendered: null, error };
+  }
+}
+
+type SendSettings = { cacheControl: string; origin: string; countViews?: CountViews; now: () => number };
+
+/** Answers with a kept page: its headers, this answer's CSP with the page's script hashes, a 304 when the reader has it. */
+function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string, { cacheControl, origin, countViews, now }: SendSettings) {
+  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  res.setHeader("Cache-Control", cacheControl);
+  res.setHeader("Vary", "Accept-Encoding, Accept-Language, Cookie");
+  res.setHeader("ETag", entry.etag);
+  res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
+  res.setHeader(PAGE_CACHE_HEADER, state);
+  const policy = res.getHeader("Content-Security-Policy");
+  if (typeof policy === "string") {
+    if (entry.csp?.policy !== policy) entry.csp = { policy, withHashes: policyWithHashes(policy, entry.scriptHashes) };
+    res.setHeader("Content-Security-Policy", entry.csp.withHashes);
+  }
+  if (countViews && entry.views.length && req.method === "GET") {
+    try {
+      countViews(renderRequest(req, origin), entry.views);
+    } catch (error) {
+      logger.warn({ err: error }, "views of a cached page not counted");
+    }
+  }
+  const tags = (req.headers["if-none-match"] ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
+  if (tags.includes(entry.etag.replace(/^W\//, "")) || tags.includes("*")) {
+    res.status(304).end();
+    return;
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
+  // Set before the body is written, so compression() leaves the bytes alone.
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", String(body.length));
+  res.status(200);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
+/** A render's own answer, not kept (a 404, a redirect, a degraded page): passed on once, never stored. */
+function sendRendered(req: ExpressRequest, res: ExpressResponse, rendered: Rendered, state: string, status = rendered.status) {
+  for (const [name, value] of rendered.headers) {
+    const lower = name.toLowerCase();
+    if (lower === "content-length" || lower === "content-encoding" || lower === "transfer-encoding") continue;
+    if (lower === "set-cookie") continue; // an anonymous page sets none; never hand one reader's to another
+    res.append(name, value);
+  }
+  if (!rendered.headers.some(([name]) => name.toLowerCase() === "cache-control")) res.setHeader("Cache-Control", "no-store");
+  res.setHeader(PAGE_CACHE_HEADER, state);
+  if (status === 503) res.setHeader("Retry-After", "30");
+  const policy = res.getHeader("Content-Security-Policy");
+  if (typeof policy === "string") res.setHeader("Content-Security-Policy", policyWithHashes(policy, rendered.scriptHashes));
+  res.status(status);
+  if (req.method === "HEAD") res.end();
+  else res.end(rendered.body);
+}
+
+function unavailable(res: ExpressResponse) {
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Retry-After", "30");
+  res.setHeader(PAGE_CACHE_HEADER, "ERROR");
+  res.status(503).type("text/plain; charset=utf-8").send("الخدمة غير متاحة مؤقتاً، حاول بعد قليل / Service temporarily unavailable, please try again shortly");
+}
+
 export type PageCache = ReturnType<typeof createPageCache>;
 
 export function createPageCache(options: PageCacheOptions) {
@@ -204,77 +331,19 @@ export function createPageCache(options: PageCacheOptions) {
   let generation = 0;
   /** `fastHits`: the hits among `hits` answered before Express's stack (server/http/fast-path.server.ts). */
   const stats = { hits: 0, fastHits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
-  const cacheControl = publicCacheControl({ freshMs, staleMs, errorMs });
+  const sending: SendSettings = { cacheControl: publicCacheControl({ freshMs, staleMs, errorMs }), origin, countViews, now };
+  const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) => sendEntry(req, res, entry, state, sending);
 
   /** The key of a page: the language the reader gets (cookie, then Accept-Language) and the target, path and query as sent. */
   const keyOf = (headers: ExpressRequest["headers"], target: string) => `${languageOfHeaders(headers.cookie, headers["accept-language"])} ${target}`;
-
-  /** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
-  function renderRequest(req: ExpressRequest): Request {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || name === "cookie" || name === "authorization" || name.startsWith("if-") || name === "host") continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-    }
-    const language = parseCookie(req.headers.cookie ?? "")[LANGUAGE_COOKIE];
-    if (language) headers.set("cookie", `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}`);
-    return new Request(requestUrl(req, origin), { method: "GET", headers });
-  }
-
-  async function renderOnce(request: Request, gen: number): Promise<Fill> {
-    stats.renders++;
-    let rendered: Rendered;
-    try {
-      const { result, scope } = await withRenderScope(async () => {
-        const response = await render(request);
-        return { response, body: Buffer.from(await response.arrayBuffer()) };
-      });
-      const { response, body } = result;
-      const headers = [...response.headers.entries()];
-      const type = response.headers.get("content-type") ?? "";
-      const control = response.headers.get("cache-control") ?? "";
-      const isHtml = type.startsWith("text/html");
-      const scriptHashes = isHtml ? inlineScriptHashes(body.toString("utf8")) : [];
-      // Degraded whatever the status: a detail page whose read failed answers with a redirect home.
-      const failed = response.status >= 500 || scope.degraded;
-      rendered = { status: response.status, headers, body, scriptHashes, failed };
-      const isFeed = isFeedPath(new URL(request.url).pathname) && /\bxml\b/.test(type);
-      const keep =
-        response.status === 200 && (isHtml || isFeed) && !scope.degraded && !response.headers.has("set-cookie") && !/no-store|private|no-cache/i.test(control);
-      if (!keep) return { entry: null, rendered };
-      const [gz, br] = await Promise.all([
-        gzip(body, { level: 9 }),
-        brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 7, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      ]);
-      const at = now();
-      // Invalidated while rendering: the page may predate the write. It answers the requests that waited
-      // for it and stays as a last resort, but it is not fresh.
-      const current = gen === generation;
-      const entry: Entry = {
-        path: new URL(request.url).pathname,
-        headers: headers.filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())),
-        identity: body,
-        gzip: gz,
-        br,
-        etag: `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
-        scriptHashes,
-        views: scope.views,
-        storedAt: at,
-        freshUntil: current ? at + freshMs : 0,
-        staleUntil: current ? at + freshMs + staleMs : 0,
-      };
-      return { entry, rendered };
-    } catch (error) {
-      return { entry: null, rendered: null, error };
-    }
-  }
 
   /** Starts (or joins) the render of a page; a good page is stored when it lands. */
   function fill(key: string, request: Request): { fill: Promise<Fill>; joined: boolean } {
     const running = inflight.get(key);
     if (running && running.generation === generation) return { fill: running.fill, joined: true };
     const gen = generation;
-    const promise = renderOnce(request, gen).then((result) => {
+    stats.renders++;
+    const promise = renderEntry(render, request, () => gen === generation, { freshMs, staleMs, now }).then((result) => {
       if (result.entry) entries.set(key, result.entry, { ttl: freshMs + staleMs + errorMs });
       else {
         stats.failures += result.rendered?.failed || result.error ? 1 : 0;
@@ -290,72 +359,13 @@ export function createPageCache(options: PageCacheOptions) {
     return { fill: promise, joined: false };
   }
 
-  function send(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) {
-    for (const [name, value] of entry.headers) res.setHeader(name, value);
-    res.setHeader("Cache-Control", cacheControl);
-    res.setHeader("Vary", "Accept-Encoding, Accept-Language, Cookie");
-    res.setHeader("ETag", entry.etag);
-    res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
-    res.setHeader(PAGE_CACHE_HEADER, state);
-    const policy = res.getHeader("Content-Security-Policy");
-    if (typeof policy === "string") {
-      if (entry.csp?.policy !== policy) entry.csp = { policy, withHashes: policyWithHashes(policy, entry.scriptHashes) };
-      res.setHeader("Content-Security-Policy", entry.csp.withHashes);
-    }
-    if (countViews && entry.views.length && req.method === "GET") {
-      try {
-        countViews(renderRequest(req), entry.views);
-      } catch (error) {
-        logger.warn({ err: error }, "views of a cached page not counted");
-      }
-    }
-    const tags = (req.headers["if-none-match"] ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
-    if (tags.includes(entry.etag.replace(/^W\//, "")) || tags.includes("*")) {
-      res.status(304).end();
-      return;
-    }
-    const encoding = preferredEncoding(req.headers["accept-encoding"]);
-    const body = encoding === "br" ? entry.br : encoding === "gzip" ? entry.gzip : entry.identity;
-    // Set before the body is written, so compression() leaves the bytes alone.
-    if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
-    res.setHeader("Content-Length", String(body.length));
-    res.status(200);
-    if (req.method === "HEAD") res.end();
-    else res.end(body);
-  }
-
-  /** A render's own answer, not kept (a 404, a redirect, a degraded page): passed on once, never stored. */
-  function sendRendered(req: ExpressRequest, res: ExpressResponse, rendered: Rendered, state: string, status = rendered.status) {
-    for (const [name, value] of rendered.headers) {
-      const lower = name.toLowerCase();
-      if (lower === "content-length" || lower === "content-encoding" || lower === "transfer-encoding") continue;
-      if (lower === "set-cookie") continue; // an anonymous page sets none; never hand one reader's to another
-      res.append(name, value);
-    }
-    if (!rendered.headers.some(([name]) => name.toLowerCase() === "cache-control")) res.setHeader("Cache-Control", "no-store");
-    res.setHeader(PAGE_CACHE_HEADER, state);
-    if (status === 503) res.setHeader("Retry-After", "30");
-    const policy = res.getHeader("Content-Security-Policy");
-    if (typeof policy === "string") res.setHeader("Content-Security-Policy", policyWithHashes(policy, rendered.scriptHashes));
-    res.status(status);
-    if (req.method === "HEAD") res.end();
-    else res.end(rendered.body);
-  }
-
-  function unavailable(res: ExpressResponse) {
-    res.setHeader("Cache-Control", "no-store");
-    res.setHeader("Retry-After", "30");
-    res.setHeader(PAGE_CACHE_HEADER, "ERROR");
-    res.status(503).type("text/plain; charset=utf-8").send("الخدمة غير متاحة مؤقتاً، حاول بعد قليل / Service temporarily unavailable, please try again shortly");
-  }
-
   async function middleware(req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
     if (!isCacheableRequest(req)) {
       stats.bypasses++;
       return next();
     }
     try {
-      const request = renderRequest(req);
+      const request = renderRequest(req, origin);
       const key = keyOf(req.headers, req.originalUrl);
       const entry = entries.get(key);
       const t = now();

@@ -13,8 +13,14 @@ import { pruneUnfinishedUploads } from "#server/media/storage/tus.server.ts";
 import { processVideo } from "#server/media/video/processing.server.ts";
 import { enqueue, pruneJobs, startWorker, type JobHandler, type Worker, type WorkerOptions } from "./queue.server.ts";
 import { searchDrainJob, SEARCH_DRAIN_EVERY_MS, SEARCH_DRAIN_JOB } from "#server/search/search-drain.server.ts";
-import { NEWSLETTER_PRUNE_JOB, NEWSLETTER_SEND_JOB, newsletterConfirmHandler, newsletterPruneHandler, newsletterSendHandler } from "./newsletter.server.ts";
-import { NEWSLETTER_CONFIRM_JOB } from "#server/content/newsletter.server.ts";
+import {
+  NEWSLETTER_PRUNE_JOB,
+  NEWSLETTER_SEND_JOB,
+  newsletterConfirmHandler,
+  newsletterPruneHandler,
+  newsletterSendHandler,
+} from "#server/newsletter/jobs.server.ts";
+import { NEWSLETTER_CONFIRM_JOB } from "#server/newsletter/subscriptions.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { PUSH_ALERT_JOB, pushAlertHandler } from "#server/push/alerts.server.ts";
 import { WORKFLOW_MAIL_JOB, workflowMailHandler } from "#server/content/workflow.server.ts";
@@ -75,7 +81,7 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     },
     // What an import or another tool queued for search (server/search/search-drain.server.ts); a long queue is
     // taken over by a follow-up run at once.
-    // Newsletter sends (decision 0126), resumable: server/jobs/newsletter.server.ts.
+    // Newsletter sends (decision 0126), resumable: server/newsletter/jobs.server.ts.
     [JOB.newsletterSend]: newsletterSendHandler("drivers" in config ? config : undefined),
     [JOB.newsletterPrune]: newsletterPruneHandler,
     // A sign-up's confirmation e-mail, queued by the request so that it answers every address alike.

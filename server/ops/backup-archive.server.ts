@@ -12,6 +12,7 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
+import { CodedError } from "#server/errors.server.ts";
 
 const BLOCK = 512;
 /** The largest size an ustar header's 11 octal digits hold; bigger files carry a pax `size` record. */
@@ -21,11 +22,9 @@ const MAX_PAX_BYTES = 64 * 1024;
 const MAX_NAME_BYTES = 4096;
 
 /** A problem with the archive itself (truncated, corrupted, not a backup): the target has not been touched. */
-export class ArchiveError extends Error {
-  readonly code = "BACKUP_ARCHIVE_INVALID";
+export class ArchiveError extends CodedError {
   constructor(message: string) {
-    super(message);
-    this.name = "ArchiveError";
+    super("BACKUP_ARCHIVE_INVALID", message);
   }
 }
 

@@ -29,8 +29,10 @@ import {
 } from "#server/db/schema.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { reindexSearch } from "#server/search/search-index.server.ts";
-import { ArchiveError, BackupError, createBackup, DERIVED_TABLES, restoreBackup, TRANSIENT_TABLES, walkFiles, type BackupManifest } from "./backup.server.ts";
-import { readArchive, writeTarGz } from "./backup-archive.server.ts";
+import { createBackup } from "./backup.server.ts";
+import { ArchiveError, readArchive, writeTarGz } from "./backup-archive.server.ts";
+import { BackupError, DERIVED_TABLES, TRANSIENT_TABLES, walkFiles, type BackupManifest } from "./backup-format.server.ts";
+import { restoreBackup } from "./restore.server.ts";
 import { createTestDatabase } from "#tests/helpers/db.ts";
 import { INVALIDATION_CHANNEL } from "#server/content/cache-bus.server.ts";
 import { CACHE_TAG_NAMES } from "#server/content/cache.server.ts";

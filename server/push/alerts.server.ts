@@ -18,13 +18,13 @@
  * - At most PUSH_ALERTS_PER_HOUR alerts start in any hour; the next is held (not sent), and the editor sees it.
  *   A bulk action queues one alert, its most important item's (queueOnePushAlert).
  */
-import { and, asc, eq, gt, gte, inArray, sql } from "drizzle-orm";
-import webpush from "web-push";
+import { and, asc, eq, gt, gte, inArray, sql, type SQL } from "drizzle-orm";
+import webpush, { type RequestOptions } from "web-push";
 import { CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
 import { localized } from "#domain/localized.ts";
 import { LANGUAGES, type Language } from "#domain/language.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { categories, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { createOutboundAgent, outboundRequest, type OutboundAgent } from "#server/http/outbound.server.ts";
@@ -61,7 +61,7 @@ async function alertWorthy(db: Database, facts: AlertFacts): Promise<boolean> {
 type SavedItem = { id: number; status: EditorStatus; publish_date: string; urgent?: unknown; category_id?: unknown };
 
 /** Whether this save makes an alert-worthy item public or scheduled (and it was not already out and worthy). */
-async function alertDue(tx: Database, before: SavedItem | null, after: SavedItem, config: Config): Promise<boolean> {
+async function alertDue(tx: Queryable, before: SavedItem | null, after: SavedItem, config: Config): Promise<boolean> {
   // Only a save that makes it public or scheduled: a draft or a story in review alerts nobody (decision 0138).
   if (!pushSettings(config) || (after.status !== "published" && after.status !== "scheduled")) return false;
   if (!(await alertWorthy(tx, { urgent: after.urgent, categoryId: after.category_id }))) return false;
@@ -73,7 +73,7 @@ async function alertDue(tx: Database, before: SavedItem | null, after: SavedItem
  * Called by the newsroom's save, in its transaction, with the item before (null for a new one) and after: queues
  * the alert when this save makes an alert-worthy item public or scheduled. Nothing when alerts are off.
  */
-export async function queuePushAlert(tx: Database, type: ContentType, before: SavedItem | null, after: SavedItem, config: Config = getConfig()) {
+export async function queuePushAlert(tx: Queryable, type: ContentType, before: SavedItem | null, after: SavedItem, config: Config = getConfig()) {
   if (await alertDue(tx, before, after, config)) await queueAlert(tx, type, after);
 }
 
@@ -102,7 +102,7 @@ export async function queueOnePushAlert(
   if (best) await queueAlert(tx, type, best);
 }
 
-async function queueAlert(tx: Database, type: ContentType, after: SavedItem) {
+async function queueAlert(tx: Queryable, type: ContentType, after: SavedItem) {
   await tx.insert(pushAlerts).values({ contentType: type, itemId: after.id }).onConflictDoNothing();
   // Held by the hour's cap, then published again: its turn comes again (the cap is counted when the job runs).
   await tx
@@ -183,8 +183,38 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
   const id = Number(job.payload.id);
   if (!CONTENT_TYPES.includes(type) || !Number.isSafeInteger(id)) throw new PermanentJobError("push alert job without a content type and id");
   const skipped: SendOutcome = { state: "skipped", sent: 0, failed: 0, removed: 0 };
-  const whereAlert = and(eq(pushAlerts.contentType, type), eq(pushAlerts.itemId, id));
+  const whereAlert = and(eq(pushAlerts.contentType, type), eq(pushAlerts.itemId, id)) as SQL;
 
+  const item = await readAlertItem(db, type, id);
+  const status = item ? editorStatusOf(item.status, item.publishDate) : "draft";
+  // Moved to a later time: the job queued for that time sends it.
+  if (status === "scheduled") return skipped;
+  if (!item || status !== "published" || !(await alertWorthy(db, item as AlertFacts))) {
+    // Unpublished, deleted, or no longer urgent before its alert left: forgotten, so a new publication alerts.
+    await db.delete(pushAlerts).where(and(whereAlert, eq(pushAlerts.state, "queued")));
+    return skipped;
+  }
+
+  const perHour = options.perHour ?? getConfig().PUSH_ALERTS_PER_HOUR;
+  const claimed = await claimAlert(db, whereAlert, job.id, perHour);
+  if (claimed === "held") {
+    logger.warn({ type, id, perHour }, "push alert held: the hour's cap of alerts is reached");
+    return { ...skipped, state: "held" };
+  }
+  if (!claimed) return skipped;
+
+  const payloads = alertPayloads(type, id, item, options);
+  const totals = await deliverToAll(db, { whereAlert, jobId: job.id, claimed, payloads, options });
+  await db
+    .update(pushAlerts)
+    .set({ state: "sent", finishedAt: new Date() })
+    .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
+  logger.info({ type, id, ...totals }, "push alert sent");
+  return { state: "sent", ...totals };
+}
+
+/** What the alert needs of its item: its title, address, state and what makes it alert-worthy. */
+async function readAlertItem(db: Database, type: ContentType, id: number) {
   const t = tableOf(type);
   const titleFr = columnOf(type, "titleFr");
   const categoryId = columnOf(type, "categoryId");
@@ -201,19 +231,19 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
     .from(t)
     .where(eq(t.id, id))
     .limit(1);
-  const status = item ? editorStatusOf(item.status, item.publishDate) : "draft";
-  // Moved to a later time: the job queued for that time sends it.
-  if (status === "scheduled") return skipped;
-  if (!item || status !== "published" || !(await alertWorthy(db, item as AlertFacts))) {
-    // Unpublished, deleted, or no longer urgent before its alert left: forgotten, so a new publication alerts.
-    await db.delete(pushAlerts).where(and(whereAlert, eq(pushAlerts.state, "queued")));
-    return skipped;
-  }
+  return item ?? null;
+}
 
-  const perHour = options.perHour ?? getConfig().PUSH_ALERTS_PER_HOUR;
-  const claimed = await db.transaction(async (txRaw) => {
+type AlertItem = NonNullable<Awaited<ReturnType<typeof readAlertItem>>>;
+type Progress = { cursor: number; sent: number; failed: number; removed: number };
+
+/**
+ * Counts the hour's alerts and takes this one, as one step under a lock: two jobs at once cannot both pass the
+ * cap. "held" when the cap is reached, the alert's progress when this job has it, null when another job does.
+ */
+async function claimAlert(db: Database, whereAlert: SQL, jobId: number, perHour: number): Promise<"held" | Progress | null> {
+  return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
-    // Counting the hour's alerts and taking this one are one step: two jobs at once cannot both pass the cap.
     await tx.execute(sql`select pg_advisory_xact_lock(${PUSH_CAP_LOCK})`);
     const [current] = await tx.select({ state: pushAlerts.state }).from(pushAlerts).where(whereAlert);
     // A queued alert is counted against the cap when it would start; one already sending was counted then.
@@ -227,26 +257,24 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
     // This job takes the alert: a queued one, its own after a crash, or one whose job is no longer queued or running.
     const [row] = await tx
       .update(pushAlerts)
-      .set({ state: "sending", jobId: job.id, startedAt: sql`coalesce(${pushAlerts.startedAt}, now())` })
+      .set({ state: "sending", jobId, startedAt: sql`coalesce(${pushAlerts.startedAt}, now())` })
       .where(
         and(
           whereAlert,
-          sql`(${pushAlerts.state} = 'queued' or (${pushAlerts.state} = 'sending' and (${pushAlerts.jobId} = ${job.id}
+          sql`(${pushAlerts.state} = 'queued' or (${pushAlerts.state} = 'sending' and (${pushAlerts.jobId} = ${jobId}
             or not exists (select 1 from jobs where jobs.id = ${pushAlerts.jobId} and jobs.state in ('queued', 'running')))))`,
         ),
       )
       .returning({ cursor: pushAlerts.cursor, sent: pushAlerts.sent, failed: pushAlerts.failed, removed: pushAlerts.removed });
     return row ?? null;
   });
-  if (claimed === "held") {
-    logger.warn({ type, id, perHour }, "push alert held: the hour's cap of alerts is reached");
-    return { ...skipped, state: "held" };
-  }
-  if (!claimed) return skipped;
+}
 
+/** The notification in each language, written once for every subscriber. */
+function alertPayloads(type: ContentType, id: number, item: AlertItem, options: SendOptions): Map<Language, string> {
   const path = publicUrl(type, item.pageSlug, id);
   const url = `${options.publicUrl.replace(/\/+$/, "")}${path}`;
-  const payloads = new Map<Language, string>(
+  return new Map<Language, string>(
     LANGUAGES.map((lang) => {
       const message: PushMessage = {
         lang,
@@ -258,31 +286,81 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
       return [lang, JSON.stringify(message)];
     }),
   );
-  const details = { vapidDetails: options.settings, TTL: PUSH_TTL_SECONDS, urgency: "high" as const, contentEncoding: "aes128gcm" as const };
-  const agent = options.agent ?? pushAgent();
-  const deadlineMs = options.deadlineMs ?? getConfig().PUSH_DEADLINE_MS;
+}
+
+type Subscription = { id: number; endpoint: string; p256dh: string; auth: string; language: string };
+type Outcome = "sent" | "gone" | "failed";
+type Delivery = {
+  payloads: Map<Language, string>;
+  details: RequestOptions;
+  agent: OutboundAgent;
+  deadlineMs: number;
+};
+
+/** One delivery, settled within its deadline whatever the push service does. */
+async function deliver(sub: Subscription, { payloads, details, agent, deadlineMs }: Delivery): Promise<Outcome> {
+  const lang = (LANGUAGES as readonly string[]).includes(sub.language) ? (sub.language as Language) : "ar";
+  try {
+    const request = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloads.get(lang)!, details);
+    const answer = await outboundRequest(request.endpoint, { agent, method: request.method, headers: request.headers, body: request.body, deadlineMs });
+    if (answer.status >= 200 && answer.status < 300) return "sent";
+    if (answer.status === 404 || answer.status === 410) return "gone";
+    // The endpoint is a capability: only its host is logged.
+    logger.warn({ host: hostOf(sub.endpoint), status: answer.status }, "push alert not delivered");
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    logger.warn({ host: hostOf(sub.endpoint), code: code ?? null, reason: message }, "push alert not delivered");
+  }
+  return "failed";
+}
+
+/** What finished deliveries mean for their subscriptions: a success clears the failure count, gone or failing too often removes. */
+async function settleSubscriptions(db: Database, done: { id: number; outcome: Outcome }[], maxFailures: number) {
+  const ids = (o: Outcome) => done.filter((d) => d.outcome === o).map((d) => d.id);
+  const [sent, gone, failed] = [ids("sent"), ids("gone"), ids("failed")];
+  const removed = [...gone];
+  if (sent.length)
+    await db
+      .update(pushSubscriptions)
+      .set({ failures: 0 })
+      .where(and(inArray(pushSubscriptions.id, sent), gt(pushSubscriptions.failures, 0)));
+  if (failed.length) {
+    const counted = await db
+      .update(pushSubscriptions)
+      .set({ failures: sql`${pushSubscriptions.failures} + 1` })
+      .where(inArray(pushSubscriptions.id, failed))
+      .returning({ id: pushSubscriptions.id, failures: pushSubscriptions.failures });
+    const dead = counted.filter((c) => c.failures >= maxFailures).map((c) => c.id);
+    if (dead.length) logger.info({ count: dead.length, maxFailures }, "push subscriptions removed after failing in a row");
+    removed.push(...dead);
+  }
+  if (removed.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, removed));
+  return { sent: sent.length, failed: failed.length, removed: removed.length };
+}
+
+/**
+ * Delivers to every subscription after the claimed cursor, by id, PUSH_CONCURRENCY at once over a sliding
+ * window; after each batch the alert's row keeps the cursor and the counts. Returns the totals.
+ */
+async function deliverToAll(
+  db: Database,
+  {
+    whereAlert,
+    jobId,
+    claimed,
+    payloads,
+    options,
+  }: { whereAlert: SQL; jobId: number; claimed: Progress; payloads: Map<Language, string>; options: SendOptions },
+) {
+  const delivery: Delivery = {
+    payloads,
+    details: { vapidDetails: options.settings, TTL: PUSH_TTL_SECONDS, urgency: "high" as const, contentEncoding: "aes128gcm" as const },
+    agent: options.agent ?? pushAgent(),
+    deadlineMs: options.deadlineMs ?? getConfig().PUSH_DEADLINE_MS,
+  };
   const maxFailures = options.maxFailures ?? getConfig().PUSH_MAX_FAILURES;
   const batchSize = options.batchSize ?? PUSH_BATCH_SIZE;
   const concurrency = options.concurrency ?? PUSH_CONCURRENCY;
-
-  type Subscription = { id: number; endpoint: string; p256dh: string; auth: string; language: string };
-  type Outcome = "sent" | "gone" | "failed";
-  /** One delivery, settled within its deadline whatever the push service does. */
-  const deliver = async (sub: Subscription): Promise<Outcome> => {
-    const lang = (LANGUAGES as readonly string[]).includes(sub.language) ? (sub.language as Language) : "ar";
-    try {
-      const request = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloads.get(lang)!, details);
-      const answer = await outboundRequest(request.endpoint, { agent, method: request.method, headers: request.headers, body: request.body, deadlineMs });
-      if (answer.status >= 200 && answer.status < 300) return "sent";
-      if (answer.status === 404 || answer.status === 410) return "gone";
-      // The endpoint is a capability: only its host is logged.
-      logger.warn({ host: hostOf(sub.endpoint), status: answer.status }, "push alert not delivered");
-    } catch (error) {
-      const { code, message } = error as { code?: string; message?: string };
-      logger.warn({ host: hostOf(sub.endpoint), code: code ?? null, reason: message }, "push alert not delivered");
-    }
-    return "failed";
-  };
 
   let cursor = claimed.cursor;
   const totals = { sent: claimed.sent, failed: claimed.failed, removed: claimed.removed };
@@ -295,32 +373,14 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
     finished = [];
     // Deliveries start in id order: everything below the lowest one still in flight is done (and in `done`).
     cursor = inFlight.size ? Math.min(...inFlight.keys()) - 1 : lastStarted;
-    const ids = (o: Outcome) => done.filter((d) => d.outcome === o).map((d) => d.id);
-    const [sent, gone, failed] = [ids("sent"), ids("gone"), ids("failed")];
-    const removed = [...gone];
-    if (sent.length)
-      await db
-        .update(pushSubscriptions)
-        .set({ failures: 0 })
-        .where(and(inArray(pushSubscriptions.id, sent), gt(pushSubscriptions.failures, 0)));
-    if (failed.length) {
-      const counted = await db
-        .update(pushSubscriptions)
-        .set({ failures: sql`${pushSubscriptions.failures} + 1` })
-        .where(inArray(pushSubscriptions.id, failed))
-        .returning({ id: pushSubscriptions.id, failures: pushSubscriptions.failures });
-      const dead = counted.filter((c) => c.failures >= maxFailures).map((c) => c.id);
-      if (dead.length) logger.info({ count: dead.length, maxFailures }, "push subscriptions removed after failing in a row");
-      removed.push(...dead);
-    }
-    if (removed.length) await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, removed));
-    totals.sent += sent.length;
-    totals.failed += failed.length;
-    totals.removed += removed.length;
+    const settled = await settleSubscriptions(db, done, maxFailures);
+    totals.sent += settled.sent;
+    totals.failed += settled.failed;
+    totals.removed += settled.removed;
     await db
       .update(pushAlerts)
       .set({ cursor, sent: totals.sent, failed: totals.failed, removed: totals.removed })
-      .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
+      .where(and(whereAlert, eq(pushAlerts.jobId, jobId)));
   };
 
   for (let after = cursor; ;) {
@@ -345,7 +405,7 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
       lastStarted = sub.id;
       inFlight.set(
         sub.id,
-        deliver(sub).then((outcome) => {
+        deliver(sub, delivery).then((outcome) => {
           finished.push({ id: sub.id, outcome });
           inFlight.delete(sub.id);
         }),
@@ -354,12 +414,7 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
   }
   await Promise.all(inFlight.values());
   await flush();
-  await db
-    .update(pushAlerts)
-    .set({ state: "sent", finishedAt: new Date() })
-    .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
-  logger.info({ type, id, ...totals }, "push alert sent");
-  return { state: "sent", ...totals };
+  return totals;
 }
 
 function hostOf(endpoint: string): string {

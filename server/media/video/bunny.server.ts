@@ -114,21 +114,55 @@ function isoDate(value: string | null | undefined): string {
 
 const nonNegative = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
 
-export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): VideoLibrary {
+/** The driver's options with their defaults applied. */
+type BunnySettings = {
+  libraryId: string;
+  apiKey: string;
+  tokenKey: string | null;
+  apiUrl: string;
+  tusEndpoint: string;
+  embedUrl: string;
+  cdnOrigin: string;
+  timeoutMs: number;
+  playbackTtl: number;
+  uploadTtl: number;
+  collectionsTtl: number;
+  now: () => number;
+  fetch: typeof fetch;
+  libraryPath: string;
+};
+
+function settingsOf(options: BunnyVideoLibraryOptions): BunnySettings {
   const libraryId = options.libraryId.trim();
-  const apiKey = options.apiKey;
-  const tokenKey = options.tokenKey || null;
   const apiUrl = (options.apiUrl ?? BUNNY_API_URL).replace(/\/+$/, "");
-  const tusEndpoint = options.tusEndpoint ?? `${apiUrl}/tusupload`;
-  const embedUrl = (options.embedUrl ?? BUNNY_EMBED_URL).replace(/\/+$/, "");
-  const cdnOrigin = /^https?:\/\//i.test(options.cdnHostname) ? options.cdnHostname.replace(/\/+$/, "") : `https://${options.cdnHostname.replace(/\/+$/, "")}`;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const playbackTtl = options.playbackTtlSeconds ?? 24 * 3600;
-  const uploadTtl = options.uploadTtlSeconds ?? 2 * 3600;
-  const collectionsTtl = options.collectionsTtlMs ?? 5 * 60_000;
-  const now = options.now ?? Date.now;
-  const doFetch = options.fetch ?? fetch;
-  const libraryPath = `/library/${encodeURIComponent(libraryId)}`;
+  return {
+    libraryId,
+    apiKey: options.apiKey,
+    tokenKey: options.tokenKey || null,
+    apiUrl,
+    tusEndpoint: options.tusEndpoint ?? `${apiUrl}/tusupload`,
+    embedUrl: (options.embedUrl ?? BUNNY_EMBED_URL).replace(/\/+$/, ""),
+    cdnOrigin: /^https?:\/\//i.test(options.cdnHostname) ? options.cdnHostname.replace(/\/+$/, "") : `https://${options.cdnHostname.replace(/\/+$/, "")}`,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    playbackTtl: options.playbackTtlSeconds ?? 24 * 3600,
+    uploadTtl: options.uploadTtlSeconds ?? 2 * 3600,
+    collectionsTtl: options.collectionsTtlMs ?? 5 * 60_000,
+    now: options.now ?? Date.now,
+    fetch: options.fetch ?? fetch,
+    libraryPath: `/library/${encodeURIComponent(libraryId)}`,
+  };
+}
+
+type CallOptions = { query?: Record<string, string | number | undefined>; body?: unknown; notFound?: "null" };
+
+/** The library's HTTP API as the driver calls it. */
+type BunnyApi = {
+  call: <T>(op: Operation, method: "GET" | "POST" | "DELETE", path: string, options?: CallOptions) => Promise<T | null>;
+  fail: (op: Operation, code: VideoLibraryError["code"], detail: string) => VideoLibraryError;
+};
+
+function bunnyApi(s: BunnySettings): BunnyApi {
+  const { apiKey, tokenKey, timeoutMs } = s;
 
   /** Keeps secrets out of any text that might travel (a host's message that echoes a header, say). */
   const scrub = (text: string) =>
@@ -141,18 +175,13 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
    * One API call: JSON in and out, the access key in its header, a time limit. A 404 is `null` when the
    * caller says it means "no such video"; every other failure is a VideoLibraryError with a stable code.
    */
-  async function call<T>(
-    op: Operation,
-    method: "GET" | "POST" | "DELETE",
-    path: string,
-    { query, body, notFound }: { query?: Record<string, string | number | undefined>; body?: unknown; notFound?: "null" } = {},
-  ): Promise<T | null> {
-    const url = new URL(`${apiUrl}${libraryPath}${path}`);
+  async function call<T>(op: Operation, method: "GET" | "POST" | "DELETE", path: string, { query, body, notFound }: CallOptions = {}): Promise<T | null> {
+    const url = new URL(`${s.apiUrl}${s.libraryPath}${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
     const what = `${method} ${url.pathname}`;
     let res: Response;
     try {
-      res = await doFetch(url, {
+      res = await s.fetch(url, {
         method,
         headers: { AccessKey: apiKey, Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -190,8 +219,20 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     }
   }
 
-  // --- collections: the spec names them (aayan, news, …); the host knows them by id ---------------------
-  type CollectionMap = { at: number; byName: Map<string, string>; byId: Map<string, string> };
+  return { call, fail };
+}
+
+type CollectionMap = { at: number; byName: Map<string, string>; byId: Map<string, string> };
+
+/** The library's collections: the spec names them (aayan, news, …); the host knows them by id. */
+type BunnyCollections = {
+  /** The host's id of a collection named by the spec (or by its old name); created when `create` says so. */
+  idOf: (op: Operation, name: string, options?: { create?: boolean }) => Promise<string | null>;
+  /** A collection id as the name items carry; unknown ids (a collection made elsewhere) are looked up once. */
+  namesOf: (op: Operation, ids: Iterable<string>) => Promise<Map<string, string>>;
+};
+
+function bunnyCollections({ call, fail }: BunnyApi, { now, collectionsTtl }: BunnySettings): BunnyCollections {
   let collections: CollectionMap | null = null;
   let loadingCollections: Promise<CollectionMap> | null = null;
 
@@ -219,8 +260,7 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     return collections;
   }
 
-  /** The host's id of a collection named by the spec (or by its old name); created when `create` says so. */
-  async function collectionIdOf(op: Operation, name: string, { create = false } = {}): Promise<string | null> {
+  async function idOf(op: Operation, name: string, { create = false } = {}): Promise<string | null> {
     const canonical = canonicalCollection(name);
     if (!canonical) return null;
     let known = (await loadCollections(op)).byName.get(canonical);
@@ -234,8 +274,7 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     return made.guid;
   }
 
-  /** A collection id as the name items carry; unknown ids (a collection made elsewhere) are looked up once. */
-  async function collectionNames(op: Operation, ids: Iterable<string>) {
+  async function namesOf(op: Operation, ids: Iterable<string>) {
     let map: CollectionMap | null = collections;
     const wanted = [...ids].filter(Boolean).map((id) => id.toLowerCase());
     if (!wanted.length) return map?.byId ?? new Map<string, string>();
@@ -248,28 +287,103 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     return map?.byId ?? new Map<string, string>();
   }
 
-  function toItem(v: BunnyVideo, names: Map<string, string>): VideoItem {
-    const rawStatus = typeof v.status === "number" ? v.status : 0;
-    const status = rawStatus === BUNNY_UPLOAD_FAILED ? 5 : rawStatus;
-    const description = v.description ?? v.metaTags?.find((t) => t?.property === "description")?.value ?? null;
-    const failure = status === 5 ? (v.transcodingMessages ?? []).filter((m) => m?.message && (m.level ?? 0) >= 2).map((m) => m.message)[0] : null;
-    const collectionId = v.collectionId ? v.collectionId.toLowerCase() : "";
-    return {
-      guid: v.guid.toLowerCase(),
-      title: v.title ?? "",
-      description: description || null,
-      dateUploaded: isoDate(v.dateUploaded),
-      views: nonNegative(v.views),
-      length: Math.round(nonNegative(v.length)),
-      thumbnailFileName: v.thumbnailFileName || null,
-      status,
-      failureReason: failure ?? (rawStatus === BUNNY_UPLOAD_FAILED ? BUNNY_MESSAGES.upload : null),
-      collection: collectionId ? (names.get(collectionId) ?? null) : null,
-      isDemo: false,
-    };
-  }
+  return { idOf, namesOf };
+}
 
-  const isVideo = (v: unknown): v is BunnyVideo => !!v && typeof (v as BunnyVideo).guid === "string" && isVideoId((v as BunnyVideo).guid);
+function toItem(v: BunnyVideo, names: Map<string, string>): VideoItem {
+  const rawStatus = typeof v.status === "number" ? v.status : 0;
+  const status = rawStatus === BUNNY_UPLOAD_FAILED ? 5 : rawStatus;
+  const description = v.description ?? v.metaTags?.find((t) => t?.property === "description")?.value ?? null;
+  const failure = status === 5 ? (v.transcodingMessages ?? []).filter((m) => m?.message && (m.level ?? 0) >= 2).map((m) => m.message)[0] : null;
+  const collectionId = v.collectionId ? v.collectionId.toLowerCase() : "";
+  return {
+    guid: v.guid.toLowerCase(),
+    title: v.title ?? "",
+    description: description || null,
+    dateUploaded: isoDate(v.dateUploaded),
+    views: nonNegative(v.views),
+    length: Math.round(nonNegative(v.length)),
+    thumbnailFileName: v.thumbnailFileName || null,
+    status,
+    failureReason: failure ?? (rawStatus === BUNNY_UPLOAD_FAILED ? BUNNY_MESSAGES.upload : null),
+    collection: collectionId ? (names.get(collectionId) ?? null) : null,
+    isDemo: false,
+  };
+}
+
+const isVideo = (v: unknown): v is BunnyVideo => !!v && typeof (v as BunnyVideo).guid === "string" && isVideoId((v as BunnyVideo).guid);
+
+/** Every video of the library (or of one collection), page after page, newest first. */
+async function listVideos({ call, fail }: BunnyApi, collections: BunnyCollections, opts: ListOptions): Promise<VideoItem[]> {
+  let collectionId: string | undefined;
+  if (opts.collection) {
+    const id = await collections.idOf("list", opts.collection);
+    if (!id) return [];
+    collectionId = id;
+  }
+  const videos: BunnyVideo[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const answer = await call<BunnyPage<BunnyVideo>>("list", "GET", "/videos", {
+      query: { page, itemsPerPage: PAGE_SIZE, orderBy: "date", collection: collectionId },
+    });
+    if (!answer || (answer.items !== undefined && !Array.isArray(answer.items))) throw fail("list", "VIDEO_LIBRARY_BAD_RESPONSE", "GET videos: no items");
+    const items = answer.items ?? [];
+    videos.push(...items.filter(isVideo));
+    if (items.length < PAGE_SIZE || (typeof answer.totalItems === "number" && page * PAGE_SIZE >= answer.totalItems)) break;
+  }
+  const seen = new Set<string>();
+  const unique = videos.filter((v) => !seen.has(v.guid.toLowerCase()) && seen.add(v.guid.toLowerCase()));
+  const names = await collections.namesOf(
+    "list",
+    unique.map((v) => v.collectionId ?? ""),
+  );
+  return unique
+    .map((v) => toItem(v, names))
+    .sort((a, b) => Date.parse(b.dateUploaded) - Date.parse(a.dateUploaded) || (a.guid < b.guid ? 1 : a.guid > b.guid ? -1 : 0));
+}
+
+/** The CDN's URLs of a video, signed when the library has a token key. */
+function playbackOf({ cdnOrigin, embedUrl, libraryId, tokenKey, now, playbackTtl }: BunnySettings, item: VideoItem): VideoPlayback {
+  const guid = item.guid.toLowerCase();
+  // At least `playbackTtl` ahead, on the hour, so a page's URLs stay put.
+  const expires = Math.ceil((Math.floor(now() / 1000) + playbackTtl) / 3600) * 3600;
+  const file = (name: string) => (tokenKey ? signBunnyCdnUrl(`${cdnOrigin}/${guid}/${name}`, tokenKey, expires) : `${cdnOrigin}/${guid}/${name}`);
+  const thumbName = item.thumbnailFileName && /^[\w.-]+$/.test(item.thumbnailFileName) ? item.thumbnailFileName : "thumbnail.jpg";
+  const out: VideoPlayback = {};
+  // The renditions exist once the host has finished encoding; before that only the player page can say so.
+  if (item.status === 4) {
+    const playlist = `${cdnOrigin}/${guid}/playlist.m3u8`;
+    out.hls = tokenKey ? signBunnyCdnUrl(playlist, tokenKey, expires, { directory: `/${guid}/` }) : playlist;
+    out.mp4 = file("play_720p.mp4");
+  }
+  const embed = `${embedUrl}/${encodeURIComponent(libraryId)}/${guid}`;
+  out.embed = tokenKey ? `${embed}?token=${bunnyEmbedToken(tokenKey, guid, expires)}&expires=${expires}` : embed;
+  out.thumbnail = file(thumbName);
+  return out;
+}
+
+/** Where the browser sends a video's file by tus, with the signature that lets it (no API key leaves the server). */
+function uploadTargetOf({ tusEndpoint, libraryId, apiKey, now, uploadTtl }: BunnySettings, id: string, title: string): VideoUploadTarget {
+  const expiresAt = Math.floor(now() / 1000) + uploadTtl;
+  return {
+    endpoint: tusEndpoint,
+    headers: {
+      AuthorizationSignature: bunnyTusSignature(libraryId, apiKey, expiresAt, id),
+      AuthorizationExpire: String(expiresAt),
+      VideoId: id,
+      LibraryId: libraryId,
+    },
+    // filetype is the file's own type: the browser's upload replaces this default with it.
+    metadata: { filetype: "video/mp4", title },
+    expiresAt,
+  };
+}
+
+export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): VideoLibrary {
+  const settings = settingsOf(options);
+  const api = bunnyApi(settings);
+  const { call, fail } = api;
+  const collections = bunnyCollections(api, settings);
 
   /** Titles of videos made by this process, for the tus metadata (saves a round trip after `create`). */
   const recentTitles = new Map<string, string>();
@@ -278,65 +392,20 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     if (recentTitles.size > 200) recentTitles.delete(recentTitles.keys().next().value!);
   };
 
-  /** Expiry of signed playback URLs: at least `playbackTtl` ahead, on the hour, so a page's URLs stay put. */
-  const playbackExpiry = () => Math.ceil((Math.floor(now() / 1000) + playbackTtl) / 3600) * 3600;
-
   const library: VideoLibrary = {
     driver: "bunny",
 
-    async list(opts: ListOptions = {}) {
-      let collectionId: string | undefined;
-      if (opts.collection) {
-        const id = await collectionIdOf("list", opts.collection);
-        if (!id) return [];
-        collectionId = id;
-      }
-      const videos: BunnyVideo[] = [];
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        const answer = await call<BunnyPage<BunnyVideo>>("list", "GET", "/videos", {
-          query: { page, itemsPerPage: PAGE_SIZE, orderBy: "date", collection: collectionId },
-        });
-        if (!answer || (answer.items !== undefined && !Array.isArray(answer.items))) throw fail("list", "VIDEO_LIBRARY_BAD_RESPONSE", "GET videos: no items");
-        const items = answer.items ?? [];
-        videos.push(...items.filter(isVideo));
-        if (items.length < PAGE_SIZE || (typeof answer.totalItems === "number" && page * PAGE_SIZE >= answer.totalItems)) break;
-      }
-      const seen = new Set<string>();
-      const unique = videos.filter((v) => !seen.has(v.guid.toLowerCase()) && seen.add(v.guid.toLowerCase()));
-      const names = await collectionNames(
-        "list",
-        unique.map((v) => v.collectionId ?? ""),
-      );
-      return unique
-        .map((v) => toItem(v, names))
-        .sort((a, b) => Date.parse(b.dateUploaded) - Date.parse(a.dateUploaded) || (a.guid < b.guid ? 1 : a.guid > b.guid ? -1 : 0));
-    },
+    list: (opts: ListOptions = {}) => listVideos(api, collections, opts),
 
     async get(guid) {
       if (!isVideoId(guid)) return null;
       const v = await call<BunnyVideo>("list", "GET", `/videos/${guid.toLowerCase()}`, { notFound: "null" });
       if (!v) return null;
       if (!isVideo(v)) throw fail("list", "VIDEO_LIBRARY_BAD_RESPONSE", "GET video: no guid in the answer");
-      return toItem(v, await collectionNames("list", [v.collectionId ?? ""]));
+      return toItem(v, await collections.namesOf("list", [v.collectionId ?? ""]));
     },
 
-    playbackFor(item): VideoPlayback {
-      const guid = item.guid.toLowerCase();
-      const expires = playbackExpiry();
-      const file = (name: string) => (tokenKey ? signBunnyCdnUrl(`${cdnOrigin}/${guid}/${name}`, tokenKey, expires) : `${cdnOrigin}/${guid}/${name}`);
-      const thumbName = item.thumbnailFileName && /^[\w.-]+$/.test(item.thumbnailFileName) ? item.thumbnailFileName : "thumbnail.jpg";
-      const out: VideoPlayback = {};
-      // The renditions exist once the host has finished encoding; before that only the player page can say so.
-      if (item.status === 4) {
-        const playlist = `${cdnOrigin}/${guid}/playlist.m3u8`;
-        out.hls = tokenKey ? signBunnyCdnUrl(playlist, tokenKey, expires, { directory: `/${guid}/` }) : playlist;
-        out.mp4 = file("play_720p.mp4");
-      }
-      const embed = `${embedUrl}/${encodeURIComponent(libraryId)}/${guid}`;
-      out.embed = tokenKey ? `${embed}?token=${bunnyEmbedToken(tokenKey, guid, expires)}&expires=${expires}` : embed;
-      out.thumbnail = file(thumbName);
-      return out;
-    },
+    playbackFor: (item) => playbackOf(settings, item),
 
     async playback(guid) {
       const item = await library.get(guid);
@@ -344,7 +413,7 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
     },
 
     async create(input) {
-      const collectionId = input.collection ? await collectionIdOf("create", input.collection, { create: true }) : null;
+      const collectionId = input.collection ? await collections.idOf("create", input.collection, { create: true }) : null;
       const made = await call<BunnyVideo>("create", "POST", "/videos", { body: { title: input.title, ...(collectionId ? { collectionId } : {}) } });
       if (!isVideo(made)) throw fail("create", "VIDEO_LIBRARY_BAD_RESPONSE", "POST videos: no guid in the answer");
       const guid = made.guid.toLowerCase();
@@ -372,19 +441,7 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
         if (!v) throw fail("upload", "VIDEO_LIBRARY_NOT_FOUND", `uploadTarget: no video ${id} in the library`);
         title = v.title ?? "";
       }
-      const expiresAt = Math.floor(now() / 1000) + uploadTtl;
-      return {
-        endpoint: tusEndpoint,
-        headers: {
-          AuthorizationSignature: bunnyTusSignature(libraryId, apiKey, expiresAt, id),
-          AuthorizationExpire: String(expiresAt),
-          VideoId: id,
-          LibraryId: libraryId,
-        },
-        // filetype is the file's own type: the browser's upload replaces this default with it.
-        metadata: { filetype: "video/mp4", title },
-        expiresAt,
-      } satisfies VideoUploadTarget;
+      return uploadTargetOf(settings, id, title);
     },
 
     async update(guid, input) {
@@ -393,7 +450,7 @@ export function createBunnyVideoLibrary(options: BunnyVideoLibraryOptions): Vide
       const body: Record<string, unknown> = {};
       if (input.title !== undefined) body.title = input.title;
       if (input.description !== undefined) body.metaTags = [{ property: "description", value: input.description ?? "" }];
-      if (input.collection !== undefined) body.collectionId = input.collection ? await collectionIdOf("update", input.collection, { create: true }) : "";
+      if (input.collection !== undefined) body.collectionId = input.collection ? await collections.idOf("update", input.collection, { create: true }) : "";
       if (!Object.keys(body).length) return;
       // An unknown id is nothing to update, as in the embedded library.
       await call("update", "POST", `/videos/${id}`, { body, notFound: "null" });

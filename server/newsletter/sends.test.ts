@@ -15,28 +15,15 @@ import { parseMail, startSmtpReceiver } from "#tests/helpers/smtp.ts";
 import { articles, contentViews, jobs, news, newsletterDeliveries, newsletterSends, newsletterSubscribers } from "#server/db/schema.server.ts";
 import { checkConfig, type Config } from "#server/config.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
-import { NEWSLETTER_SEND_JOB, queueNewsletterSend } from "#server/jobs/newsletter.server.ts";
+import { NEWSLETTER_SEND_JOB, queueNewsletterSend } from "./jobs.server.ts";
 import { JOB, startJobWorker } from "#server/jobs/index.server.ts";
 import { enqueue } from "#server/jobs/queue.server.ts";
-import { listAudit } from "./audit.server.ts";
-import {
-  audienceSize,
-  cancelSend,
-  createSend,
-  deliveryCounts,
-  digestCandidates,
-  hashManageToken,
-  listSends,
-  manageToken,
-  NEWSLETTER_DELIVERIES_KEPT_DAYS,
-  pruneDeliveries,
-  renderNewsletter,
-  resolveItems,
-  runSend,
-  subscriberByToken,
-  unsubscribeByToken,
-  updatePreferences,
-} from "./newsletter-sends.server.ts";
+import { listAudit } from "#server/content/audit.server.ts";
+import { renderNewsletter } from "./compose.server.ts";
+import { digestCandidates, resolveItems } from "./items.server.ts";
+import { runSend } from "./run-send.server.ts";
+import { audienceSize, cancelSend, createSend, deliveryCounts, listSends, NEWSLETTER_DELIVERIES_KEPT_DAYS, pruneDeliveries } from "./sends.server.ts";
+import { hashManageToken, manageToken, subscriberByToken, unsubscribeByToken, updatePreferences } from "./tokens.server.ts";
 
 const DAY = 86_400_000;
 

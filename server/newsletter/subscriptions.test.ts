@@ -14,7 +14,7 @@ import { newsletterSubscribers } from "#server/db/schema.server.ts";
 import { checkConfig, type Config } from "#server/config.server.ts";
 import { jobs } from "#server/db/schema.server.ts";
 import { startWorker } from "#server/jobs/queue.server.ts";
-import { newsletterConfirmHandler } from "#server/jobs/newsletter.server.ts";
+import { newsletterConfirmHandler } from "./jobs.server.ts";
 import {
   confirmNewsletterSubscription,
   CONFIRMATION_TTL_MS,
@@ -23,7 +23,7 @@ import {
   RESEND_INTERVAL_MS,
   sendConfirmation,
   subscribeToNewsletter,
-} from "./newsletter.server.ts";
+} from "./subscriptions.server.ts";
 
 const HOUR = 3_600_000;
 

@@ -4,7 +4,7 @@
  * visitor is the same whether the address was new, pending or already confirmed, so the form cannot be used
  * to learn who subscribes: in its words and status, and in its time. The request only queues a job, the same
  * one for every address (subscribeToNewsletter); the job decides what the address needs and sends the mail
- * (sendConfirmation, run by server/jobs/newsletter.server.ts). Sent inside the request, the mail made a new
+ * (sendConfirmation, run by server/newsletter/jobs.server.ts). Sent inside the request, the mail made a new
  * address answer about 25 ms slower than a confirmed one.
  *
  * The token is valid for 48 hours from when it was issued (the row's updated_at, which only this module
@@ -29,7 +29,7 @@ export const RESEND_INTERVAL_MS = 60 * 1000;
 /** Sign-ups accepted per client address: a person signs up once or twice; a script mailing strangers stops. */
 export const NEWSLETTER_RATE_LIMIT = { limit: 5, windowMs: 10 * 60 * 1000 } as const;
 
-/** The job that sends a sign-up's confirmation e-mail (its handler: server/jobs/newsletter.server.ts). */
+/** The job that sends a sign-up's confirmation e-mail (its handler: server/newsletter/jobs.server.ts). */
 export const NEWSLETTER_CONFIRM_JOB = "newsletter.confirm";
 /** Attempts at a confirmation e-mail: the mail server may be down for a minute (the queue waits 10 s, then 40 s). */
 export const NEWSLETTER_CONFIRM_ATTEMPTS = 3;

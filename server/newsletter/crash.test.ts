@@ -17,8 +17,8 @@ import { checkConfig } from "#server/config.server.ts";
 import { openDatabase } from "#server/db/client.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { releaseOrphanedJobs, startWorker } from "#server/jobs/queue.server.ts";
-import { NEWSLETTER_SEND_JOB, newsletterSendHandler, queueNewsletterSend } from "#server/jobs/newsletter.server.ts";
-import { createSend, deliveryCounts, listSends } from "./newsletter-sends.server.ts";
+import { NEWSLETTER_SEND_JOB, newsletterSendHandler, queueNewsletterSend } from "./jobs.server.ts";
+import { createSend, deliveryCounts, listSends } from "./sends.server.ts";
 
 const WORKER = fileURLToPath(new URL("../../tests/helpers/newsletter-worker.ts", import.meta.url));
 const RECIPIENTS = 60;
