@@ -28,8 +28,8 @@ import { TagsField } from "./tags-field.tsx";
 import { SearchSharingSection } from "./search-sharing.tsx";
 
 export type CategoryOption = { id: number; name: string; nameFr: string | null };
-/** What a field that names another row offers, by its kind: the type's categories, the programs. */
-export type FieldChoices = Partial<Record<"category" | "program", CategoryOption[]>>;
+/** What a field that names another row offers, by field name: the type's categories, the items a reference field may name. */
+export type FieldChoices = Partial<Record<string, CategoryOption[]>>;
 
 export type ContentFormProps = {
   def: ContentTypeDefinition;
@@ -184,11 +184,11 @@ function FieldControl({
           </select>
         );
       case "category":
-      case "program":
+      case "reference":
         return (
           <select {...common} defaultValue={value} className={`${props.className} h-11`}>
-            <option value="">{t(field.kind === "program" ? "newsroom.ui.noProgram" : "newsroom.ui.choose")}</option>
-            {(choices[field.kind] ?? []).map((c) => (
+            <option value="">{t(field.blank ?? "newsroom.ui.choose")}</option>
+            {(choices[field.name] ?? []).map((c) => (
               <option key={c.id} value={String(c.id)}>
                 {lang === "ar" ? c.name : (c.nameFr ?? c.name)}
               </option>

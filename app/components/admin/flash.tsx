@@ -4,7 +4,7 @@ import type { TFunction } from "i18next";
 import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
 import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
 
-/** What a save, delete or restore left for the next page (server/content/newsroom-flash.server.ts). */
+/** What a save, delete or restore left for the next page (server/content/newsroom/flash.server.ts). */
 export type Flash = {
   kind: "created" | "updated" | "deleted" | "restored";
   type: ContentType;

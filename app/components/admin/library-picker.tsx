@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type RefObject } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { imageSources } from "#domain/image-sources.ts";
@@ -63,39 +63,9 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
   const baseId = useId();
   const ids = { title: `${baseId}-title`, search: `${baseId}-search`, kind: `${baseId}-kind`, status: `${baseId}-status` };
   const offered = kinds;
-  const [query, setQuery] = useState<Query>({ q: "", kind: offered.length === 1 ? offered[0] : "", page: 1 });
-  const [typed, setTyped] = useState("");
-  const [state, setState] = useState<State>({ status: "loading" });
-  const [attempt, setAttempt] = useState(0);
+  const library = useLibraryQuery(open, offered.length === 1 ? offered[0] : "");
+  const { query, setQuery, state } = library;
   const upload = useUpload({ started: 10, sent: 90 });
-
-  // The list follows the query, once the typing pauses; an answer to an older query is dropped.
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setState({ status: "loading" });
-      fetchLibrary(query, controller.signal).then(
-        (page) => setState({ status: "ready", page }),
-        (error: unknown) => {
-          if (!controller.signal.aborted) {
-            console.warn("library not loaded", error);
-            setState({ status: "failed" });
-          }
-        },
-      );
-    }, SEARCH_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [open, query, attempt]);
-
-  useEffect(() => {
-    if (typed === query.q) return;
-    const timer = setTimeout(() => setQuery((q) => ({ ...q, q: typed, page: 1 })), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed, query.q]);
 
   const choose = useCallback(
     (file: LibraryFile) => {
@@ -133,7 +103,6 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
     .filter(Boolean)
     .join(",");
   const pages = state.status === "ready" ? Math.max(1, Math.ceil(state.page.total / state.page.pageSize)) : 1;
-  const lang = i18n.language;
 
   const content = (
     // Shown and hidden with the native modal API: the rest of the page becomes inert while it is open.
@@ -163,143 +132,233 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
           />
 
           <div className="grid gap-3 border-b border-sand-200 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-end sm:px-5">
-            <div className="flex flex-wrap items-end gap-3">
-              <div className="min-w-48 flex-1">
-                <label htmlFor={ids.search} className="mb-1 block text-sm font-bold">
-                  {t("libraryPicker.search")}
-                </label>
-                <input
-                  ref={search}
-                  id={ids.search}
-                  type="search"
-                  dir="auto"
-                  value={typed}
-                  maxLength={100}
-                  onChange={(e) => setTyped(e.currentTarget.value)}
-                  onKeyDown={(e) => {
-                    if (e.key === "Enter") {
-                      e.preventDefault();
-                      setQuery((q) => ({ ...q, q: typed, page: 1 }));
-                    }
-                  }}
-                  placeholder={t("libraryPicker.searchPlaceholder")}
-                  className="block h-11 w-full rounded-md border border-sand-300 px-3 text-sm outline-none focus:ring-2 focus:ring-desert-500"
-                  data-testid="library-picker-search"
-                />
-              </div>
-              {offered.length > 1 && (
-                <div>
-                  <label htmlFor={ids.kind} className="mb-1 block text-sm font-bold">
-                    {t("libraryPicker.kind")}
-                  </label>
-                  <select
-                    id={ids.kind}
-                    value={query.kind}
-                    onChange={(e) => setQuery((q) => ({ ...q, kind: e.currentTarget.value as LibraryFilter | "", page: 1 }))}
-                    className="block h-11 rounded-md border border-sand-300 bg-white px-3 text-sm outline-none focus:ring-2 focus:ring-desert-500"
-                    data-testid="library-picker-kind"
-                  >
-                    <option value="">{t("libraryPicker.kinds.all")}</option>
-                    {offered.map((k) => (
-                      <option key={k} value={k}>
-                        {t(`libraryPicker.kinds.${k}`)}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              )}
-            </div>
-            {accept && (
-              <div className="min-w-0" data-uploading={upload.busy || undefined}>
-                {upload.busy ? (
-                  <div className="flex items-end gap-2">
-                    <div className="min-w-48 flex-1">
-                      <UploadProgress {...upload} label={t("libraryPicker.uploading")} testId="library-picker-progress" />
-                    </div>
-                    <button
-                      type="button"
-                      onClick={() => void upload.cancel()}
-                      className="h-10 rounded-md border border-red-200 px-3 text-sm font-bold text-red-800 hover:bg-red-50"
-                      data-testid="library-picker-upload-cancel"
-                    >
-                      {t("newsroom.ui.fileUpload.cancel")}
-                    </button>
-                  </div>
-                ) : (
-                  <FileInput
-                    accept={accept}
-                    onChange={(e) => void uploaded(e)}
-                    buttonLabel={t("libraryPicker.upload")}
-                    aria-label={t("libraryPicker.upload")}
-                    data-testid="library-picker-upload"
-                  />
-                )}
-              </div>
-            )}
+            <PickerSearch ids={ids} searchRef={search} library={library} offered={offered} />
+            {accept && <PickerUpload accept={accept} upload={upload} onFile={(e) => void uploaded(e)} />}
           </div>
 
           <div className="min-h-48 flex-1 overflow-y-auto px-4 py-4 sm:px-5">
-            <p id={ids.status} role="status" className={state.status === "ready" && state.page.items.length > 0 ? "sr-only" : "py-8 text-center text-ink-soft"}>
-              {state.status === "loading"
-                ? t("libraryPicker.loading")
-                : state.status === "failed"
-                  ? t("libraryPicker.failed")
-                  : state.page.items.length === 0
-                    ? t(query.q ? "libraryPicker.noResults" : "libraryPicker.empty")
-                    : t("libraryPicker.results", { n: state.page.total })}
-            </p>
-            {state.status === "failed" && (
-              <div className="text-center">
-                <button
-                  type="button"
-                  onClick={() => setAttempt((a) => a + 1)}
-                  className="rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100"
-                  data-testid="library-picker-retry"
-                >
-                  {t("libraryPicker.retry")}
-                </button>
-              </div>
-            )}
-            {state.status === "ready" && state.page.items.length > 0 && (
-              <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-labelledby={ids.title} data-testid="library-picker-grid">
-                {state.page.items.map((file) => (
-                  <li key={`${file.kind}:${file.url}`}>
-                    <FileTile file={file} lang={lang} onChoose={choose} />
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PickerResults ids={ids} library={library} lang={i18n.language} onChoose={choose} />
           </div>
 
-          {state.status === "ready" && pages > 1 && (
-            <nav aria-label={t("libraryPicker.pages")} className="flex items-center justify-between gap-3 border-t border-sand-200 px-4 py-3 text-sm sm:px-5">
-              <button
-                type="button"
-                disabled={query.page <= 1}
-                onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}
-                className="h-10 rounded-md border border-sand-300 px-4 font-bold hover:bg-sand-100 disabled:opacity-50"
-                data-testid="library-picker-previous"
-              >
-                {t("libraryPicker.previous")}
-              </button>
-              <span data-testid="library-picker-page">{t("libraryPicker.pageOf", { page: query.page, pages })}</span>
-              <button
-                type="button"
-                disabled={query.page >= pages}
-                onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}
-                className="h-10 rounded-md border border-sand-300 px-4 font-bold hover:bg-sand-100 disabled:opacity-50"
-                data-testid="library-picker-next"
-              >
-                {t("libraryPicker.next")}
-              </button>
-            </nav>
-          )}
+          {state.status === "ready" && pages > 1 && <PickerPages page={query.page} pages={pages} setQuery={setQuery} />}
         </>
       )}
     </ModalDialog>
   );
   // Only while open (so never on the server, nor while the page hydrates), in the body.
   return open ? createPortal(content, document.body) : null;
+}
+
+/** The query (typed text once the typing pauses, kind, page) and the page of files that answers it. */
+function useLibraryQuery(open: boolean, kind: LibraryFilter | "") {
+  const [query, setQuery] = useState<Query>({ q: "", kind, page: 1 });
+  const [typed, setTyped] = useState("");
+  const [state, setState] = useState<State>({ status: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  // The list follows the query, once the typing pauses; an answer to an older query is dropped.
+  useEffect(() => {
+    if (!open) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setState({ status: "loading" });
+      fetchLibrary(query, controller.signal).then(
+        (page) => setState({ status: "ready", page }),
+        (error: unknown) => {
+          if (!controller.signal.aborted) {
+            console.warn("library not loaded", error);
+            setState({ status: "failed" });
+          }
+        },
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [open, query, attempt]);
+
+  useEffect(() => {
+    if (typed === query.q) return;
+    const timer = setTimeout(() => setQuery((q) => ({ ...q, q: typed, page: 1 })), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed, query.q]);
+
+  return { query, setQuery, typed, setTyped, state, retry: () => setAttempt((a) => a + 1) };
+}
+
+type Library = ReturnType<typeof useLibraryQuery>;
+type Ids = { title: string; search: string; kind: string; status: string };
+
+/** The search box and, when several kinds are offered, the kind filter. */
+function PickerSearch({
+  ids,
+  searchRef,
+  library,
+  offered,
+}: {
+  ids: Ids;
+  searchRef: RefObject<HTMLInputElement | null>;
+  library: Library;
+  offered: readonly LibraryFilter[];
+}) {
+  const { t } = useTranslation();
+  const { query, setQuery, typed, setTyped } = library;
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="min-w-48 flex-1">
+        <label htmlFor={ids.search} className="mb-1 block text-sm font-bold">
+          {t("libraryPicker.search")}
+        </label>
+        <input
+          ref={searchRef}
+          id={ids.search}
+          type="search"
+          dir="auto"
+          value={typed}
+          maxLength={100}
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") {
+              e.preventDefault();
+              setQuery((q) => ({ ...q, q: typed, page: 1 }));
+            }
+          }}
+          placeholder={t("libraryPicker.searchPlaceholder")}
+          className="block h-11 w-full rounded-md border border-sand-300 px-3 text-sm outline-none focus:ring-2 focus:ring-desert-500"
+          data-testid="library-picker-search"
+        />
+      </div>
+      {offered.length > 1 && (
+        <div>
+          <label htmlFor={ids.kind} className="mb-1 block text-sm font-bold">
+            {t("libraryPicker.kind")}
+          </label>
+          <select
+            id={ids.kind}
+            value={query.kind}
+            onChange={(e) => setQuery((q) => ({ ...q, kind: e.currentTarget.value as LibraryFilter | "", page: 1 }))}
+            className="block h-11 rounded-md border border-sand-300 bg-white px-3 text-sm outline-none focus:ring-2 focus:ring-desert-500"
+            data-testid="library-picker-kind"
+          >
+            <option value="">{t("libraryPicker.kinds.all")}</option>
+            {offered.map((k) => (
+              <option key={k} value={k}>
+                {t(`libraryPicker.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** An upload straight into the library: the file chooser, or the upload's progress and its cancel button. */
+function PickerUpload({
+  accept,
+  upload,
+  onFile,
+}: {
+  accept: string;
+  upload: ReturnType<typeof useUpload>;
+  onFile: (event: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="min-w-0" data-uploading={upload.busy || undefined}>
+      {upload.busy ? (
+        <div className="flex items-end gap-2">
+          <div className="min-w-48 flex-1">
+            <UploadProgress {...upload} label={t("libraryPicker.uploading")} testId="library-picker-progress" />
+          </div>
+          <button
+            type="button"
+            onClick={() => void upload.cancel()}
+            className="h-10 rounded-md border border-red-200 px-3 text-sm font-bold text-red-800 hover:bg-red-50"
+            data-testid="library-picker-upload-cancel"
+          >
+            {t("newsroom.ui.fileUpload.cancel")}
+          </button>
+        </div>
+      ) : (
+        <FileInput
+          accept={accept}
+          onChange={onFile}
+          buttonLabel={t("libraryPicker.upload")}
+          aria-label={t("libraryPicker.upload")}
+          data-testid="library-picker-upload"
+        />
+      )}
+    </div>
+  );
+}
+
+/** What the list says (loading, failed with a retry, none, how many) and the grid of files. */
+function PickerResults({ ids, library, lang, onChoose }: { ids: Ids; library: Library; lang: string; onChoose: (file: LibraryFile) => void }) {
+  const { t } = useTranslation();
+  const { state, query, retry } = library;
+  return (
+    <>
+      <p id={ids.status} role="status" className={state.status === "ready" && state.page.items.length > 0 ? "sr-only" : "py-8 text-center text-ink-soft"}>
+        {state.status === "loading"
+          ? t("libraryPicker.loading")
+          : state.status === "failed"
+            ? t("libraryPicker.failed")
+            : state.page.items.length === 0
+              ? t(query.q ? "libraryPicker.noResults" : "libraryPicker.empty")
+              : t("libraryPicker.results", { n: state.page.total })}
+      </p>
+      {state.status === "failed" && (
+        <div className="text-center">
+          <button
+            type="button"
+            onClick={retry}
+            className="rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100"
+            data-testid="library-picker-retry"
+          >
+            {t("libraryPicker.retry")}
+          </button>
+        </div>
+      )}
+      {state.status === "ready" && state.page.items.length > 0 && (
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-labelledby={ids.title} data-testid="library-picker-grid">
+          {state.page.items.map((file) => (
+            <li key={`${file.kind}:${file.url}`}>
+              <FileTile file={file} lang={lang} onChoose={onChoose} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function PickerPages({ page, pages, setQuery }: { page: number; pages: number; setQuery: Library["setQuery"] }) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t("libraryPicker.pages")} className="flex items-center justify-between gap-3 border-t border-sand-200 px-4 py-3 text-sm sm:px-5">
+      <button
+        type="button"
+        disabled={page <= 1}
+        onClick={() => setQuery((q) => ({ ...q, page: q.page - 1 }))}
+        className="h-10 rounded-md border border-sand-300 px-4 font-bold hover:bg-sand-100 disabled:opacity-50"
+        data-testid="library-picker-previous"
+      >
+        {t("libraryPicker.previous")}
+      </button>
+      <span data-testid="library-picker-page">{t("libraryPicker.pageOf", { page, pages })}</span>
+      <button
+        type="button"
+        disabled={page >= pages}
+        onClick={() => setQuery((q) => ({ ...q, page: q.page + 1 }))}
+        className="h-10 rounded-md border border-sand-300 px-4 font-bold hover:bg-sand-100 disabled:opacity-50"
+        data-testid="library-picker-next"
+      >
+        {t("libraryPicker.next")}
+      </button>
+    </nav>
+  );
 }
 
 /**

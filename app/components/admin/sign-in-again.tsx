@@ -7,12 +7,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { AUTH_ERRORS, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AUTH_ERRORS, type AccountFormError } from "#domain/schemas/auth.ts";
 import { Field } from "#app/components/forms/field.tsx";
 import { Notice } from "#app/components/forms/notice.tsx";
 import { CloseDialogButton, ModalDialog } from "./modal-dialog.tsx";
 
-type SignInAnswer = { ok: false; formError?: AuthErrorCode; fields?: Record<string, string> } | { ok: true } | undefined;
+type SignInAnswer = { ok: false; formError?: AccountFormError; fields?: Record<string, string> } | { ok: true } | undefined;
 
 export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: boolean; email: string; onSignedIn: () => void; onClose: () => void }) {
   const { t } = useTranslation();
@@ -39,9 +39,11 @@ export function SignInAgainDialog({ open, email, onSignedIn, onClose }: { open: 
   }, [busy, answer, onSignedIn]);
 
   const refusal = answer && answer.ok === false && answer !== stale ? answer : null;
+  // Fields refused (REQUIRED, INVALID) are told by their first message.
+  const code = refusal?.formError === "REQUIRED" || refusal?.formError === "INVALID" ? undefined : refusal?.formError;
   const message = refusal
-    ? refusal.formError
-      ? (AUTH_ERRORS[refusal.formError]?.message ?? "auth.signInFailed")
+    ? code
+      ? (AUTH_ERRORS[code]?.message ?? "auth.signInFailed")
       : (Object.values(refusal.fields ?? {})[0] ?? "auth.signInFailed")
     : null;
 

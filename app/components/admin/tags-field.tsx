@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import type { ControlProps } from "#app/components/forms/field.tsx";
 import { useCount } from "#app/lib/i18n.ts";
 import { TAG_NAME_MAX, TAG_SEPARATORS, TAG_SUGGESTIONS_DEFAULT, TAGS_MAX, tagMatchKey, tagMatchRank, tidyTagName, type TagSuggestion } from "#domain/tags.ts";
@@ -23,6 +24,26 @@ function namesOf(value: string): string[] {
 
 type Option = { kind: "tag"; tag: TagSuggestion } | { kind: "create"; name: string };
 
+/** The chips with names added (each spelling once, TAGS_MAX at most), and what to say of the last one. */
+function withNames(chips: string[], names: string[], t: TFunction): { next: string[]; said: string } {
+  const next = [...chips];
+  const keys = new Set(next.map(tagMatchKey));
+  let said = "";
+  for (const raw of names) {
+    const tag = tidyTagName(raw).slice(0, TAG_NAME_MAX).trim();
+    const key = tagMatchKey(tag);
+    if (!key) continue;
+    if (keys.has(key)) said = t("newsroom.tagInput.already", { name: tag });
+    else if (next.length >= TAGS_MAX) said = t("newsroom.tagInput.full");
+    else {
+      next.push(tag);
+      keys.add(key);
+      said = t("newsroom.tagInput.added", { name: tag });
+    }
+  }
+  return { next, said };
+}
+
 /**
  * The item form's tag input (issue 29, decision 0122): chips, made as an editor types (Enter, a comma or the
  * Arabic comma «،» ends a tag; a pasted list is split), with suggestions of the tags that exist as they type
@@ -33,10 +54,8 @@ type Option = { kind: "tag"; tag: TagSuggestion } | { kind: "create"; name: stri
  */
 export function TagsField({ name, value, control }: { name: string; value: string; control: ControlProps }) {
   const { t } = useTranslation();
-  const count = useCount();
   const [chips, setChips] = useState(() => namesOf(value));
   const [text, setText] = useState("");
-  const [suggestions, setSuggestions] = useState<TagSuggestion[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [announcement, setAnnouncement] = useState("");
@@ -55,31 +74,11 @@ export function TagsField({ name, value, control }: { name: string; value: strin
     hidden.current?.dispatchEvent(new Event("input", { bubbles: true }));
   }, [posted]);
 
-  // Suggestions for what is typed, after a pause; a newer query cancels the one on its way.
   const query = tidyTagName(text);
-  useEffect(() => {
-    if (!query) return;
-    const abort = new AbortController();
-    const timer = window.setTimeout(async () => {
-      try {
-        const res = await fetch(`/api/admin/tags?${new URLSearchParams({ q: query.slice(0, TAG_NAME_MAX), per_page: String(TAG_SUGGESTIONS_DEFAULT) })}`, {
-          signal: abort.signal,
-          headers: { Accept: "application/json" },
-        });
-        if (!res.ok) return;
-        const body = (await res.json()) as { tags?: TagSuggestion[] };
-        setSuggestions(body.tags ?? []);
-        setActive(-1);
-        if (body.tags?.length) setAnnouncement(t("newsroom.tagInput.found", { total: body.tags.length }));
-      } catch {
-        // Cancelled or offline: no suggestions; typing a new tag still works.
-      }
-    }, SUGGEST_DELAY_MS);
-    return () => {
-      abort.abort();
-      window.clearTimeout(timer);
-    };
-  }, [query, t]);
+  const [suggestions, setSuggestions] = useTagSuggestions(query, (found) => {
+    setActive(-1);
+    if (found) setAnnouncement(t("newsroom.tagInput.found", { total: found }));
+  });
 
   const chosen = new Set(chips.map(tagMatchKey));
   // Suggestions are for what is typed now; none once the input is empty.
@@ -92,21 +91,7 @@ export function TagsField({ name, value, control }: { name: string; value: strin
 
   /** Adds names as chips (each spelling once, TAGS_MAX at most); says what happened. */
   function add(names: string[]) {
-    const next = [...chips];
-    const keys = new Set(next.map(tagMatchKey));
-    let said = "";
-    for (const raw of names) {
-      const tag = tidyTagName(raw).slice(0, TAG_NAME_MAX).trim();
-      const key = tagMatchKey(tag);
-      if (!key) continue;
-      if (keys.has(key)) said = t("newsroom.tagInput.already", { name: tag });
-      else if (next.length >= TAGS_MAX) said = t("newsroom.tagInput.full");
-      else {
-        next.push(tag);
-        keys.add(key);
-        said = t("newsroom.tagInput.added", { name: tag });
-      }
-    }
+    const { next, said } = withNames(chips, names, t);
     changed.current = true;
     setChips(next);
     setAnnouncement(said);
@@ -182,32 +167,7 @@ export function TagsField({ name, value, control }: { name: string; value: strin
     <div className="relative" data-testid={`tags-field-${name}`}>
       <input ref={hidden} type="hidden" name={name} value={posted} data-testid={`input-${name}`} />
       <div className={`${control.className} flex min-h-11 flex-wrap items-center gap-1.5 py-1.5 focus-within:ring-2 focus-within:ring-desert-500`}>
-        {chips.length > 0 && (
-          <ul className="contents" aria-label={t("newsroom.f.tags")}>
-            {chips.map((chip, i) => (
-              <li
-                key={tagMatchKey(chip)}
-                className="inline-flex max-w-full items-center gap-1 rounded-full bg-sand-100 ps-3 pe-1 text-sm font-bold"
-                data-testid="tag-chip"
-              >
-                <span dir="auto" className="truncate">
-                  {chip}
-                </span>
-                <button
-                  type="button"
-                  onClick={() => remove(i)}
-                  aria-label={t("newsroom.tagInput.remove", { name: chip })}
-                  className="inline-flex h-7 w-7 items-center justify-center rounded-full text-ink-soft hover:bg-sand-200 hover:text-ink"
-                  data-testid="tag-chip-remove"
-                >
-                  <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-                    <path d="M4 4l8 8M12 4l-8 8" />
-                  </svg>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <TagChips chips={chips} onRemove={remove} />
         <input
           ref={input}
           id={control.id}
@@ -232,45 +192,7 @@ export function TagsField({ name, value, control }: { name: string; value: strin
           data-testid="tags-input"
         />
       </div>
-      <ul
-        id={listId}
-        role="listbox"
-        aria-label={t("newsroom.tagInput.suggestions")}
-        hidden={!expanded}
-        className="absolute inset-x-0 top-full z-20 mt-1 max-h-72 overflow-y-auto rounded-md border border-sand-200 bg-white py-1 shadow-lg"
-        data-testid="tags-suggestions"
-      >
-        {options.map((option, i) => (
-          // The keyboard works from the input (aria-activedescendant), as the ARIA combobox pattern has it: options take no focus.
-          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
-          <li
-            key={option.kind === "tag" ? option.tag.id : "create"}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            // The input keeps the focus: a press on an option must not blur it first.
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => take(option)}
-            className={`flex cursor-pointer items-center justify-between gap-3 px-3 py-2 text-sm ${i === active ? "bg-desert-600 text-white" : "hover:bg-sand-100"}`}
-            data-testid={option.kind === "tag" ? "tag-suggestion" : "tag-suggestion-create"}
-          >
-            {option.kind === "tag" ? (
-              <>
-                <span dir="auto" className="font-bold">
-                  {option.tag.name}
-                </span>
-                {option.tag.count > 0 && (
-                  <span className={i === active ? "text-white" : "text-ink-soft"}>
-                    {t("newsroom.tagInput.uses", { items: count("tags.items", option.tag.count) })}
-                  </span>
-                )}
-              </>
-            ) : (
-              <span>{t("newsroom.tagInput.create", { name: option.name })}</span>
-            )}
-          </li>
-        ))}
-      </ul>
+      <TagOptions listId={listId} options={options} active={active} expanded={expanded} optionId={optionId} onTake={take} />
       <p id={keysId} className="sr-only">
         {t("newsroom.tagInput.keys")}
       </p>
@@ -278,5 +200,121 @@ export function TagsField({ name, value, control }: { name: string; value: strin
         {announcement}
       </p>
     </div>
+  );
+}
+
+/**
+ * Suggestions for what is typed, after a pause; a newer query cancels the one on its way. `found` hears how many
+ * came back.
+ */
+function useTagSuggestions(query: string, found: (total: number) => void) {
+  const [suggestions, setSuggestions] = useState<TagSuggestion[]>([]);
+  const heard = useRef(found);
+  useEffect(() => {
+    heard.current = found;
+  });
+  useEffect(() => {
+    if (!query) return;
+    const abort = new AbortController();
+    const timer = window.setTimeout(async () => {
+      try {
+        const res = await fetch(`/api/admin/tags?${new URLSearchParams({ q: query.slice(0, TAG_NAME_MAX), per_page: String(TAG_SUGGESTIONS_DEFAULT) })}`, {
+          signal: abort.signal,
+          headers: { Accept: "application/json" },
+        });
+        if (!res.ok) return;
+        const body = (await res.json()) as { tags?: TagSuggestion[] };
+        setSuggestions(body.tags ?? []);
+        heard.current(body.tags?.length ?? 0);
+      } catch {
+        // Cancelled or offline: no suggestions; typing a new tag still works.
+      }
+    }, SUGGEST_DELAY_MS);
+    return () => {
+      abort.abort();
+      window.clearTimeout(timer);
+    };
+  }, [query]);
+  return [suggestions, setSuggestions] as const;
+}
+
+/** The tags chosen, each with its remove button. */
+function TagChips({ chips, onRemove }: { chips: string[]; onRemove: (index: number) => void }) {
+  const { t } = useTranslation();
+  if (chips.length === 0) return null;
+  return (
+    <ul className="contents" aria-label={t("newsroom.f.tags")}>
+      {chips.map((chip, i) => (
+        <li
+          key={tagMatchKey(chip)}
+          className="inline-flex max-w-full items-center gap-1 rounded-full bg-sand-100 ps-3 pe-1 text-sm font-bold"
+          data-testid="tag-chip"
+        >
+          <span dir="auto" className="truncate">
+            {chip}
+          </span>
+          <button
+            type="button"
+            onClick={() => onRemove(i)}
+            aria-label={t("newsroom.tagInput.remove", { name: chip })}
+            className="inline-flex h-7 w-7 items-center justify-center rounded-full text-ink-soft hover:bg-sand-200 hover:text-ink"
+            data-testid="tag-chip-remove"
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <path d="M4 4l8 8M12 4l-8 8" />
+            </svg>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type OptionsProps = { listId: string; options: Option[]; active: number; expanded: boolean; optionId: (i: number) => string; onTake: (option: Option) => void };
+
+/** The combobox's listbox: the tags that match (with how many items carry each), and "create" for a new one. */
+function TagOptions({ listId, options, active, expanded, optionId, onTake }: OptionsProps) {
+  const { t } = useTranslation();
+  const count = useCount();
+  return (
+    <ul
+      id={listId}
+      role="listbox"
+      aria-label={t("newsroom.tagInput.suggestions")}
+      hidden={!expanded}
+      className="absolute inset-x-0 top-full z-20 mt-1 max-h-72 overflow-y-auto rounded-md border border-sand-200 bg-white py-1 shadow-lg"
+      data-testid="tags-suggestions"
+    >
+      {options.map((option, i) => (
+        // The keyboard works from the input (aria-activedescendant), as the ARIA combobox pattern has it: options take no focus.
+        // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+        <li
+          key={option.kind === "tag" ? option.tag.id : "create"}
+          id={optionId(i)}
+          role="option"
+          aria-selected={i === active}
+          // The input keeps the focus: a press on an option must not blur it first.
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={() => onTake(option)}
+          className={`flex cursor-pointer items-center justify-between gap-3 px-3 py-2 text-sm ${i === active ? "bg-desert-600 text-white" : "hover:bg-sand-100"}`}
+          data-testid={option.kind === "tag" ? "tag-suggestion" : "tag-suggestion-create"}
+        >
+          {option.kind === "tag" ? (
+            <>
+              <span dir="auto" className="font-bold">
+                {option.tag.name}
+              </span>
+              {option.tag.count > 0 && (
+                <span className={i === active ? "text-white" : "text-ink-soft"}>
+                  {t("newsroom.tagInput.uses", { items: count("tags.items", option.tag.count) })}
+                </span>
+              )}
+            </>
+          ) : (
+            <span>{t("newsroom.tagInput.create", { name: option.name })}</span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -6,7 +6,7 @@
  * otherwise with back-off. The page (app/routes/admin/content-editor.tsx) wires it to the form, the leave
  * guard and the sign-in dialog.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { formValuesOf, type FormValues } from "#domain/content-form.ts";
 import type { ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { browserStorage, dropDraft, keepDraft, pruneDrafts } from "#app/lib/draft-store.ts";
@@ -115,54 +115,17 @@ export function useDraftKeeper({ def, storageKey, base, autosaveUrl, submitting,
     if (values) keepDraft(browserStorage(), storageKey, values, base);
   }, [base, storageKey, valuesNow]);
 
-  const autosave = useCallback(async () => {
-    clearTimeout(autoTimer.current);
-    const url = autosaveOn.current;
-    if (!url || signedOut.current || !dirtyRef.current) return;
-    const values = valuesNow();
-    if (!values) return;
-    const body = JSON.stringify({ values, updated_at: base });
-    if (body === lastAutosaved.current) return;
-    autosaving.current?.abort();
-    const controller = new AbortController();
-    autosaving.current = controller;
-    setState("saving");
-    try {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body,
-        signal: controller.signal,
-        credentials: "same-origin",
-      });
-      if (controller.signal.aborted) return;
-      if (res.ok) {
-        const answer = (await res.json()) as { autosave?: { saved_at?: string } };
-        lastAutosaved.current = body;
-        autoFailures.current = 0;
-        setAutosavedAt(answer.autosave?.saved_at ?? new Date().toISOString());
-        // Typing that arrived meanwhile is not in this autosave: it goes with the next one.
-        const latest = valuesNow();
-        setState(latest && JSON.stringify({ values: latest, updated_at: base }) !== body ? "local" : "autosaved");
-      } else if (res.status === 401) {
-        signedOut.current = true;
-        setState("signedOut");
-      } else {
-        // Published or saved by someone since (409), or refused (400, 403, 404): the save button remains.
-        autosaveOn.current = null;
-        setState("local");
-      }
-    } catch {
-      if (controller.signal.aborted) return;
-      setState(navigator.onLine === false ? "offline" : "retrying");
-      // Tried again with back-off (and at once when the browser is back online, below).
-      autoFailures.current += 1;
-      clearTimeout(autoTimer.current);
-      autoTimer.current = setTimeout(() => void autosaveAgain.current(), backoffDelay(autoFailures.current, RETRY));
-    } finally {
-      if (autosaving.current === controller) autosaving.current = null;
-    }
-  }, [base, valuesNow]);
+  const autosave = useCallback(
+    () =>
+      sendAutosave(
+        { autoTimer, autosaveOn, signedOut, dirtyRef, lastAutosaved, autosaving, autoFailures, autosaveAgain },
+        base,
+        valuesNow,
+        setState,
+        setAutosavedAt,
+      ),
+    [base, valuesNow],
+  );
 
   useEffect(() => {
     autosaveAgain.current = autosave;
@@ -211,10 +174,7 @@ export function useDraftKeeper({ def, storageKey, base, autosaveUrl, submitting,
     return () => {
       window.removeEventListener("pagehide", keep);
       document.removeEventListener("visibilitychange", hidden);
-      clearTimeout(localTimer.current);
-      clearTimeout(autoTimer.current);
-      clearTimeout(retryTimer.current);
-      autosaving.current?.abort();
+      stopKeeping({ localTimer, autoTimer, retryTimer, autosaving });
     };
   }, [flush]);
 
@@ -230,23 +190,7 @@ export function useDraftKeeper({ def, storageKey, base, autosaveUrl, submitting,
   // A save lost on the network is sent again: when the browser is back online, and with back-off meanwhile.
   useEffect(() => {
     if (submitting) return;
-    const code = answer?.formError;
-    if (code === "OFFLINE") {
-      retries.current += 1;
-      clearTimeout(retryTimer.current);
-      retryTimer.current = setTimeout(resubmit, backoffDelay(retries.current, RETRY));
-      const online = () => {
-        clearTimeout(retryTimer.current);
-        resubmit();
-      };
-      window.addEventListener("online", online, { once: true });
-      return () => window.removeEventListener("online", online);
-    }
-    retries.current = 0;
-    if (code === "UNAUTHENTICATED" && answer !== cleared) {
-      signedOut.current = true;
-      refusedSave.current = true;
-    }
+    return answerRefusedSave({ retries, retryTimer, signedOut, refusedSave }, answer, cleared, resubmit);
   }, [answer, cleared, submitting, resubmit]);
 
   // An autosave lost on the network goes again when the browser is back online.
@@ -275,9 +219,134 @@ export function useDraftKeeper({ def, storageKey, base, autosaveUrl, submitting,
     [autosave, base, storageKey],
   );
 
-  // What the last save's answer says wins over the autosaves' state until it is dealt with.
+  return { state: shownState(state, submitting, answer, cleared), autosavedAt, dirty, changed, flush, resubmit, signedIn, restored };
+}
+
+type Timer = ReturnType<typeof setTimeout> | undefined;
+
+/** The keeper's refs an autosave reads and moves on. */
+type AutosaveRefs = {
+  autoTimer: RefObject<Timer>;
+  autosaveOn: RefObject<string | null>;
+  signedOut: RefObject<boolean>;
+  dirtyRef: RefObject<boolean>;
+  lastAutosaved: RefObject<string | null>;
+  autosaving: RefObject<AbortController | null>;
+  autoFailures: RefObject<number>;
+  autosaveAgain: RefObject<() => Promise<void>>;
+};
+
+/**
+ * Sends the form to the draft's autosave (unless it is what went last): a network failure tries again with
+ * back-off, an ended session stops autosaves, any other refusal leaves the save button.
+ */
+async function sendAutosave(
+  k: AutosaveRefs,
+  base: string | null,
+  valuesNow: () => FormValues | null,
+  setState: Dispatch<SetStateAction<SaveState>>,
+  setAutosavedAt: (at: string) => void,
+) {
+  clearTimeout(k.autoTimer.current);
+  const url = k.autosaveOn.current;
+  if (!url || k.signedOut.current || !k.dirtyRef.current) return;
+  const values = valuesNow();
+  if (!values) return;
+  const body = JSON.stringify({ values, updated_at: base });
+  if (body === k.lastAutosaved.current) return;
+  k.autosaving.current?.abort();
+  const controller = new AbortController();
+  k.autosaving.current = controller;
+  setState("saving");
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+      signal: controller.signal,
+      credentials: "same-origin",
+    });
+    if (controller.signal.aborted) return;
+    if (res.ok) {
+      const answer = (await res.json()) as { autosave?: { saved_at?: string } };
+      k.lastAutosaved.current = body;
+      k.autoFailures.current = 0;
+      setAutosavedAt(answer.autosave?.saved_at ?? new Date().toISOString());
+      // Typing that arrived meanwhile is not in this autosave: it goes with the next one.
+      const latest = valuesNow();
+      setState(latest && JSON.stringify({ values: latest, updated_at: base }) !== body ? "local" : "autosaved");
+    } else if (res.status === 401) {
+      k.signedOut.current = true;
+      setState("signedOut");
+    } else {
+      // Published or saved by someone since (409), or refused (400, 403, 404): the save button remains.
+      k.autosaveOn.current = null;
+      setState("local");
+    }
+  } catch {
+    if (controller.signal.aborted) return;
+    setState(navigator.onLine === false ? "offline" : "retrying");
+    // Tried again with back-off (and at once when the browser is back online, below).
+    k.autoFailures.current += 1;
+    clearTimeout(k.autoTimer.current);
+    k.autoTimer.current = setTimeout(() => void k.autosaveAgain.current(), backoffDelay(k.autoFailures.current, RETRY));
+  } finally {
+    if (k.autosaving.current === controller) k.autosaving.current = null;
+  }
+}
+
+/** The keeper's refs a refused save's answer moves on. */
+type RefusedSaveRefs = {
+  retries: RefObject<number>;
+  retryTimer: RefObject<Timer>;
+  signedOut: RefObject<boolean>;
+  refusedSave: RefObject<boolean>;
+};
+
+/**
+ * A save lost on the network is sent again, when the browser is back online and with back-off meanwhile (the
+ * returned cleanup stops listening); one refused for an ended session waits for the sign-in.
+ */
+function answerRefusedSave(k: RefusedSaveRefs, answer: SaveAnswer, cleared: SaveAnswer, resubmit: () => void) {
+  const code = answer?.formError;
+  if (code === "OFFLINE") {
+    k.retries.current += 1;
+    clearTimeout(k.retryTimer.current);
+    k.retryTimer.current = setTimeout(resubmit, backoffDelay(k.retries.current, RETRY));
+    const online = () => {
+      clearTimeout(k.retryTimer.current);
+      resubmit();
+    };
+    window.addEventListener("online", online, { once: true });
+    return () => window.removeEventListener("online", online);
+  }
+  k.retries.current = 0;
+  if (code === "UNAUTHENTICATED" && answer !== cleared) {
+    k.signedOut.current = true;
+    k.refusedSave.current = true;
+  }
+  return undefined;
+}
+
+/** What the last save's answer says wins over the autosaves' state until it is dealt with. */
+function shownState(state: SaveState, submitting: boolean, answer: SaveAnswer, cleared: SaveAnswer): SaveState {
   const code = answer && answer !== cleared ? answer.formError : undefined;
   const offline = typeof navigator !== "undefined" && navigator.onLine === false;
-  const shown: SaveState = submitting ? "saving" : code === "OFFLINE" ? (offline ? "offline" : "retrying") : code === "UNAUTHENTICATED" ? "signedOut" : state;
-  return { state: shown, autosavedAt, dirty, changed, flush, resubmit, signedIn, restored };
+  return submitting ? "saving" : code === "OFFLINE" ? (offline ? "offline" : "retrying") : code === "UNAUTHENTICATED" ? "signedOut" : state;
+}
+
+/**
+ * The editor closes: the timers and the autosave on their way stop. The refs are read now, not when the effect
+ * ran, since the timers set since are the ones to stop.
+ */
+function stopKeeping(k: {
+  localTimer: RefObject<Timer>;
+  autoTimer: RefObject<Timer>;
+  retryTimer: RefObject<Timer>;
+  autosaving: RefObject<AbortController | null>;
+}) {
+  clearTimeout(k.localTimer.current);
+  clearTimeout(k.autoTimer.current);
+  clearTimeout(k.retryTimer.current);
+  k.autosaving.current?.abort();
 }

@@ -23,18 +23,13 @@ import { formAction } from "#server/http/form-action.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { can } from "#server/auth/permissions.server.ts";
-import {
-  discardAutosave,
-  getForStaff,
-  listCategoryOptions,
-  listProgramOptions,
-  MAX_CONTENT_FORM_BYTES,
-  newerAutosave,
-} from "#server/content/newsroom.server.ts";
+import { getForStaff, rowOptionsOf } from "#server/content/newsroom/read.server.ts";
+import { MAX_CONTENT_FORM_BYTES } from "#server/content/newsroom/write.server.ts";
+import { discardAutosave, newerAutosave } from "#server/content/newsroom/autosaves.server.ts";
 import { pushAlertOf } from "#server/push/alerts.server.ts";
 import { PushAlertNotice } from "#app/components/admin/push-alert-notice.tsx";
-import { saveFromForm } from "#server/content/newsroom-form.server.ts";
-import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
+import { saveFromForm } from "#server/content/newsroom/form.server.ts";
+import { flashCookie, takeFlash } from "#server/content/newsroom/flash.server.ts";
 import { parseId } from "#domain/ids.ts";
 import { imagesWithoutAltOf } from "#server/content/image-details.server.ts";
 import { reviewOf } from "#server/content/workflow.server.ts";
@@ -74,10 +69,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   const db = await getDb();
-  const [item, category, program, autosave, pushAlert] = await Promise.all([
+  const [item, choices, autosave, pushAlert] = await Promise.all([
     id === null ? null : getForStaff(db, def.type, id),
-    def.fields.some((f) => f.kind === "category") ? listCategoryOptions(db, def.type) : [],
-    def.fields.some((f) => f.kind === "program") ? listProgramOptions(db) : [],
+    // What its selects of rows offer: the type's categories, the items its reference fields may name.
+    rowOptionsOf(db, def.type, def.fields),
     id === null ? null : newerAutosave(db, def.type, id, user.id),
     // Its breaking-news alert, if one was queued: how many subscribers got it (decision 0127).
     id === null ? null : pushAlertOf(db, def.type, id),
@@ -101,7 +96,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // Workflow (decision 0138): the statuses this account may set, and the note the item was sent back with.
       workflow: { statuses: statusChoices(mayPublish, item?.status ?? null), canSendBack: mayPublish },
       review: item?.status === "changes_requested" ? await reviewOf(db, def.type, item.id) : null,
-      choices: { category, program },
+      choices,
       origin: getConfig().publicUrl,
       canUploadVideo: can(user.profile, "videos.manage"),
       // No lost work: whose copies the browser keeps, and this user's autosave when newer than the last save.

@@ -1,35 +1,34 @@
-import { useEffect, useState, type MouseEvent } from "react";
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { useState, type MouseEvent } from "react";
+import { data, Link, redirect, useLocation, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-list";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentCards, ContentTable, type ContentRow } from "#app/components/admin/content-table.tsx";
 import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/admin/delete-confirm.tsx";
 import { BulkBar, BulkDeleteStep, bulkAsks, useRowSelection, type CategoryOption } from "#app/components/admin/bulk-actions.tsx";
-import { useCount } from "#app/lib/i18n.ts";
 import { ActionNotices, useNewsroomFlash } from "#app/components/admin/flash.tsx";
-import { useToast } from "#app/components/ui/toast.tsx";
-import { useOnAnswer } from "#app/components/forms/notice.tsx";
-import { formErrorOf, type FormFailure, type FormSuccess } from "#domain/form-answer.ts";
-import type { BulkAction } from "#domain/bulk-actions.ts";
+import { linkWith, type ListAnswer } from "#app/components/admin/content-list/list-answer.ts";
+import { ListFeeds } from "#app/components/admin/content-list/list-feeds.tsx";
+import { ListFilters, ListPages, STATUS_FILTERS, type StatusFilter } from "#app/components/admin/content-list/list-filters.tsx";
+import { useListAnswer } from "#app/components/admin/content-list/use-list-answer.ts";
 import { PlusIcon } from "#app/components/admin/icons.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
-import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
+import { contentTypeBySegment, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { getConfig } from "#server/config.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { requirePermission, userCan } from "#server/auth/session.server.ts";
-import { deleteItem, getForStaff, listCategoryOptions, listForStaff, type StaffItem } from "#server/content/newsroom.server.ts";
+import { getForStaff, listCategoryOptions, listForStaff, type StaffItem } from "#server/content/newsroom/read.server.ts";
+import { deleteItem } from "#server/content/newsroom/write.server.ts";
 import { authorizeBulk, idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
 import { assertMayEdit } from "#server/content/ownership.server.ts";
 import { BadRequestError } from "#server/http/errors.server.ts";
-import { flashCookie, takeFlash } from "#server/content/newsroom-flash.server.ts";
-import { listProgramFeeds } from "#server/content/sitemap.server.ts";
+import { flashCookie, takeFlash } from "#server/content/newsroom/flash.server.ts";
+import { hooksOf } from "#server/content/types/index.server.ts";
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
-import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
 import { authorName, type BylineAuthor } from "#domain/authors.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -40,9 +39,6 @@ import { parseId } from "#domain/ids.ts";
  * /admin/podcasts, /admin/programs and /admin/media. The registry says which columns, order and actions;
  * the server pages, searches and filters by status (GET parameters, so every view is a link).
  */
-
-type StatusFilter = EditorStatus | "all";
-const FILTERS: StatusFilter[] = ["all", ...EDITOR_STATUSES];
 
 function typeOf(request: Request): ContentTypeDefinition {
   const def = contentTypeOfUrl(request.url);
@@ -55,7 +51,7 @@ function query(url: URL) {
   const page = Number(url.searchParams.get("page") ?? 1);
   return {
     q: (url.searchParams.get("q") ?? "").trim().slice(0, 200),
-    status: status && FILTERS.includes(status) ? status : "all",
+    status: status && STATUS_FILTERS.includes(status) ? status : "all",
     page: Number.isSafeInteger(page) && page > 0 ? page : 1,
   };
 }
@@ -139,7 +135,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       // A type with a feed (podcasts) announces its address for the podcast directories.
       feedUrl: def.feed ? `${getConfig().publicUrl}${def.feed.path}` : null,
       // …and each program's own feed (podcasts that belong to a program).
-      programFeeds: def.feed ? (await listProgramFeeds(db)).map((f) => ({ title: f.title, url: `${getConfig().publicUrl}${f.path}` })) : [],
+      programFeeds: ((await hooksOf(def.type).feeds?.(db)) ?? []).map((f) => ({ title: f.title, url: `${getConfig().publicUrl}${f.path}` })),
       rows: await Promise.all(list.items.map((item) => rowOf(def, item, languageOfRequest(request)))),
       total: list.total,
       page: list.page,
@@ -159,23 +155,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) => errorHeaders ?? loaderHeaders;
-
-/**
- * The list's answer (domain/form-answer.ts): a refused delete or bulk action (a delete that went through goes back
- * to the list), a bulk action done (`bulk`: what and how many), or a bulk delete to confirm first (a browser without
- * JavaScript: `confirmBulk`, the count and the fields to post again).
- */
-type ListAnswer =
-  | (FormSuccess & { bulk?: { action: BulkAction; count: number }; confirmBulk?: { count: number; fields: Record<string, string> } })
-  | (FormFailure<string, string> & { intent?: "bulk" });
-
-/** What the failure toast and notice say for each code (translation keys). */
-const DELETE_FAILURES: Record<string, string> = {
-  BODY_TOO_LARGE: "newsroom.ui.badRequest",
-  BAD_REQUEST: "newsroom.ui.badRequest",
-  NOT_FOUND: "newsroom.ui.notFound",
-  FAILED: "newsroom.ui.deleteFailedDetail",
-};
 
 /**
  * The list's action: a bulk action on the selected items (intent `bulk`, server/content/bulk.server.ts), or delete
@@ -253,25 +232,12 @@ async function bulkAction(request: Request, def: ContentTypeDefinition, user: Aw
 
 export const meta: Route.MetaFunction = ({ matches, data }) => authMeta(matches, contentTypeBySegment(data?.segment)?.labels.title ?? "admin.dashboard");
 
-function linkWith(search: URLSearchParams, changes: Record<string, string | number | null>): string {
-  const next = new URLSearchParams(search);
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === null || v === "" || (k === "page" && v === 1) || (k === "status" && v === "all")) next.delete(k);
-    else next.set(k, String(v));
-  }
-  // The confirmation step is never carried over to another view of the list.
-  if (!("delete" in changes)) next.delete("delete");
-  const s = next.toString();
-  return s ? `?${s}` : "?";
-}
-
 export default function ContentListPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const def = contentTypeBySegment(loaderData.segment)!;
   const location = useLocation();
   const navigation = useNavigation();
   const search = new URLSearchParams(location.search);
-  const number = { format: (n: number) => formatNumber(i18n.language as Language, n) };
   const [deleting, setDeleting] = useState<DeleteTarget | null>(null);
   // A new answer from the server (the list after a delete) closes the dialog.
   const [shownRows, setShownRows] = useState(loaderData.rows);
@@ -284,28 +250,12 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
   const back = linkWith(search, {});
 
   useNewsroomFlash(loaderData.flash);
-  const code = formErrorOf(actionData);
-  const bulkFailure = actionData && !actionData.ok && actionData.intent === "bulk" ? bulkFailureOf(actionData) : null;
-  const deleteFailure = code && !bulkFailure ? (DELETE_FAILURES[code] ?? DELETE_FAILURES.FAILED) : null;
   const bulk = useRowSelection(
     loaderData.rows.map((r) => r.id),
     `${loaderData.q}\n${loaderData.status}`,
   );
-  const bulkDone = actionData?.ok && actionData.bulk ? actionData.bulk : null;
-  const counted = useCount();
-  const bulkDoneText = bulkDone
-    ? bulkDone.count
-      ? t(`newsroom.bulk.done.${bulkDone.action}`, { items: counted("newsroom.bulk.items", bulkDone.count) })
-      : t("newsroom.bulk.none")
-    : null;
-  const toast = useToast();
-  useOnAnswer(actionData, () => {
-    if (bulkDoneText) {
-      toast({ title: t("newsroom.ui.successTitle"), description: bulkDoneText, variant: "success" });
-      bulk.clear();
-    } else if (bulkFailure) toast({ title: t("newsroom.bulk.failed"), description: t(bulkFailure), variant: "destructive" });
-  });
-  useListFailures(loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null, actionData, deleteFailure);
+  const loadFailed = loaderData.loadFailed ? { title: t("newsroom.ui.loadFailed", { title }), key: loaderData } : null;
+  const { bulkFailure, deleteFailure, bulkDoneText } = useListAnswer(actionData, loadFailed, bulk.clear);
 
   const actions = {
     editHref: (row: ContentRow) => `/admin/${def.segment}/${row.id}`,
@@ -330,17 +280,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         </Link>
       </div>
 
-      {loaderData.feedUrl && <FeedAddress url={loaderData.feedUrl} label={t("podcastFeed.label")} />}
-      {loaderData.programFeeds.length > 0 && (
-        <details className="rounded-md border border-sand-300 bg-white px-3 py-2 text-sm" data-testid="program-feeds">
-          <summary className="cursor-pointer font-bold">{t("podcastFeed.programFeeds")}</summary>
-          <div className="mt-2 space-y-2">
-            {loaderData.programFeeds.map((f) => (
-              <FeedAddress key={f.url} url={f.url} label={f.title} testId="program-feed" />
-            ))}
-          </div>
-        </details>
-      )}
+      <ListFeeds feedUrl={loaderData.feedUrl} programFeeds={loaderData.programFeeds} />
 
       <ActionNotices
         flash={loaderData.flash}
@@ -357,49 +297,7 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         </noscript>
       )}
 
-      <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-        <nav aria-label={t("newsroom.ui.filterLabel")} data-testid="status-filter">
-          <ul className="flex flex-wrap gap-2">
-            {FILTERS.map((f) => {
-              const active = loaderData.status === f;
-              return (
-                <li key={f}>
-                  <Link
-                    to={linkWith(search, { status: f, page: 1 })}
-                    aria-current={active ? "page" : undefined}
-                    data-testid={`filter-${f}`}
-                    className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm ${active ? "border-desert-600 bg-desert-600 font-bold text-white" : "border-sand-300 bg-white hover:bg-sand-100"}`}
-                  >
-                    {t(`newsroom.ui.filter.${f}`)}
-                    <span data-testid={`count-${f}`} data-value={loaderData.counts[f]} className={`text-xs ${active ? "text-white/90" : "text-ink-soft"}`}>
-                      {number.format(loaderData.counts[f])}
-                    </span>
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <Form method="get" role="search" className="flex gap-2" data-testid="list-search">
-          {loaderData.status !== "all" && <input type="hidden" name="status" value={loaderData.status} />}
-          <label htmlFor="list-q" className="sr-only">
-            {t("newsroom.ui.searchLabel")}
-          </label>
-          <input
-            id="list-q"
-            type="search"
-            name="q"
-            defaultValue={loaderData.q}
-            key={loaderData.q}
-            maxLength={200}
-            placeholder={t("newsroom.ui.searchPlaceholder")}
-            className="h-10 w-full min-w-0 rounded-md border border-sand-300 bg-white px-3 text-sm lg:w-72"
-          />
-          <button type="submit" className="rounded-md border border-sand-300 bg-white px-4 text-sm font-bold hover:bg-sand-100">
-            {t("newsroom.ui.searchSubmit")}
-          </button>
-        </Form>
-      </div>
+      <ListFilters search={search} status={loaderData.status} q={loaderData.q} counts={loaderData.counts} />
 
       <BulkBar
         def={def}
@@ -431,98 +329,13 @@ export default function ContentListPage({ loaderData, actionData }: Route.Compon
         )}
       </div>
 
-      {loaderData.pages > 1 && (
-        <nav aria-label={t("newsroom.ui.pagination")} className="flex items-center justify-between gap-3 text-sm" data-testid="pagination">
-          {loaderData.page > 1 ? (
-            <Link
-              to={linkWith(search, { page: loaderData.page - 1 })}
-              rel="prev"
-              className="rounded-md border border-sand-300 bg-white px-3 py-1.5 hover:bg-sand-100"
-            >
-              {t("newsroom.ui.previous")}
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-ink-soft">{t("newsroom.ui.pageOf", { page: number.format(loaderData.page), pages: number.format(loaderData.pages) })}</span>
-          {loaderData.page < loaderData.pages ? (
-            <Link
-              to={linkWith(search, { page: loaderData.page + 1 })}
-              rel="next"
-              className="rounded-md border border-sand-300 bg-white px-3 py-1.5 hover:bg-sand-100"
-            >
-              {t("newsroom.ui.next")}
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <ListPages search={search} page={loaderData.page} pages={loaderData.pages} />
 
       <DeleteDialog target={deleting} back={back} onClose={() => setDeleting(null)} />
     </section>
   );
 }
 
-/** What the bar says of a refused bulk action: the first field's message (a translation key), else by its code. */
-function bulkFailureOf(answer: FormFailure<string, string>): string {
-  const first = answer.fields ? Object.values(answer.fields)[0] : undefined;
-  if (typeof first === "string" && first.startsWith("newsroom.")) return first;
-  switch (answer.formError) {
-    case "NOT_FOUND":
-      return "newsroom.ui.notFound";
-    case "BAD_REQUEST":
-    case "BODY_TOO_LARGE":
-      return "newsroom.ui.badRequest";
-    default:
-      return "newsroom.bulk.failedDetail";
-  }
-}
-
-/** The list's failure toasts (§8): a list that did not load, a delete that failed. */
-function useListFailures(loadFailed: { title: string; key: unknown } | null, answer: ListAnswer | undefined, deleteFailure: string | null) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const loadKey = loadFailed?.key;
-  const loadTitle = loadFailed?.title;
-  useEffect(() => {
-    if (loadKey && loadTitle) toast({ title: loadTitle, description: t("newsroom.ui.loadFailedDetail"), variant: "destructive" });
-  }, [loadKey, loadTitle, t, toast]);
-  useOnAnswer(answer, () => {
-    if (deleteFailure) toast({ title: t("newsroom.ui.deleteFailed"), description: t(deleteFailure), variant: "destructive" });
-  });
-}
-
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <AdminError error={error} />;
-}
-
-/** The address of the type's feed (domain/content-types/ `feed`), to give to Apple Podcasts and Spotify, with a copy button. */
-function FeedAddress({ url, label, testId = "feed" }: { url: string; label: string; testId?: string }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast({ title: t("podcastFeed.copied"), variant: "success" });
-    } catch {
-      toast({ title: t("detail.copyFailed"), description: url, variant: "warning", duration: 6000 });
-    }
-  };
-  return (
-    <p data-testid={`${testId}-address`} className="flex flex-wrap items-center gap-2 rounded-md border border-sand-300 bg-sand-50 px-3 py-2 text-sm">
-      <span dir="auto">{label}</span>
-      <a href={url} dir="ltr" className="break-all font-mono text-desert-700 underline">
-        {url}
-      </a>
-      <button
-        type="button"
-        onClick={() => void copy()}
-        className="rounded-md border border-sand-300 bg-white px-3 py-1 font-bold hover:bg-sand-100"
-        data-testid={`${testId}-copy`}
-      >
-        {t("podcastFeed.copy")}
-      </button>
-    </p>
-  );
 }

@@ -1,27 +1,26 @@
-import { useEffect, useState } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { useState } from "react";
+import { data, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/content-revisions";
 import { AdminError } from "#app/components/admin/guard.tsx";
-import { StatusBadge } from "#app/components/admin/content-table.tsx";
-import { RevisionDifferences, type FieldDifference } from "#app/components/admin/revision-diff.tsx";
-import { RestoreButton, RestoreDialog, RestoreStep, type RestoreTarget } from "#app/components/admin/revision-restore.tsx";
+import type { FieldDifference } from "#app/components/admin/revision-diff.tsx";
+import { RestoreDialog, RestoreStep, type RestoreTarget } from "#app/components/admin/revision-restore.tsx";
+import { CompareView, RevisionsNav, useRevisionLabels } from "#app/components/admin/revisions/revision-parts.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { contentTypeOfUrl } from "#domain/content-form.ts";
 import { contentTypeBySegment, EDITOR_STATUSES, type ContentTypeDefinition, type EditorStatus } from "#domain/content-types/index.ts";
-import { formatDate } from "#domain/format.ts";
-import type { Language } from "#domain/language.ts";
 import { changedFields, diffLongText, displayValue, LONG_TEXT_KINDS, type CategoryName } from "#domain/revision-diff.ts";
 import { getDb, type Database } from "#server/db/client.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { assertMayEdit } from "#server/content/ownership.server.ts";
-import { getForStaff, getRevision, listCategoryOptions, listProgramOptions, listRevisions, restoreRevision } from "#server/content/newsroom.server.ts";
+import { getForStaff, rowOptionsOf } from "#server/content/newsroom/read.server.ts";
+import { getRevision, listRevisions, restoreRevision } from "#server/content/newsroom/revisions.server.ts";
 import { BadRequestError, ValidationError } from "#server/http/errors.server.ts";
 import { failedWhile, formAction } from "#server/http/form-action.server.ts";
 import { formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
 import { Notice } from "#app/components/forms/notice.tsx";
-import { flashCookie } from "#server/content/newsroom-flash.server.ts";
+import { flashCookie } from "#server/content/newsroom/flash.server.ts";
 import { parseId } from "#domain/ids.ts";
 import { listNotes } from "#server/content/item-notes.server.ts";
 import { NoteThread } from "#app/components/admin/item-notes.tsx";
@@ -66,15 +65,17 @@ async function differences(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
 ): Promise<FieldDifference[]> {
-  const fields = [...def.fields.map((f) => ({ name: f.name, kind: f.kind as string, label: f.label, optionLabels: f.optionLabels })), ...PUBLISHING];
+  const fields = [
+    ...def.fields.map((f) => ({ name: f.name, kind: f.kind as string, label: f.label, optionLabels: f.optionLabels, references: f.references })),
+    ...PUBLISHING,
+  ];
   // A field an autosave did not record (its form did not send it) is not compared: it was not emptied.
   const recorded = fields.filter((f) => f.name in before && f.name in after);
   const changed = new Set(changedFields(recorded, before, after));
   const shown = fields.filter((f) => changed.has(f.name));
-  const categories = new Map<number, CategoryName>();
-  if (shown.some((f) => f.kind === "category")) for (const c of await listCategoryOptions(db)) categories.set(c.id, c);
-  const programs = new Map<number, CategoryName>();
-  if (shown.some((f) => f.kind === "program")) for (const p of await listProgramOptions(db)) programs.set(p.id, p);
+  // The rows a changed category or reference field names, by id: shown by name, not by number.
+  const options = await rowOptionsOf(db, def.type, shown, { everyCategory: true });
+  const namesOf = (name: string) => new Map<number, CategoryName>((options[name] ?? []).map((o) => [o.id, o]));
   return shown.map((f): FieldDifference => {
     if ((LONG_TEXT_KINDS as readonly string[]).includes(f.kind))
       return { name: f.name, label: f.label, type: "text", diff: diffLongText(f.kind, before[f.name], after[f.name]) };
@@ -82,8 +83,8 @@ async function differences(
       name: f.name,
       label: f.label,
       type: "value",
-      before: displayValue(f, before[f.name], categories, programs),
-      after: displayValue(f, after[f.name], categories, programs),
+      before: displayValue(f, before[f.name], namesOf(f.name)),
+      after: displayValue(f, after[f.name], namesOf(f.name)),
     };
   });
 }
@@ -209,103 +210,22 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "newsroom.ui.revisions");
 
-type Entry = { id: number; kind: Kind; created_at: string; author_name: string | null; title?: string | null };
-
 export default function RevisionsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language as Language;
+  const { t } = useTranslation();
   const def = contentTypeBySegment(loaderData.segment)!;
   const { item, saves, autosaves, currentId, compare, confirm, refused, notes } = loaderData;
   const [restoring, setRestoring] = useState<RestoreTarget | null>(null);
+  const { targetOf } = useRevisionLabels();
   const editHref = `/admin/${def.segment}/${item.id}`;
   const code = formErrorOf(actionData);
   const restoreFailure = code ? (RESTORE_FAILURES[code] ?? RESTORE_FAILURES.FAILED) : null;
-  // A refused restore answers here: the dialog closes so its message shows.
-  useEffect(() => setRestoring(null), [actionData]);
-
-  const nameOf = (r: Entry) => r.author_name ?? t("admin.notSet");
-  const labelOf = (r: Entry) =>
-    `${r.kind === "autosave" ? `${t("newsroom.revisions.autosave")} · ` : ""}${t("newsroom.revisions.entry", { date: formatDate(r.created_at, lang, "dateTime"), name: nameOf(r) })}`;
-  const targetOf = (r: Entry): RestoreTarget => ({ id: r.id, kind: r.kind, label: labelOf(r) });
-  const pairQuery = compare ? `from=${compare.before.id}&to=${compare.after.id}` : "";
-  const here = `?${pairQuery}`;
-  const inPair = (revId: number) => (compare ? (compare.before.id === revId ? "before" : compare.after.id === revId ? "after" : null) : null);
-
-  const entries = (list: Entry[], testId: string) => (
-    <ol className="space-y-2" data-testid={testId}>
-      {list.map((r) => {
-        const side = inPair(r.id);
-        return (
-          <li key={r.id}>
-            <Link
-              to={`?rev=${r.id}`}
-              aria-current={side ? "true" : undefined}
-              className={`block rounded-lg border px-3 py-2 text-sm ${side ? "border-desert-600 bg-white shadow-sm" : "border-sand-200 bg-white hover:bg-sand-50"}`}
-              data-testid="revision"
-              data-rev={r.id}
-              data-kind={r.kind}
-            >
-              <span className="flex flex-wrap items-center justify-between gap-x-2">
-                <span className="font-bold">{formatDate(r.created_at, lang, "dateTime")}</span>
-                {side && <span className="rounded-full bg-sand-100 px-2 text-xs font-bold text-ink">{t(`newsroom.revisions.${side}`)}</span>}
-              </span>
-              <span className="block text-ink-soft">
-                {nameOf(r)}
-                {r.id === currentId && <> · {t("newsroom.ui.currentVersion")}</>}
-              </span>
-              {r.title && (
-                <span className="mt-1 block truncate" dir="auto">
-                  {r.title}
-                </span>
-              )}
-            </Link>
-          </li>
-        );
-      })}
-    </ol>
-  );
-
-  const option = (r: Entry) => (
-    <option key={r.id} value={r.id}>
-      {labelOf(r)}
-      {r.id === currentId ? ` · ${t("newsroom.ui.currentVersion")}` : ""}
-    </option>
-  );
-  const picker = (name: "from" | "to", label: string, selected: number | undefined) => (
-    <div className="min-w-0 flex-1">
-      <label htmlFor={`compare-${name}`} className="mb-1 block text-sm font-bold">
-        {label}
-      </label>
-      <select
-        id={`compare-${name}`}
-        name={name}
-        defaultValue={selected}
-        key={selected}
-        className="w-full rounded-md border border-sand-300 bg-white px-2 py-2 text-sm"
-        data-testid={`compare-${name}`}
-      >
-        <optgroup label={t("newsroom.revisions.saves")}>{saves.map(option)}</optgroup>
-        {autosaves.length > 0 && <optgroup label={t("newsroom.revisions.autosaves")}>{autosaves.map(option)}</optgroup>}
-      </select>
-    </div>
-  );
-
-  const head = (h: NonNullable<typeof compare>["before"], side: "before" | "after") => (
-    <div className="min-w-0 space-y-2 rounded-lg border border-sand-200 bg-sand-50 p-3" data-testid={`head-${side}`} data-rev={h.id}>
-      <p className="text-xs font-bold uppercase text-ink-soft">{t(`newsroom.revisions.${side}`)}</p>
-      <p className="text-sm">
-        {t(h.kind === "autosave" ? "newsroom.revisions.autosavedBy" : "newsroom.revisions.savedBy", {
-          date: formatDate(h.created_at, lang, "dateTime"),
-          name: h.author_name ?? t("admin.notSet"),
-        })}
-      </p>
-      <div className="flex flex-wrap items-center gap-2">
-        <StatusBadge status={h.status} />
-        {h.current && <span className="text-sm font-bold">{t("newsroom.ui.currentVersion")}</span>}
-        {!h.current && <RestoreButton target={targetOf(h)} href={`${here}&restore=${h.id}`} onOpen={setRestoring} />}
-      </div>
-    </div>
-  );
+  // A refused restore answers here: the dialog closes so its message shows (state adjusted while rendering).
+  const [answered, setAnswered] = useState(actionData);
+  if (answered !== actionData) {
+    setAnswered(actionData);
+    setRestoring(null);
+  }
+  const here = `?${compare ? `from=${compare.before.id}&to=${compare.after.id}` : ""}`;
 
   return (
     <section className="space-y-5" data-testid="content-revisions">
@@ -335,62 +255,8 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
       )}
       {confirm && <RestoreStep target={targetOf(confirm)} back={here} />}
       <div className="grid gap-5 lg:grid-cols-[18rem_minmax(0,1fr)]">
-        <article
-          className="min-w-0 space-y-5 rounded-lg border border-sand-200 bg-white p-4 shadow-sm sm:p-6 lg:col-start-2 lg:row-start-1"
-          aria-labelledby="compare-heading"
-          data-testid="revision-view"
-        >
-          <h2 id="compare-heading" className="text-lg font-bold">
-            {t("newsroom.revisions.compareHeading")}
-          </h2>
-          {saves.length + autosaves.length > 1 && (
-            <Form method="get" className="flex flex-col gap-3 sm:flex-row sm:items-end" data-testid="compare-form">
-              {picker("from", t("newsroom.revisions.first"), compare?.before.id)}
-              {picker("to", t("newsroom.revisions.second"), compare?.after.id)}
-              <button
-                type="submit"
-                className="rounded-md border border-desert-600 px-4 py-2 text-sm font-bold text-desert-700 hover:bg-sand-50"
-                data-testid="compare-submit"
-              >
-                {t("newsroom.revisions.compare")}
-              </button>
-            </Form>
-          )}
-          {compare ? (
-            <>
-              <div className="grid gap-3 md:grid-cols-2">
-                {head(compare.before, "before")}
-                {head(compare.after, "after")}
-              </div>
-              {compare.same ? (
-                <p className="rounded-md border border-dashed border-sand-300 px-4 py-6 text-center text-ink-soft" data-testid="same-version">
-                  {t(saves.length + autosaves.length > 1 ? "newsroom.revisions.sameVersion" : "newsroom.revisions.onlyOne")}
-                </p>
-              ) : (
-                <RevisionDifferences fields={compare.fields} />
-              )}
-            </>
-          ) : (
-            <p className="rounded-md border border-dashed border-sand-300 px-4 py-6 text-center text-ink-soft" data-testid="only-one">
-              {t(saves.length ? "newsroom.revisions.onlyOne" : "newsroom.ui.noRevisions")}
-            </p>
-          )}
-        </article>
-        <nav aria-labelledby="saves-heading" className="space-y-5 lg:col-start-1 lg:row-start-1">
-          <div className="space-y-2">
-            <h2 id="saves-heading" className="font-bold">
-              {t("newsroom.revisions.saves")}
-            </h2>
-            {saves.length === 0 ? <p className="text-ink-soft">{t("newsroom.ui.noRevisions")}</p> : entries(saves, "revision-list")}
-          </div>
-          {autosaves.length > 0 && (
-            <div className="space-y-2">
-              <h2 className="font-bold">{t("newsroom.revisions.autosaves")}</h2>
-              <p className="text-xs text-ink-soft">{t("newsroom.revisions.autosavesHint")}</p>
-              {entries(autosaves, "autosave-list")}
-            </div>
-          )}
-        </nav>
+        <CompareView compare={compare} here={here} onRestore={setRestoring} saves={saves} autosaves={autosaves} currentId={currentId} />
+        <RevisionsNav saves={saves} autosaves={autosaves} currentId={currentId} compare={compare} />
       </div>
       <section aria-labelledby="notes-heading" className="space-y-2" data-testid="revision-notes">
         <h2 id="notes-heading" className="font-bold">

@@ -8,6 +8,7 @@ import { useAnswerToast } from "#app/components/forms/notice.tsx";
 import { Field, InputField } from "#app/components/forms/field.tsx";
 import { AccessSchema, formValues, InviteSchema, NAME_MAX, UserIdSchema, validate } from "#domain/schemas/auth.ts";
 import { EMAIL_MAX, type FieldErrors } from "#domain/schemas/shared.ts";
+import type { FormAnswer } from "#domain/form-answer.ts";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { formatDate } from "#domain/format.ts";
 import { type Language } from "#domain/language.ts";
@@ -40,7 +41,9 @@ import {
   type Permission,
   type Role,
 } from "#server/auth/permissions.server.ts";
-import { readForm, requirePermission, type SessionUser } from "#server/auth/session.server.ts";
+import { requirePermission, type SessionUser } from "#server/auth/session.server.ts";
+import { formAction } from "#server/http/form-action.server.ts";
+import type { Database } from "#server/db/client.server.ts";
 
 /** The roles an invitation can give (the ready-made roles of issue 40): a reader needs no invitation. */
 const STAFF_ROLES: Role[] = ["writer", "editor", "admin"];
@@ -84,10 +87,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 type Intent = "invite" | "access" | "disable" | "enable" | "resend";
-type ActionData = { intent: Intent; ok: boolean; message: string; errors?: FieldErrors; userId?: string; at: number };
+type Extra = { errors?: FieldErrors; userId?: string };
+type ActionData = FormAnswer<never, string> & Extra & { intent: Intent; message: string; at: number };
 
-const answer = (intent: Intent, status: number, message: string, extra: Partial<ActionData> = {}) =>
-  data<ActionData>({ intent, ok: status < 300, message, at: Date.now(), ...extra }, { status });
+const answer = (intent: Intent, status: number, message: string, extra: Extra = {}) => {
+  const body = { intent, message, at: Date.now(), ...extra };
+  return data<ActionData>(status < 300 ? { ok: true, ...body } : { ok: false, ...body }, { status });
+};
+
+const intentOf = (form: FormData | null) => {
+  const given = form?.get("intent");
+  return (typeof given === "string" ? given : "") as Intent;
+};
 
 function grantsFrom(role: string, permissions: string[]): { role: Role; permissions: Permission[] } | null {
   if (!isRole(role) || !permissions.every(isPermission)) return null;
@@ -103,39 +114,47 @@ async function sendInvitation(request: Request, userId: string, email: string, i
 
 export async function action({ request }: Route.ActionArgs) {
   const me = await requirePermission(request, "users.manage");
-  const actor = actorOf(me);
-  const form = await readForm(request);
-  const given = form.get("intent");
-  const intent = (typeof given === "string" ? given : "") as Intent;
-  const db = await getDb();
+  // A body that cannot be read (too large, not a form) is answered as the forms' failure, on the page.
+  const echo = (form: FormData | null) => ({ intent: intentOf(form), message: "newsroom.ui.badRequest", at: Date.now() });
+  return formAction<ActionData>(request, { echo }, async (form) => {
+    const intent = intentOf(form);
+    const db = await getDb();
+    return intent === "invite" ? invite(request, db, me, form) : manage(request, db, me, intent, form);
+  });
+}
 
-  if (intent === "invite") {
-    const parsed = validate(InviteSchema, formValues(form, ["email", "fullName", "role", "permissions"], ["permissions"]));
-    if (!parsed.ok) return answer(intent, 400, "staff.checkFields", { errors: parsed.errors });
-    const grants = grantsFrom(parsed.data.role, parsed.data.permissions);
-    if (!grants || grants.role === "reader") return answer(intent, 400, "staff.invalidPermission");
-    if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant");
-    if (await findAccountByEmail(db, parsed.data.email)) return answer(intent, 409, "auth.alreadyRegistered", { errors: { email: "auth.alreadyRegistered" } });
-    const { id } = await createAccount(
-      await getAuth(),
-      db,
-      {
-        email: parsed.data.email,
-        name: parsed.data.fullName || undefined,
-        emailVerified: false,
-        ...grants,
-      },
-      me,
-    );
-    try {
-      await sendInvitation(request, id, parsed.data.email, me.name);
-    } catch (error) {
-      logger.error({ err: error }, "invitation e-mail failed");
-      return answer(intent, 502, "staff.invitationNotSent", { userId: id });
-    }
-    return answer(intent, 200, "staff.invited", { userId: id });
+/** An invitation: an account with the role and permissions given, and a mail that lets its owner in. */
+async function invite(request: Request, db: Database, me: SessionUser, form: FormData) {
+  const intent = "invite";
+  const parsed = validate(InviteSchema, formValues(form, ["email", "fullName", "role", "permissions"], ["permissions"]));
+  if (!parsed.ok) return answer(intent, 400, "staff.checkFields", { errors: parsed.errors });
+  const grants = grantsFrom(parsed.data.role, parsed.data.permissions);
+  if (!grants || grants.role === "reader") return answer(intent, 400, "staff.invalidPermission");
+  if (!canGrant(me.profile, grants.role, grants.permissions)) return answer(intent, 403, "staff.cannotGrant");
+  if (await findAccountByEmail(db, parsed.data.email)) return answer(intent, 409, "auth.alreadyRegistered", { errors: { email: "auth.alreadyRegistered" } });
+  const { id } = await createAccount(
+    await getAuth(),
+    db,
+    {
+      email: parsed.data.email,
+      name: parsed.data.fullName || undefined,
+      emailVerified: false,
+      ...grants,
+    },
+    me,
+  );
+  try {
+    await sendInvitation(request, id, parsed.data.email, me.name);
+  } catch (error) {
+    logger.error({ err: error }, "invitation e-mail failed");
+    return answer(intent, 502, "staff.invitationNotSent", { userId: id });
   }
+  return answer(intent, 200, "staff.invited", { userId: id });
+}
 
+/** A change to an existing account: its access, disabling or enabling it, sending its invitation again. */
+async function manage(request: Request, db: Database, me: SessionUser, intent: Intent, form: FormData) {
+  const actor = actorOf(me);
   const target = validate(UserIdSchema, formValues(form, ["userId"]));
   if (!target.ok) return answer(intent, 400, "staff.unknownUser");
   const row = await findAccountById(db, target.data.userId);
