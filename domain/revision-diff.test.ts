@@ -185,14 +185,20 @@ describe("displayValue", () => {
     expect(displayValue({ kind: "category" }, "3", categories)).toEqual({ kind: "category", of: "category", id: "3", name: "ثقافة", nameFr: "Culture" });
     expect(displayValue({ kind: "category" }, 9, categories)).toEqual({ kind: "category", of: "category", id: "9", name: null, nameFr: null });
     const programs = new Map([[4, { id: 4, name: "حكايات الصحراء", nameFr: "Contes du désert" }]]);
-    expect(displayValue({ kind: "program" }, "4", categories, programs)).toEqual({
+    expect(displayValue({ kind: "reference", references: "program" }, "4", programs)).toEqual({
       kind: "category",
       of: "program",
       id: "4",
       name: "حكايات الصحراء",
       nameFr: "Contes du désert",
     });
-    expect(displayValue({ kind: "program" }, "3", categories, programs)).toEqual({ kind: "category", of: "program", id: "3", name: null, nameFr: null });
+    expect(displayValue({ kind: "reference", references: "program" }, "3", programs)).toEqual({
+      kind: "category",
+      of: "program",
+      id: "3",
+      name: null,
+      nameFr: null,
+    });
   });
 
   it("gives booleans, options, dates, images, library videos and links as what they are", () => {

@@ -327,8 +327,8 @@ export type DisplayValue =
   | { kind: "text"; text: string }
   | { kind: "slug"; text: string }
   | { kind: "option"; key: string }
-  /** A row the field names by id: a category, or a podcast's program. */
-  | { kind: "category"; of: "category" | "program"; id: string; name: string | null; nameFr: string | null }
+  /** A row the field names by id: a category (`of` "category"), or an item of the type a reference field names (`of` its key). */
+  | { kind: "category"; of: string; id: string; name: string | null; nameFr: string | null }
   | { kind: "boolean"; value: boolean }
   | { kind: "date"; value: string; withTime: boolean }
   | { kind: "image"; src: string }
@@ -341,21 +341,23 @@ export type CategoryName = { id: number; name: string; nameFr: string | null };
 /** The hosted video library's ids (36 characters, 8-4-4-4-12 hexadecimal digits): shown as a library video, not as a link. */
 const VIDEO_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** How a field's stored value shows (the field kinds of domain/content-types/define.ts, and the publishing fields). */
+/**
+ * How a field's stored value shows (the field kinds of domain/content-types/define.ts, and the publishing fields);
+ * `names` are the rows a category or reference field may name, by id.
+ */
 export function displayValue(
-  field: { kind: string; optionLabels?: string },
+  field: { kind: string; optionLabels?: string; references?: string },
   value: unknown,
-  categories: ReadonlyMap<number, CategoryName> = new Map(),
-  programs: ReadonlyMap<number, CategoryName> = new Map(),
+  names: ReadonlyMap<number, CategoryName> = new Map(),
 ): DisplayValue {
   if (field.kind === "boolean") return { kind: "boolean", value: comparable("boolean", value) === "true" };
   const text = textOf(value).trim();
   if (!text) return { kind: "empty" };
   switch (field.kind) {
     case "category":
-    case "program": {
-      const found = (field.kind === "program" ? programs : categories).get(Number(text));
-      return { kind: "category", of: field.kind, id: text, name: found?.name ?? null, nameFr: found?.nameFr ?? null };
+    case "reference": {
+      const found = names.get(Number(text));
+      return { kind: "category", of: field.references ?? "category", id: text, name: found?.name ?? null, nameFr: found?.nameFr ?? null };
     }
     case "select":
       return field.optionLabels ? { kind: "option", key: `${field.optionLabels}.${text}` } : { kind: "text", text };

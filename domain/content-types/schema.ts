@@ -116,8 +116,8 @@ function parserOf(field: FieldDefinition): z.ZodMiniType {
       return z.pipe(z.transform(text), z.string().check(isIdText(message)));
     case "integer":
       return optionalMatching(/^\d{1,6}$/, v("integer"));
-    case "program":
-      return z.pipe(z.transform(orNull), z.nullable(z.string().check(isIdText(v("programNotFound")))));
+    case "reference":
+      return z.pipe(z.transform(orNull), z.nullable(z.string().check(isIdText(message))));
     case "date":
       return required ? z.pipe(z.transform(text), z.string().check(z.regex(DATE, message))) : optionalMatching(DATE, v("date"));
     case "image":

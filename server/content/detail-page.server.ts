@@ -27,6 +27,8 @@ import {
 } from "./detail.server.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
+import { referencedType, referenceFields } from "./registry.server.ts";
+import { hooksOf } from "./types/index.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
 import { imageDetailsOf } from "./image-details.server.ts";
 import { tagsOfItems } from "./tags.server.ts";
@@ -88,15 +90,15 @@ export function detailTypeOfPath(pathname: string): ContentType {
 }
 
 /**
- * What a detail page reads besides its own type: categories and author profiles, and across the podcast feeds
- * (issue 32) an episode its program's slug, a program whether it has episodes.
+ * What a detail page reads besides its own type: categories and author profiles, the items its reference fields
+ * name (an episode's program), and what its hooks say it reads (a program: whether it has published episodes).
  */
 const detailTags = (type: ContentType): CacheTag[] => [
   type,
   "categories",
   "authors",
-  ...(definitionOf(type).fields.some((f) => f.kind === "program") ? (["program"] as const) : []),
-  ...(type === "program" ? (["podcast"] as const) : []),
+  ...referenceFields(type).map(referencedType),
+  ...(hooksOf(type).detailReads ?? []),
 ];
 
 /** The public detail page of a type's item named by a URL segment (a slug, or an id). */

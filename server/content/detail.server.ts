@@ -1,18 +1,19 @@
 /**
  * One content item as its detail page shows it, and its related items, for every type of the content-type
  * registry (public-site.md §7 "Detail by slug" and "Related content"). The columns come from the type's
- * definition (domain/content-types/) plus the read-only ones its detail view names; nothing here is written per
- * type. The public reader sees published and due items only, through the one rule in ./published.ts; the
- * staff preview reads any status.
+ * definition (domain/content-types/) plus the read-only ones its detail view names and those its hooks add
+ * (./types/); nothing here is written per type. The public reader sees published and due items only, through the
+ * one rule in ./published.ts; the staff preview reads any status.
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { definitionOf, isRelationField, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
 import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { categories, podcasts, programs, slugRedirects } from "#server/db/schema.server.ts";
+import { categories, slugRedirects } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
-import { columnOf, tableOf } from "./registry.server.ts";
+import { columnOf, referencedType, referenceFields, tableOf } from "./registry.server.ts";
+import { hooksOf } from "./types/index.server.ts";
 import { bylineSql } from "./authors.server.ts";
 import { outerColumn } from "./published-items.server.ts";
 
@@ -65,16 +66,14 @@ function detailColumns(type: ContentType): Record<string, PgColumn | SQL> {
     if (hasCategory(type)) Object.assign(columns, { categoryName: categories.name, categoryNameFr: categories.nameFr, categorySlug: categories.slug });
     // The byline: the item's author profiles (taken out of the row into the page's `authors` by the loader).
     if (definitionOf(type).fields.some((f) => f.kind === "authors")) columns.bylines = bylineSql(type, tableOf(type).id);
-    // Podcast feeds per program (issue 32): an episode names its program's feed, a program with episodes its own.
-    const show = definitionOf(type).fields.find((f) => f.kind === "program");
-    if (show) {
-      columns.programSlug = sql<
+    // The item a reference field names, when published, by its slug (`{type}Slug`): a podcast episode links its program's feed.
+    for (const field of referenceFields(type)) {
+      const named = tableOf(referencedType(field));
+      columns[`${field.references}Slug`] = sql<
         string | null
-      >`(select ${programs.pageSlug} from ${programs} where ${programs.id} = ${outerColumn(columnOf(type, show.column)!)} and ${isPublished(programs)})`;
+      >`(select ${named.pageSlug} from ${named} where ${named.id} = ${outerColumn(columnOf(type, field.column)!)} and ${isPublished(named)})`;
     }
-    if (type === "program") {
-      columns.hasPodcastFeed = sql<boolean>`exists (select 1 from ${podcasts} where ${podcasts.programId} = ${outerColumn(programs.id)} and ${isPublished(podcasts)})`;
-    }
+    Object.assign(columns, hooksOf(type).detailColumns?.());
     selections.set(type, columns);
   }
   return columns;
@@ -92,7 +91,7 @@ async function findItem(db: Database, type: ContentType, key: ItemKey, publicOnl
     .where(publicOnly ? isPublished(table, match) : match)
     .limit(1);
   // The selection is built at run time; its keys and value types are the ones DetailItem names.
-  return (row as unknown as DetailItem | undefined) ?? null;
+  return (row as DetailItem | undefined) ?? null;
 }
 
 /** One item the public may see (published, publish date come) by slug or id, or null. */

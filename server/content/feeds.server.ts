@@ -3,7 +3,7 @@
  * robots.txt, rss.xml (RSS 2.0) and the podcast feed (RSS 2.0 with the iTunes tags Apple Podcasts and Spotify read).
  * Pure functions of their inputs; the routes fetch the data. Every URL is absolute, built from PUBLIC_URL.
  */
-import type { FeedItem, PodcastEpisode, SitemapEntry } from "./sitemap.server.ts";
+import type { FeedItem, SitemapEntry } from "./sitemap.server.ts";
 
 /** Characters XML 1.0 cannot carry at all, even escaped. */
 const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -130,6 +130,23 @@ export type PodcastChannel = RssChannel & {
   /** An Apple Podcasts category (https://podcasters.apple.com/support/1691-apple-podcasts-categories). */
   category: string;
   explicit: boolean;
+};
+
+/** One episode of a podcast feed (server/content/types/podcast.server.ts lists them). */
+export type PodcastEpisode = {
+  path: string;
+  title: string;
+  description: string;
+  author: string | null;
+  episodeNumber: number | null;
+  season: string | null;
+  duration: string | null;
+  imageUrl: string | null;
+  audioUrl: string;
+  /** The stored file's size from the media library (library_files.bytes); null when the library does not know it. */
+  audioBytes: number | null;
+  audioMime: string | null;
+  publishDate: Date;
 };
 
 /** A stored duration ("42:18", "1:02:03" or seconds) as whole seconds, the form Apple recommends; null when it reads as none. */

@@ -8,7 +8,9 @@ import { and, eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories, contentRevisions } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
-import { autosaveDraft, createItem, discardAutosave, getForStaff, newerAutosave, pruneAutosaves, updateItem } from "./newsroom.server.ts";
+import { getForStaff } from "./newsroom/read.server.ts";
+import { createItem, updateItem } from "./newsroom/write.server.ts";
+import { autosaveDraft, discardAutosave, newerAutosave, pruneAutosaves } from "./newsroom/autosaves.server.ts";
 
 const amina = { id: "user-a", email: "amina@example.org" };
 const omar = { id: "user-o", email: "omar@example.org" };

@@ -4,15 +4,15 @@
  * (domain/content-types/): a type with `detailPage` is in the sitemap, a type with a detail page and a
  * category is in the feed. Published-only through isPublished().
  */
-import { and, count, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
-import { authors, libraryFiles, podcasts, programs } from "#server/db/schema.server.ts";
+import { authors } from "#server/db/schema.server.ts";
 import { authorPath } from "#domain/authors.ts";
 import { hasPublishedItems } from "./authors.server.ts";
 import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
 import { tags } from "#server/db/schema.server.ts";
 import { tagPath } from "#domain/tags.ts";
-import { ALL_CONTENT_TYPES, programFeedPath, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
+import { ALL_CONTENT_TYPES, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { isPublished } from "./published.server.ts";
 import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
@@ -105,66 +105,4 @@ export async function listSitemapEntries(
 /** The latest published items of the feed's types together, newest first: the RSS feed. */
 export async function listFeedItems(db: Database, limit = 30): Promise<FeedItem[]> {
   return listPublishedFeedItems(db, { types: feedTypes() }, limit);
-}
-
-export type PodcastEpisode = {
-  path: string;
-  title: string;
-  description: string;
-  author: string | null;
-  episodeNumber: number | null;
-  season: string | null;
-  duration: string | null;
-  imageUrl: string | null;
-  audioUrl: string;
-  /** The stored file's size from the media library (library_files.bytes); null when the library does not know it. */
-  audioBytes: number | null;
-  audioMime: string | null;
-  publishDate: Date;
-};
-
-/**
- * The latest published podcast episodes that have an audio file, newest first: the podcast feed
- * (/podcasts/feed.xml). The enclosure's size and type come from the media library row of the audio URL;
- * nothing is fetched from elsewhere.
- */
-export async function listPodcastEpisodes(db: Database, { limit = 300, programId }: { limit?: number; programId?: number } = {}): Promise<PodcastEpisode[]> {
-  const rows = await db
-    .select({
-      slug: podcasts.pageSlug,
-      title: podcasts.title,
-      description: podcasts.description,
-      author: sql<string | null>`coalesce(${podcasts.hostName}, ${podcasts.authorName})`,
-      episodeNumber: podcasts.episodeNumber,
-      season: podcasts.season,
-      duration: podcasts.duration,
-      imageUrl: podcasts.imageUrl,
-      audioUrl: podcasts.audioUrl,
-      audioBytes: libraryFiles.bytes,
-      audioMime: libraryFiles.mime,
-      publishDate: podcasts.publishDate,
-    })
-    .from(podcasts)
-    .leftJoin(libraryFiles, eq(libraryFiles.url, podcasts.audioUrl))
-    .where(
-      isPublished(
-        podcasts,
-        and(isNotNull(podcasts.audioUrl), ne(podcasts.audioUrl, "")),
-        programId === undefined ? undefined : eq(podcasts.programId, programId),
-      ),
-    )
-    .orderBy(desc(podcasts.publishDate), desc(podcasts.id))
-    .limit(limit);
-  return rows.map(({ slug, audioUrl, ...r }) => ({ ...r, path: publicUrl("podcast", slug), audioUrl: audioUrl! }));
-}
-
-/** The published programs that have published episodes, by title: each one's podcast feed (issue 32). */
-export async function listProgramFeeds(db: Database): Promise<{ title: string; path: string }[]> {
-  const rows = await db
-    .selectDistinct({ title: programs.title, slug: programs.pageSlug })
-    .from(programs)
-    .innerJoin(podcasts, eq(podcasts.programId, programs.id))
-    .where(and(isPublished(programs), isPublished(podcasts)))
-    .orderBy(programs.title);
-  return rows.map((r) => ({ title: r.title, path: programFeedPath(r.slug) }));
 }
