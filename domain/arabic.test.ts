@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   analyzeQuery,
   highlightParts,
+  indexedWords,
   matchRanges,
   normalizeArabic,
   queryTerms,
@@ -10,9 +11,11 @@ import {
   stemArabic,
   stemFrench,
   surfaceArabic,
+  textLexemes,
   wordKeys,
   wordMatches,
 } from "./arabic.ts";
+import { gluedNameParts } from "./search-words.ts";
 import { ARABIC_PAIRS, SEARCH_CORPUS } from "#tests/helpers/arabic-pairs.ts";
 
 /** The marked pieces of `text` for `query`. */
@@ -214,5 +217,38 @@ describe("queries", () => {
     expect(marked("تحدث عن التعليم والثقافة والثقافات الشعبية", "ثقافة")).toEqual(["والثقافة", "والثقافات"]);
     expect(marked("صرح مسؤول في الوزارة", "مسئول")).toEqual(["مسؤول"]);
     expect(marked("قال علي إن المطر هطل على المدينة", "علي")).toEqual(["علي"]);
+  });
+});
+
+describe("how Mauritanians write names and words (issue 47)", () => {
+  it("reads a glued compound name as its parts, and indexes a spaced one glued too", () => {
+    expect(gluedNameParts("عبدالله")).toEqual(["عبد", "الله"]);
+    expect(gluedNameParts("ابوبكر")).toEqual(["ابو", "بكر"]);
+    expect(gluedNameParts("نورالدين")).toEqual(["نور", "الدين"]);
+    // Words that only start or end like a name: a verb, a plural, parents, petrol.
+    for (const word of ["ولدت", "ابوابها", "للوالدين", "بنزين", "بنات"]) expect(gluedNameParts(word), word).toBeNull();
+    expect(indexedWords(["قال", "عبد", "الله", "ولد", "عبد", "العزيز"])).toEqual(["قال", "عبد", "الله", "ولد", "عبد", "العزيز", "عبدالله", "عبدالعزيز"]);
+    expect(textLexemes("استقبل عبد الرحمن الوفد")).toContain(queryWordKeys("عبدالرحمن")[0]);
+    expect(wordKeys("عبدالرحمن")).toEqual(expect.arrayContaining([...queryWordKeys("عبد"), ...queryWordKeys("الرحمن")]));
+  });
+
+  it("reads the Hassaniya g as ق and as ك, both ways", () => {
+    expect(queryWordKeys("تگانت")).toEqual(expect.arrayContaining(queryWordKeys("تكانت")));
+    expect(wordKeys("الگيطنة")).toEqual(expect.arrayContaining(queryWordKeys("القيطنة")));
+    expect(marked("وصل الحاكم إلى تگانت مساء", "تكانت")).toEqual(["تگانت"]);
+    // Never in what is displayed: the surface form keeps the letter.
+    expect(surfaceArabic("تگانت")).toBe("تگانت");
+  });
+
+  it("reads attached pronouns and a taa marbuta written ت before them or the dual, unless the word only looks so", () => {
+    expect(queryWordKeys("حكومتنا")).toEqual(expect.arrayContaining(queryWordKeys("حكومة")));
+    expect(wordKeys("كتابهم")).toEqual(expect.arrayContaining(queryWordKeys("كتاب")));
+    expect(wordKeys("مدينتان")).toEqual(expect.arrayContaining(queryWordKeys("مدينة")));
+    expect(marked("تتنافس مدينتان على المهرجان", "مدينة")).toEqual(["مدينتان"]);
+    // A final ة is a taa marbuta as written, never a pronoun: «تقليدتة» is a typo, not تقليدة + ه.
+    expect(queryWordKeys("مدرسته")).toEqual(expect.arrayContaining(queryWordKeys("مدرسة")));
+    expect(queryWordKeys("تقليدتة")).not.toEqual(expect.arrayContaining(queryWordKeys("تقليد")));
+    expect(queryWordKeys("مساهم")).not.toEqual(expect.arrayContaining(queryWordKeys("مساء")));
+    expect(queryWordKeys("صامتين")).not.toEqual(expect.arrayContaining(queryWordKeys("صام")));
   });
 });

@@ -10,17 +10,19 @@
  *    removed, digits → 0-9, Latin lower-cased with accents folded, punctuation → space (and in a query, a
  *    letter typed three times or more → once);
  * 2. the folded form (`normalizeArabic`): أ إ آ → ا, ى → ي, ة → ه, ؤ → و, ئ → ي, گ ڭ ڨ → ق, ڤ → ف, پ → ب,
- *    چ → ج, ژ → ز;
+ *    چ → ج, ژ → ز; a word with گ or ڭ is read with ك as well (decision 0142);
  * 3. the keys of a word: every way of reading attached particles off its front (و ف, then ب ك ل, then the
  *    article ال; ل + ال is written لل) and a light stemmer on what remains (sound plurals, dual, feminine,
- *    nisba and common pronoun suffixes, the alef of tanwin, a final hamza); French words lose plural and
- *    feminine endings.
+ *    nisba and common pronoun suffixes, the alef of tanwin, a final hamza), a second reading without the other
+ *    pronouns and with a taa marbuta written ت before them or the dual, and a compound name's parts (issue 47);
+ *    French words lose plural and feminine endings.
  *    A query word uses only its most likely reading (the article stripped, never a lone letter), which is one
  *    of the readings stored for the same word, so a word always finds itself.
  * Upper/lower case and accents are folded by table, never by locale, so JavaScript and any database agree.
  */
 
 import { BROKEN_PLURALS } from "./search-plurals.ts";
+import { gluedNameParts, NO_STRIP_WORDS, NOT_PRONOUN_WORDS, OWN_TA_WORDS, PRONOUN_SUFFIXES, spacedNames, STOP_WORDS } from "./search-words.ts";
 
 // ---- Level 1 and 2: character tables ----
 
@@ -175,45 +177,6 @@ function wordsOfSurface(surface: string): string[] {
   });
 }
 
-/**
- * Words that say nothing about a text, as written (surface forms, with the spellings news copy really uses).
- * They are stored by their exact form only, without keys: a query word that folds to one of them is ignored
- * when the query has other words, and a query made only of them looks for exact forms (so the name علي,
- * which folds like the preposition على, finds the name and not the preposition).
- */
-export const STOP_WORDS: readonly string[] = [
-  // Arabic: prepositions, conjunctions, pronouns, demonstratives, relatives, auxiliaries, common adverbs.
-  ...`في فى من إلى الى إلي الي على عن مع عند لدى لدي حتى حتي منذ مذ خلال بين بعد قبل دون ضد نحو حول عبر لدن
-  و ف ثم أو او أم ام بل لكن لكنه لكنها ولكن غير سوى إلا الا إما اما أما
-  هو هي هم هن هما نحن أنا انا أنت انت أنتم انتم إياه اياه
-  هذا هذه هذي ذلك تلك هؤلاء هولاء أولئك اولئك هذان هذين هاتان هاتين ذاك هنا هناك هنالك
-  الذي الذى التي التى الذين اللذين اللتين اللاتي اللواتي اللائي ما ماذا من متى متي أين اين كيف لماذا لم لن لا ليس ليست
-  إن ان أن إنه انه أنه إنها انها أنها إنما انما أنما لأن لان كأن كان كانت كانوا يكون تكون يكن أصبح اصبح أصبحت اصبحت
-  قد لقد فقد وقد وقال قال قالت يقول تقول ثمة كل كلا كلتا بعض أي اي أية اية أيضا ايضا كما مثل كذلك هكذا إذ اذ إذا اذا إذن اذن لو لولا
-  له لها لهم لهن لهما لنا لك لكم لي به بها بهم بهن بي بنا بك فيه فيها فيهم فيما منه منها منهم مما عنه عنها عنهم عليه عليها عليهم إليه اليه إليها اليها إليهم اليهم
-  معه معها معهم عنده عندها عندهم وهو وهي وهم ومن وفي وعلى وإلى والى وعن ومع وما ولا ولم ولن وأن وان وإن وكان وكانت وهذا وهذه وذلك والتي والذي
-  فإن فان فلا فما بأن بان بما بين كما لما عما فيما حيث حين بينما أمام امام خلف فوق تحت لدي يا أيها ايها`.split(/\s+/),
-  // French.
-  ...`le la les l de des du d un une et en au aux a pour par sur sous dans avec sans chez vers entre est sont etait ete etre avoir ont
-  qui que qu quoi dont ou ce cet cette ces se s sa son ses leur leurs il elle ils elles on ne n pas plus ni mais comme y nous vous je j tu
-  lui eux me m te t mon ma mes ton ta tes notre nos votre vos tout tous toute toutes aussi tres deja si`.split(/\s+/),
-].filter(Boolean);
-
-/**
- * Folded words whose first letters are their own, not a particle or the article: no other reading is stored
- * for them ("وزارة" is not و + "زارة", so a search for زار does not find every ministry). Precision only: a
- * missing entry never loses a match.
- */
-export const NO_STRIP_WORDS: readonly string[] = `الله اله المانيا البانيا
-  وزير وزيره وزراء وزاره وزارات وطن وطني وطنيه وقت وضع ولايه ولايات والي وكاله وكالات وفد وفاه وجه وحده وثيقه ورقه وصل وقع ولد وسط وسائل وسيله وصول
-  وجود واقع واحد واحده وادي واحه ولاته وادان وظيفه ورشه وعد وعي وفق ولي
-  فريق فكره فن فنون فتره فرنسا فلسطين فصل فيلم فوز فرص فرصه فقر فندق فعل
-  بلد بلاد بيت بيان بحث بحر بنك برنامج برامج بدايه بطوله بطل بشر بناء بريد بعثه بئر بير
-  كتاب كتب كلمه كبير كبيره كثير كرسي كاتب كليه كميه كنز كهرباء
-  لجنه لجان لغه لغات لقاء لبنان ليبيا لقب لحظه لون ليل لعبه`
-  .split(/\s+/)
-  .filter(Boolean);
-
 /** Particles and the article that may be read off a word's front: conjunction, then preposition, then article. */
 export const PREFIXES: readonly string[] = [
   "و",
@@ -320,6 +283,9 @@ function canStrip(word: string, prefix: string): boolean {
  */
 function variants(surface: string): string[] {
   const folded = foldArabic(surface);
+  // The Hassaniya g (گ ڭ) stands for a ق said g (الگيطنة: القيطنة) or for the g of a name that standard copy
+  // writes ك (تگانت: تكانت, ألاگ: ألاك): both readings (decision 0142).
+  if (G_LETTERS.test(surface)) return sortUnique([...variants(surface.replace(/[گڭ]/g, "ق")), ...variants(surface.replace(/[گڭ]/g, "ك"))]);
   if (!/[ؤئ]/.test(surface)) return [folded];
   const [first, ...rest] = [...surface];
   const bare = foldArabic(first + rest.join("").replace(/[ؤئأإ]/g, "ء"));
@@ -332,6 +298,8 @@ function variants(surface: string): string[] {
   }
   return out;
 }
+
+const G_LETTERS = /[گڭ]/;
 
 /** Folded broken plural → the keys of its singular (domain/search-lexicon.ts), made on first use. */
 let pluralKeys: Map<string, string[]> | undefined;
@@ -361,11 +329,42 @@ const sortUnique = (keys: string[]) => [...new Set(keys)].sort();
  * The keys of one reading of a folded word: the longest article form read off (وبال، لل، ال…), then stemmed;
  * and a broken plural's singular (القصائد → قصيد).
  */
-function readingKeys(folded: string): string[] {
+function readingKeys(folded: string, marbuta = false): string[] {
   const article = /^[وفبكل]?[وفبكل]?[ال]/.test(folded) ? ARTICLE_PREFIXES.find((a) => folded.startsWith(a) && canStrip(folded, a)) : undefined;
   const core = article ? folded.slice(article.length) : folded;
-  return [stemArabic(core), ...singularKeysOf(core)];
+  return [stemArabic(core), ...singularKeysOf(core), ...suffixReadings(core, marbuta)];
 }
+
+const NOT_PRONOUN = new Set(NOT_PRONOUN_WORDS);
+const OWN_TA = new Set(OWN_TA_WORDS);
+/** What the stemmer reads off by itself after a taa marbuta written ت: a pronoun (ه ها ي) or the dual (ان ين). */
+const AFTER_TA = /ت(ه|ها|ي|ان|ين)$/;
+
+/** A word ending in ت read as ending in a taa marbuta (مدرست → مدرسة), unless the ت is its own. */
+function taMarbutaKeys(word: string): string[] {
+  return word.endsWith("ت") && len(word) >= 4 && !OWN_TA.has(word) ? [stemArabic(`${word.slice(0, -1)}ه`)] : [];
+}
+
+/**
+ * The second readings of a core (issue 47, decision 0142): an attached pronoun the stemmer keeps read off
+ * (كتابنا → كتاب, حكومتهم → حكومة), and a taa marbuta written ت before a pronoun or the dual read as ة
+ * (مدرستي, مدينتان → مدينة); the words whose endings only look like these are left out (search-words.ts).
+ */
+function suffixReadings(core: string, marbuta: boolean): string[] {
+  const keys: string[] = [];
+  const pronoun = NOT_PRONOUN.has(core) ? undefined : PRONOUN_SUFFIXES.find((p) => core.endsWith(p) && len(core) - p.length >= 3);
+  if (pronoun) {
+    const base = core.slice(0, -pronoun.length);
+    keys.push(stemArabic(base), ...taMarbutaKeys(base));
+  }
+  const ending = AFTER_TA.exec(core);
+  // A final ه may be a pronoun; a final ة as written never is (تقليدتة is no تقليدة + ه).
+  if (ending && !(marbuta && ending[1] === "ه")) keys.push(...taMarbutaKeys(core.slice(0, -ending[1].length)));
+  return keys;
+}
+
+/** A text's words and the glued forms of its spaced compound names: what its lexemes are made of. */
+export const indexedWords = (words: readonly string[]) => [...words, ...spacedNames(words, foldArabic)];
 
 /** The keys a query word looks for: the key of the word as typed (both hamza readings). */
 export function queryWordKeys(typed: string): string[] {
@@ -373,7 +372,8 @@ export function queryWordKeys(typed: string): string[] {
   const folded = foldArabic(surface);
   if (LATIN_WORD.test(folded)) return [stemFrench(folded)];
   if (!ARABIC_LETTER.test(folded)) return [folded];
-  return sortUnique(variants(surface).flatMap(readingKeys));
+  const marbuta = surface.endsWith("ة");
+  return sortUnique(variants(surface).flatMap((v) => readingKeys(v, marbuta)));
 }
 
 /**
@@ -387,13 +387,20 @@ export function wordKeys(surface: string): string[] {
   if (LATIN_WORD.test(folded)) return [stemFrench(folded)];
   if (!ARABIC_LETTER.test(folded)) return [folded];
   const keys: string[] = [];
+  const marbuta = surface.endsWith("ة");
+  const reading = (core: string) => {
+    keys.push(...readingKeys(core, marbuta));
+    // A glued compound name is also stored by its parts: «عبد الله» typed spaced finds «عبدالله».
+    const parts = gluedNameParts(core);
+    if (parts) for (const part of parts) keys.push(...readingKeys(part));
+  };
   for (const v of variants(surface)) {
-    keys.push(...readingKeys(v));
+    reading(v);
     // Every prefix starts with one of these letters and has at most four.
     if (!/^[وفبكلا]/.test(v)) continue;
     for (let i = 1; i <= 4; i++) {
       const p = v.slice(0, i);
-      if (PREFIX_SET.has(p) && canStrip(v, p)) keys.push(...readingKeys(v.slice(i)));
+      if (PREFIX_SET.has(p) && canStrip(v, p)) reading(v.slice(i));
     }
   }
   return sortUnique(keys);
@@ -409,7 +416,7 @@ export function wordLexemes(surface: string): string[] {
 
 /** The lexemes of a stored text, sorted and unique: what a tsvector of `search_items` holds. */
 export function textLexemes(text: string): string[] {
-  return sortUnique([...new Set(searchWords(text))].flatMap(wordLexemes));
+  return sortUnique([...new Set(indexedWords(searchWords(text)))].flatMap(wordLexemes));
 }
 
 // ---- Queries ----
@@ -447,7 +454,16 @@ export function analyzeQuery(query: string): QueryAnalysis {
   return { words, content, exact: content.length ? words.filter((w) => !w.stopAsWritten) : words };
 }
 
-type Matcher = { exact: Set<string>; keys: Set<string>; keysOnly: boolean; hamzaKeys: boolean; pluralKeys: boolean };
+type Matcher = {
+  exact: Set<string>;
+  keys: Set<string>;
+  keysOnly: boolean;
+  hamzaKeys: boolean;
+  pluralKeys: boolean;
+  /** Whether each run of letters seen so far holds a word found (copy repeats its words; bounded). */
+  runs: Map<string, boolean>;
+};
+const MAX_RUNS_KEPT = 20_000;
 const matchers = new WeakMap<QueryAnalysis, Matcher>();
 
 function matcherOf(analysis: QueryAnalysis): Matcher {
@@ -461,6 +477,7 @@ function matcherOf(analysis: QueryAnalysis): Matcher {
       hamzaKeys: [...keys].some((k) => k.includes("ء")),
       // A singular's key is met in its plural, which does not hold it as letters (قصيد in قصائد).
       pluralKeys: (pluralTable(), [...keys].some((k) => singularKeys!.has(k))),
+      runs: new Map(),
     };
     matchers.set(analysis, m);
   }
@@ -478,7 +495,7 @@ export function wordMatches(surface: string, analysis: QueryAnalysis): boolean {
   let candidate = m.pluralKeys;
   for (const k of m.keys) {
     if (candidate) break;
-    if (folded.includes(k) || (m.hamzaKeys && /[ؤئ]/.test(surface))) {
+    if (folded.includes(k) || (m.hamzaKeys && /[ؤئ]/.test(surface)) || G_LETTERS.test(surface)) {
       candidate = true;
       break;
     }
@@ -497,6 +514,7 @@ function mayMatch(text: string, analysis: QueryAnalysis): boolean {
   for (const e of m.exact) if (surface.includes(e)) return true;
   if (!m.keysOnly) return false;
   if (m.pluralKeys) return true;
+  if (G_LETTERS.test(surface)) return true;
   const folded = foldArabic(surface);
   const bareHamza = /[ؤئ]/.test(surface);
   for (const k of m.keys) {
@@ -520,9 +538,16 @@ export function matchRanges(text: string, query: string | QueryAnalysis, limit =
   const analysis = typeof query === "string" ? analyzeQuery(query) : query;
   const ranges: [number, number][] = [];
   if (analysis.words.length === 0 || !text || !mayMatch(text, analysis)) return ranges;
+  const { runs } = matcherOf(analysis);
   for (const run of text.matchAll(WORD_RUN)) {
-    // A run holds no markup (<, >, & and ; part words), so its words are those of its surface form.
-    if (!wordsOfSurface(surfaceArabic(run[0])).some((w) => wordMatches(w, analysis))) continue;
+    // A run holds no markup (<, >, & and ; part words), so its words are those of its surface form. Each run is
+    // read once per analysis: the snippets and highlights of a page of results share what they read.
+    let found = runs.get(run[0]);
+    if (found === undefined) {
+      found = wordsOfSurface(surfaceArabic(run[0])).some((w) => wordMatches(w, analysis));
+      if (runs.size < MAX_RUNS_KEPT) runs.set(run[0], found);
+    }
+    if (!found) continue;
     ranges.push([run.index, run.index + run[0].length]);
     if (ranges.length >= limit) break;
   }

@@ -3,6 +3,7 @@
  * filters and paging, which must not pull server code into the browser bundle.
  */
 import { ALL_CONTENT_TYPES, type ContentType } from "./content-types/index.ts";
+import type { BylineAuthor } from "./authors.ts";
 
 /**
  * The name of a searched type in the search's `type` parameter and in its results (/search, /api/search):
@@ -59,3 +60,35 @@ export function highlightQuery(query: string, alternatives: readonly Alternative
   if (closeness === "full" || !alternatives.length) return query;
   return [query, ...alternatives.flatMap((a) => a.forms)].join(" ");
 }
+
+/** One result of a search (server/search/search.server.ts), as the page and the API show it. */
+export type SearchResult = {
+  type: SearchType;
+  id: number;
+  title: string;
+  titleFr: string | null;
+  excerpt: string | null;
+  excerptFr: string | null;
+  /** Where the query was found in the text, cut around the first match; null when the excerpt shows it or nothing does. */
+  snippet: string | null;
+  snippetFr: string | null;
+  imageUrl: string | null;
+  publishDate: Date;
+  href: string;
+  match: MatchKind;
+  /** Whether every word matched as typed, or through an alternative (near), or not every word (partial). */
+  closeness: Closeness;
+  /** The item's author profiles, in byline order. */
+  bylines?: BylineAuthor[];
+};
+
+export type SearchPage = {
+  query: string;
+  page: number;
+  results: SearchResult[];
+  hasMore: boolean;
+  /** A query that finds something, from words of the published texts, when this one found nothing (no full match). */
+  suggestion: string | null;
+  /** The query words read otherwise for the near results (a Latin name's Arabic forms, a typo's written words). */
+  alternatives: Alternative[];
+};

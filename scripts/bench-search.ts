@@ -24,6 +24,7 @@ import { openDatabase, type Database, type DatabaseHandle } from "#server/db/cli
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
 import { explainSearch, searchPublished } from "#server/search/search.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
+import { rowsOf } from "#server/db/rows.server.ts";
 import { isStopWord, surfaceArabic } from "#domain/arabic.ts";
 import { evaluateCorpus, formatCorpusReport } from "#tests/helpers/search-corpus.ts";
 
@@ -183,14 +184,21 @@ function fingerprint(items: number): string {
   hash.update(fs.readFileSync(path.join(root, "domain/arabic.ts")));
   hash.update(fs.readFileSync(path.join(root, "domain/search-lexicon.ts")));
   hash.update(fs.readFileSync(path.join(root, "domain/search-plurals.ts")));
+  hash.update(fs.readFileSync(path.join(root, "domain/search-words.ts")));
   return hash.digest("hex").slice(0, 16);
 }
 
 /** The bench's own database on the PostgreSQL server of `url`, made (migrated and seeded) unless kept from a run with the same fingerprint. */
-export async function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<DatabaseHandle> {
+/** The address of the bench's own database beside the one of `url`. */
+export function benchDatabaseUrl(url: string): { name: string; url: string } {
   const target = new URL(url);
   const name = `${target.pathname.slice(1) || "postgres"}_bench_search`.replace(/[^a-z0-9_]/gi, "_");
   target.pathname = `/${name}`;
+  return { name, url: target.toString() };
+}
+
+export async function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<DatabaseHandle> {
+  const { name, url: target } = benchDatabaseUrl(url);
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   const print = fingerprint(items);
@@ -198,7 +206,7 @@ export async function postgresDatabase(url: string, items: number, log: (line: s
   try {
     const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount;
     if (exists && !process.env.BENCH_SEARCH_RESEED) {
-      const probe = new pg.Client({ connectionString: target.toString() });
+      const probe = new pg.Client({ connectionString: target });
       await probe.connect();
       kept = await probe
         .query<{ fingerprint: string }>("select fingerprint from bench_search_meta")
@@ -213,7 +221,7 @@ export async function postgresDatabase(url: string, items: number, log: (line: s
   } finally {
     await admin.end();
   }
-  const handle = openDatabase({ url: target.toString() });
+  const handle = openDatabase({ url: target });
   if (kept) {
     log(`database ${name}: kept from an earlier run (fingerprint ${print})`);
     return handle;
@@ -330,53 +338,81 @@ async function measure(db: Database, kinds: Kind[], rounds: number, log: (line: 
 }
 
 async function sizes(db: Database): Promise<string> {
-  const rows = (await db.execute(
-    sql`select c.relname as name, pg_size_pretty(pg_total_relation_size(c.oid)) as size from pg_class c
-      where c.relname in ('search_items', 'search_terms', 'search_items_all_idx', 'search_items_title_idx', 'search_terms_trgm_idx') order by c.relname`,
-  )) as unknown as { rows: { name: string; size: string }[] };
-  return rows.rows.map((r) => `${r.name} ${r.size}`).join(", ");
+  const rows = rowsOf<{ name: string; size: string }>(
+    await db.execute(
+      sql`select c.relname as name, pg_size_pretty(pg_total_relation_size(c.oid)) as size from pg_class c
+        where c.relname in ('search_items', 'search_terms', 'search_items_all_idx', 'search_items_title_idx', 'search_terms_trgm_idx') order by c.relname`,
+    ),
+  );
+  return rows.map((r) => `${r.name} ${r.size}`).join(", ");
 }
 
-// ---- issue 31 (decision 0129): cold and warm through HTTP ----
+// ---- issue 31 (decision 0129) and issue 47: cold and warm through HTTP ----
+
+type Timings = { p50: number; p95: number; max: number; n: number };
+const timings = (t: number[]): Timings => {
+  const sorted = [...t].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1)!, n: sorted.length };
+};
+const timingLine = (label: string, t: Timings) =>
+  `${label} p50 ${t.p50.toFixed(1)} ms, p95 ${t.p95.toFixed(1)} ms, max ${t.max.toFixed(1)} ms (${t.n} requests)`;
+
+/** The goal of issue 47: what a reader waits for, the HTML page's first answer to a query, at the 95th percentile. */
+const HTML_COLD_P95_GOAL_MS = 50;
 
 /**
- * The built server (BUILD_DIR, default build/) on the bench's database, no demo seed, the limit out of the way:
- * every distinct query of the kinds asked once through `GET /api/search` ("cold": never asked, no cache holds
- * it; the server's own first requests are spent on a warm-up query first), then each again three times ("warm":
- * the page cache and the prepared statements hold them). Skipped when no build exists.
+ * Each distinct query once on a server just started (a restart: no page cache, no prepared statement, no kept
+ * answer), after one warm-up request on another query that spends the process's own first-request costs; then,
+ * on the same server, each query three more times ("warm").
  */
-async function searchOverHttp(handle: DatabaseHandle, kinds: Kind[], log: (line: string) => void) {
-  const buildDir = path.join(root, process.env.BUILD_DIR || "build");
-  if (!fs.existsSync(path.join(buildDir, "server"))) {
-    log(`\nsearch through HTTP: skipped (no build in ${path.relative(root, buildDir)}; run npm run build)`);
-    return;
-  }
-  const url = (handle.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString;
+async function coldAndWarm(url: string, path: "/search" | "/api/search", queries: { q: string; page: number }[]) {
   const { startServer } = await import("#tests/e2e/support/server.ts");
   const server = await startServer({ DATABASE_URL: url, SEED_DEMO: "false", LOG_LEVEL: "warn", SEARCH_RATE_LIMIT: "10000,100000" });
   try {
     const get = async (q: string, page = 1) => {
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ""}`);
+      const res = await fetch(`${server.url}${path}?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ""}`);
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET /api/search?q=${q}: ${res.status}`);
+      // A search the database could not finish in time (503) is counted and said, not timed.
+      if (res.status !== 200) refused.push(`${q}: ${res.status}`);
       return performance.now() - t0;
     };
+    const refused: string[] = [];
     await get("مرحبا بالعالم");
-    const queries = kinds.flatMap((k) => k.queries.map((q) => ({ q, page: k.page ?? 1 })));
     const cold: number[] = [];
     const warm: number[] = [];
     for (const { q, page } of queries) cold.push(await get(q, page));
     for (let r = 0; r < 3; r++) for (const { q, page } of queries) warm.push(await get(q, page));
-    const line = (label: string, t: number[]) => {
-      t.sort((a, b) => a - b);
-      return `${label} p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms, max ${t.at(-1)!.toFixed(1)} ms (${t.length} requests)`;
-    };
-    log(`\nsearch through HTTP (GET /api/search, ${queries.length} distinct queries): ${line("cold", cold)}; ${line("warm", warm)}`);
+    return { cold: timings(cold), warm: timings(warm), refused };
   } finally {
     await server.stop();
     fs.rmSync(server.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The built server (BUILD_DIR, default build/) on the bench's database, no demo seed, the limit out of the way:
+ * the HTML page `GET /search` (what a reader waits for: the search, the root loader, the rendering) and the JSON
+ * `GET /api/search` beside it, each on a server of its own, cold and warm (coldAndWarm). Skipped when no build exists.
+ */
+async function searchOverHttp(url: string, kinds: Kind[], log: (line: string) => void) {
+  const buildDir = path.join(root, process.env.BUILD_DIR || "build");
+  if (!fs.existsSync(path.join(buildDir, "server"))) {
+    log(`\nsearch through HTTP: skipped (no build in ${path.relative(root, buildDir)}; run npm run build)`);
+    return;
+  }
+  const queries = kinds.flatMap((k) => k.queries.map((q) => ({ q, page: k.page ?? 1 })));
+  const html = await coldAndWarm(url, "/search", queries);
+  const api = await coldAndWarm(url, "/api/search", queries);
+  log(`\nsearch through HTTP (${queries.length} distinct queries, each once after a restart, then 3 times warm):`);
+  log(`  GET /search      ${timingLine("cold", html.cold)}; ${timingLine("warm", html.warm)}`);
+  log(`  GET /api/search  ${timingLine("cold", api.cold)}; ${timingLine("warm", api.warm)}`);
+  for (const [path, refused] of [
+    ["/search", html.refused],
+    ["/api/search", api.refused],
+  ] as const)
+    if (refused.length) log(`  ${path}: ${refused.length} request(s) not answered 200 (${refused.slice(0, 5).join(", ")})`);
+  log(`  the HTML page cold at p95: ${html.cold.p95 <= HTML_COLD_P95_GOAL_MS ? "PASS" : "FAIL"} (goal ≤ ${HTML_COLD_P95_GOAL_MS} ms, issue 47)`);
 }
 
 export async function benchSearch({ log = (line: string) => console.log(line) } = {}) {
@@ -410,7 +446,7 @@ export async function benchSearch({ log = (line: string) => console.log(line) } 
     );
 
     log(`\n${formatCorpusReport(await evaluateCorpus(db), url ? "PostgreSQL" : "PGlite")}`);
-    if (url) await searchOverHttp(handle, kinds, log);
+    if (url) await searchOverHttp(benchDatabaseUrl(url).url, kinds, log);
 
     const slowest = [...perQuery].sort((a, b) => percentile(b.times, 95) - percentile(a.times, 95)).slice(0, 3);
     for (const q of slowest) {

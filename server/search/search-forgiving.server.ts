@@ -13,7 +13,7 @@
  * اطار, which إطار also folds to), used by the "near" and "partial" arms of server/search/search.server.ts.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "#server/db/client.server.ts";
+import type { Queryable } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import {
   CONFUSABLE_FROM,
@@ -30,8 +30,11 @@ import { latinNamesOf, latinReading, PLACE_NAMES, readingDistance, soundOf, typo
 
 import type { Alternative } from "#domain/search.ts";
 
-/** A content word with every lexeme that finds it: its keys, and those of its alternatives. */
-export type ExpandedWord = { word: QueryWord; lexemes: string[] };
+/**
+ * A content word with every lexeme that finds it: its keys, and those of its alternatives; and, for words run
+ * together, the key groups of its halves, all of which a text must hold (`split`).
+ */
+export type ExpandedWord = { word: QueryWord; lexemes: string[]; split: string[][] | null };
 
 /** Particles a name may carry in Arabic copy (بأطار، لروصو، وللزويرات): its exact forms are looked for with them. */
 const NAME_PARTICLES = ["", "و", "ف", "ب", "ل", "ك", "وب", "ول", "فب", "فل", "وك"];
@@ -59,7 +62,7 @@ const MAX_FORMS = 8;
 const TYPO_SIMILARITY = 0.25;
 
 /** Latin word → Arabic forms: kept names, then the bilingual titles, then the vocabulary's skeletons. */
-async function arabicFormsOf(tx: Database, latin: string): Promise<string[]> {
+async function arabicFormsOf(tx: Queryable, latin: string): Promise<string[]> {
   const kept = PLACE_NAMES.get(latin);
   if (kept) return [...kept];
   const sound = soundOf(latin);
@@ -121,7 +124,7 @@ function latinFormsOf(word: QueryWord, titles: { lexemes: string[] }[]): string[
  * For each Arabic word that is not a kept name, the lexemes of up to 50 titles that hold it (where a French
  * half may spell it), all in one statement; none for the other words.
  */
-async function titlesOf(tx: Database, words: readonly QueryWord[]): Promise<{ lexemes: string[] }[][]> {
+async function titlesOf(tx: Queryable, words: readonly QueryWord[]): Promise<{ lexemes: string[] }[][]> {
   const out = words.map((): { lexemes: string[] }[] => []);
   const asked = words.flatMap((w, i) =>
     !isLatinWord(foldArabic(w.surface)) &&
@@ -145,7 +148,7 @@ async function titlesOf(tx: Database, words: readonly QueryWord[]): Promise<{ le
  * Which words' own keys find a stored text (a word found as typed is no typo): those with a key among the
  * commonest lexemes (`common`, the planner's statistics) at once, the others in one statement.
  */
-async function wordsFound(tx: Database, words: readonly QueryWord[], common: ReadonlyMap<string, number>): Promise<boolean[]> {
+async function wordsFound(tx: Queryable, words: readonly QueryWord[], common: ReadonlyMap<string, number>): Promise<boolean[]> {
   const found = words.map((w) => !w.keys.length || w.keys.some((k) => common.has(k)));
   const asked = words.flatMap((w, i) => (found[i] ? [] : [{ i, tsquery: w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ") }]));
   if (!asked.length) return found;
@@ -168,7 +171,7 @@ const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABL
 const stripArticle = (w: string) => w.replace(/^(وال|فال|بال|كال|ال|لل)(?=...)/, "");
 
 /** The written words nearest to a mistyped one, by the weighted distance, among its trigram neighbours. */
-async function typoFormsOf(tx: Database, word: QueryWord): Promise<string[]> {
+async function typoFormsOf(tx: Queryable, word: QueryWord): Promise<string[]> {
   const typed = foldArabic(word.surface);
   const limit = typoLimit([...stripArticle(typed)].length);
   if (limit === 0) return [];
@@ -197,12 +200,38 @@ async function typoFormsOf(tx: Database, word: QueryWord): Promise<string[]> {
     .map((c) => c.word);
 }
 
+const confusableOf = (term: string) => [...term].map((c) => CONFUSABLE_TO[CONFUSABLE_FROM.indexOf(c)] ?? c).join("");
+
+/**
+ * A word run together from two by a missed space (وزارةالثقافة, مهرجانشنقيط): its halves, when both are words
+ * of the vocabulary and the whole is not (it found nothing). Of several cuts, the one whose halves are both
+ * content words, then the most even. A stop-word half (فيالمدينة) says nothing: only the other is looked for.
+ */
+async function halvesOf(tx: Queryable, word: QueryWord): Promise<{ halves: [string, string]; content: string[] } | null> {
+  const letters = [...word.surface];
+  if (letters.length < 5 || !/^[\u0621-\u064A]+$/.test(word.surface)) return null;
+  const cuts = letters.slice(2, -1).map((_, i): [string, string] => [letters.slice(0, i + 2).join(""), letters.slice(i + 2).join("")]);
+  const terms = [...new Set(cuts.flat().map(foldArabic))];
+  const known = new Map(
+    rowsOf<{ term: string; stop: boolean }>(
+      await tx.execute(sql`select term, bool_and(stop) as stop from search_terms
+        where ${confusable(sql`term`)} = any(${sql.param(terms.map(confusableOf))}::text[]) and term = any(${sql.param(terms)}::text[]) group by term`),
+    ).map((r) => [r.term, r.stop]),
+  );
+  const valid = cuts.filter((cut) => cut.every((half) => known.has(foldArabic(half))));
+  const contentOf = (cut: [string, string]) => cut.filter((half) => !known.get(foldArabic(half)));
+  const [best] = valid
+    .filter((cut) => contentOf(cut).length > 0)
+    .sort((a, b) => contentOf(b).length - contentOf(a).length || Math.min(...b.map((h) => h.length)) - Math.min(...a.map((h) => h.length)));
+  return best ? { halves: best, content: contentOf(best) } : null;
+}
+
 /**
  * Every content word of the query with the lexemes of its alternatives, and the alternatives found. Reads
  * search_terms (two indexes) and a few titles; a word with no alternative keeps its own keys.
  */
 export async function expandQuery(
-  tx: Database,
+  tx: Queryable,
   analysis: QueryAnalysis,
   common: ReadonlyMap<string, number> = new Map(),
 ): Promise<{ words: ExpandedWord[]; alternatives: Alternative[] }> {
@@ -221,14 +250,21 @@ export async function expandQuery(
       alternatives.push({ word: word.surface, forms: other, kind: "latin" });
       for (const form of other) for (const l of latin ? exactForms(form) : queryWordKeys(form)) lexemes.add(l);
     }
+    let split: string[][] | null = null;
     if (!found[n]) {
       const near = await typoFormsOf(tx, word);
       if (near.length) {
         alternatives.push({ word: word.surface, forms: near, kind: "typo" });
         for (const form of near) for (const k of queryWordKeys(form)) lexemes.add(k);
       }
+      // A missed space is a typo too: "did you mean" proposes the two words (issue 47).
+      const glued = await halvesOf(tx, word);
+      if (glued) {
+        alternatives.push({ word: word.surface, forms: [glued.halves.join(" ")], kind: "typo" });
+        split = glued.content.map(queryWordKeys);
+      }
     }
-    words.push({ word, lexemes: [...lexemes].sort() });
+    words.push({ word, lexemes: [...lexemes].sort(), split });
   }
   return { words, alternatives };
 }

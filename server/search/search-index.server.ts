@@ -13,9 +13,9 @@
  * minute while the server runs (docs/decisions/0128-search-limits-queue-suggestions.md).
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
-import { foldArabic, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
+import { foldArabic, indexedWords, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
 import { soundOf } from "#domain/search-lexicon.ts";
 import type { ContentType } from "#domain/content-types/index.ts";
 import { searchedTypes, type SearchedType } from "./search-triggers.server.ts";
@@ -95,8 +95,9 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
             newWords.set(w, { term, stop: isStopWord(w), sound: isStopWord(w) ? "" : soundOf(term) });
           }
         }
-        const titleLexemes = lexemesOf(searchWords(r.title ?? ""));
-        const allLexemes = lexemesOf(words);
+        // With the glued form of each compound name written spaced (عبد الله: عبدالله), as textLexemes.
+        const titleLexemes = lexemesOf(indexedWords(searchWords(r.title ?? "")));
+        const allLexemes = lexemesOf(indexedWords(words));
         return sql`(${type}, ${Number(r.id)}, ${r.status}, ${new Date(r.publish_date).toISOString()}::timestamptz,
           array_to_tsvector(${sql.param(titleLexemes)}::text[]), array_to_tsvector(${sql.param(allLexemes)}::text[]))`;
       });
@@ -123,7 +124,7 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
  * Analyses every queued item and writes its search row; returns how many items it indexed. Safe to call
  * from several places at once. Inside a caller's transaction it sees (and indexes) that transaction's writes.
  */
-export async function syncSearchIndex(db: Database, scope?: SyncScope): Promise<number> {
+export async function syncSearchIndex(db: Queryable, scope?: SyncScope): Promise<number> {
   let total = 0;
   for (;;) {
     const n = await drainBatch(db, scope);

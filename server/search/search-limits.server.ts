@@ -148,10 +148,3 @@ export function searchLimits(config: Config = getConfig()): SearchLimits {
   }
   return configured.value;
 }
-
-/** Set-Cookie lines as response headers (none when the verdict hands out no cookie). */
-export function searchCookieHeaders(verdict: SearchLimitVerdict): Headers {
-  const headers = new Headers();
-  if (verdict.allowed) for (const line of verdict.setCookie) headers.append("Set-Cookie", line);
-  return headers;
-}

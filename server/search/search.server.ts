@@ -19,19 +19,17 @@ import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { alias, integer, PgDialect, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import pg from "pg";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
-import { translate } from "#server/http/i18n.server.ts";
-import { BadRequestError, UnavailableError } from "#server/http/errors.server.ts";
 import { syncSearchIndexIfPending } from "./search-index.server.ts";
 import { bylinesOfMixed } from "#server/content/authors.server.ts";
-import type { BylineAuthor } from "#domain/authors.ts";
-import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
-import { columnOf } from "#server/content/registry.server.ts";
-import { searchedTypes } from "./search-triggers.server.ts";
+import { publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import { expandQuery, type ExpandedWord } from "./search-forgiving.server.ts";
-import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, normalizeArabic, type QueryAnalysis } from "#domain/arabic.ts";
+import { cardsSql, snippetOf, type CardRow, type Hit } from "./search-cards.server.ts";
+import { chooseWalks, lexemeStats, walks, type LexemeStats, type Walks } from "./search-walks.server.ts";
+import { parseSearchQuery, parseSearchTypes, SearchInputError, SearchTimeoutError } from "./search-input.server.ts";
+import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, type QueryAnalysis } from "#domain/arabic.ts";
 import {
   CLOSENESS,
   QUERY_MAX_LENGTH,
@@ -46,123 +44,32 @@ import {
   type Alternative,
   type Closeness,
   type MatchKind,
+  type SearchPage,
+  type SearchResult,
   type SearchType,
 } from "#domain/search.ts";
 
 export { SEARCH_TYPES, SEARCH_TOTAL, SEARCH_PAGE_SIZE, SEARCH_MAX_PAGE, QUERY_MIN_LENGTH, QUERY_MAX_LENGTH, type SearchType, type MatchKind };
 export { CLOSENESS, type Alternative, type Closeness };
+// The input and its errors (./search-input.server.ts) and snippets (./search-cards.server.ts), where callers have always found them.
+export {
+  displayedQuery,
+  parseSearchPage,
+  parseSearchQuery,
+  parseSearchTypes,
+  SEARCH_ERROR_CODES,
+  SEARCH_ERROR_KEYS,
+  SearchInputError,
+  SearchTimeoutError,
+  type SearchErrorCode,
+} from "./search-input.server.ts";
+export { snippetOf } from "./search-cards.server.ts";
 
 /** No search holds the database longer than this (PostgreSQL; PGlite has no statement time-out). */
 export const SEARCH_TIMEOUT_MS = 1000;
 
-export type SearchResult = {
-  type: SearchType;
-  id: number;
-  title: string;
-  titleFr: string | null;
-  excerpt: string | null;
-  excerptFr: string | null;
-  /** Where the query was found in the text, cut around the first match; null when the excerpt shows it or nothing does. */
-  snippet: string | null;
-  snippetFr: string | null;
-  imageUrl: string | null;
-  publishDate: Date;
-  href: string;
-  match: MatchKind;
-  /** Whether every word matched as typed, or through an alternative (near), or not every word (partial). */
-  closeness: Closeness;
-  /** The item's author profiles, in byline order. */
-  bylines?: BylineAuthor[];
-};
-
-export type SearchPage = {
-  query: string;
-  page: number;
-  results: SearchResult[];
-  hasMore: boolean;
-  /** A query that finds something, from words of the published texts, when this one found nothing (no full match). */
-  suggestion: string | null;
-  /** The query words read otherwise for the near results (a Latin name's Arabic forms, a typo's written words). */
-  alternatives: Alternative[];
-};
-
-// ---- Input ----
-
-export const SEARCH_ERROR_CODES = ["QUERY_TOO_SHORT", "QUERY_TOO_LONG", "QUERY_MALFORMED", "INVALID_TYPE", "INVALID_PAGE"] as const;
-export type SearchErrorCode = (typeof SEARCH_ERROR_CODES)[number];
-
-/** The translation key of each error (domain/locales/<lang>/common.json → search.errors). */
-export const SEARCH_ERROR_KEYS: Record<SearchErrorCode | "SEARCH_TIMEOUT" | "RATE_LIMITED", string> = {
-  QUERY_TOO_SHORT: "search.errors.queryTooShort",
-  QUERY_TOO_LONG: "search.errors.queryTooLong",
-  QUERY_MALFORMED: "search.errors.queryMalformed",
-  INVALID_TYPE: "search.errors.invalidType",
-  INVALID_PAGE: "search.errors.invalidPage",
-  SEARCH_TIMEOUT: "search.errors.timeout",
-  RATE_LIMITED: "search.errors.rateLimited",
-};
-
-/** Bad search input: a 400 for the caller. Branch on `code`; `message` is the Arabic text for logs and APIs. */
-export class SearchInputError extends BadRequestError {
-  declare readonly code: SearchErrorCode;
-  declare readonly status: 400;
-  constructor(code: SearchErrorCode) {
-    super(code, translate("ar", SEARCH_ERROR_KEYS[code]));
-  }
-}
-
-/** The search needed more than SEARCH_TIMEOUT_MS: a 503 the reader sees as a message; the database is free again. */
-export class SearchTimeoutError extends UnavailableError {
-  declare readonly code: "SEARCH_TIMEOUT";
-  declare readonly status: 503;
-  constructor(options?: { cause?: unknown }) {
-    super("SEARCH_TIMEOUT", translate("ar", SEARCH_ERROR_KEYS.SEARCH_TIMEOUT), options);
-  }
-}
-
-// Tabs and line breaks separate words; every other control character (C0, DEL, C1) and the bidi overrides
-// that make text display differently from what it says are dropped.
-const LINE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
-const isControl = (cp: number) => cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-const withoutControls = (text: string) => [...text].filter((ch) => !isControl(ch.codePointAt(0)!)).join("");
-
-/** The query as the form shows it back: line breaks as spaces, no control character, never longer than the field. */
-export function displayedQuery(raw: string): string {
-  return [...withoutControls(raw.replace(LINE_CONTROLS, " "))].slice(0, QUERY_MAX_LENGTH).join("").trim();
-}
-
-/**
- * The query as searched: control characters stripped, spaces collapsed, trimmed, 2–200 characters, and at
- * least two letters or digits once normalised ("ًً" or "؟!" are not a search). A query string that was not
- * valid UTF-8 (it decodes to U+FFFD) is malformed.
- */
-export function parseSearchQuery(raw: string): string {
-  if (raw.includes("\uFFFD")) throw new SearchInputError("QUERY_MALFORMED");
-  const query = withoutControls(raw.replace(LINE_CONTROLS, " ")).replace(/ {2,}/g, " ").trim();
-  const length = [...query].length;
-  if (length > QUERY_MAX_LENGTH) throw new SearchInputError("QUERY_TOO_LONG");
-  if (length < QUERY_MIN_LENGTH || [...normalizeArabic(query).replaceAll(" ", "")].length < QUERY_MIN_LENGTH) {
-    throw new SearchInputError("QUERY_TOO_SHORT");
-  }
-  return query;
-}
-
-/** `type` values (repeated or comma-separated search names) → the types to search; none means every searched type. */
-export function parseSearchTypes(values: readonly string[] | undefined): SearchType[] {
-  const wanted = (values ?? [])
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter(Boolean);
-  for (const v of wanted) if (!SEARCH_TYPES.includes(v)) throw new SearchInputError("INVALID_TYPE");
-  return wanted.length === 0 ? [...SEARCH_TYPES] : SEARCH_TYPES.filter((t) => wanted.includes(t));
-}
-
-/** `page`: 1 when absent, else a whole number from 1 to SEARCH_MAX_PAGE. */
-export function parseSearchPage(value: string | null | undefined): number {
-  if (value === null || value === undefined || value === "") return 1;
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > SEARCH_MAX_PAGE) throw new SearchInputError("INVALID_PAGE");
-  return Number(value);
-}
+// The result and the page, shared with the page's components (domain/search.ts).
+export type { SearchPage, SearchResult } from "#domain/search.ts";
 
 // ---- The query as tsqueries ----
 
@@ -243,13 +150,19 @@ const dialect = new PgDialect();
 const statementName = (text: string) => `search_${crypto.createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
 
 /**
+ * The driver's own connection under a transaction: node-postgres' client (a named prepared statement needs it), or
+ * PGlite's. Drizzle types its session's `client` as private; it is read by name, as the driver holds it.
+ */
+const driverClientOf = (tx: Queryable): unknown => Reflect.get(tx._.session, "client");
+
+/**
  * Runs the hits' statement as a named prepared statement on PostgreSQL (named by a hash of its text: one per
  * shape), so that it is parsed and planned once per connection: planning it read the statistics of 10,000
  * lexemes for each arm, 12–22 ms a search. plan_cache_mode is force_generic_plan for it (and only it), which
  * keeps that one plan; the walks are chosen by the search, not by the planner. PGlite runs it as it is.
  */
-async function executeHits(tx: Database, query: SQL): Promise<Hit[]> {
-  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+async function executeHits(tx: Queryable, query: SQL): Promise<Hit[]> {
+  const client = driverClientOf(tx);
   if (client instanceof pg.Client) {
     const { sql: text, params } = dialect.sqlToQuery(query);
     // The generic plan for this statement only: the other lookups of a search (is a word anywhere? LIMIT 1)
@@ -268,8 +181,12 @@ const FULL_RANKS = 4;
 const RANK_MATCH: readonly MatchKind[] = ["title-exact", "title", "exact", "text", "title", "text", "title", "text"];
 const closenessOf = (rank: number): Closeness => (rank < FULL_RANKS ? "full" : rank < 6 ? "near" : "partial");
 
-/** A tsquery of lexeme groups: every group (any lexeme of each). */
-const allOf = (groups: string[][]) => groups.map((g) => `(${g.map(lexeme).join(" | ")})`).join(" & ");
+/** A group of a tsquery: any of its lexemes, or (words run together) every one of its split's groups. */
+type Group = { lexemes: string[]; split?: string[][] | null };
+const anyOf = (lexemes: string[]) => `(${lexemes.map(lexeme).join(" | ")})`;
+const groupOf = ({ lexemes, split }: Group) => (split ? `(${[...lexemes.map(lexeme), `(${split.map(anyOf).join(" & ")})`].join(" | ")})` : anyOf(lexemes));
+/** A tsquery of lexeme groups: every group. */
+const allOf = (groups: Group[]) => groups.map(groupOf).join(" & ");
 
 /** The four full arms of a query (the folded ones left out when they are the exact ones). */
 function fullArms(queries: SearchTsqueries, walks: Walks): Arm[] {
@@ -297,22 +214,32 @@ function forgivingArms(stats: LexemeStats, expanded: ExpandedWord[], limit: numb
       [4, "title"],
       [5, "all"],
     ] as const)
-      arms.push({ rank, column, tsquery: allOf(near), walk: walks(stats, column, [near], limit) });
+      arms.push({ rank, column, tsquery: allOf(near), walk: walks(stats, column, [near.map((g) => g.lexemes)], limit) });
   if (partial) {
     const tsquery = partial.map((g) => `(${allOf(g)})`).join(" | ");
     for (const [rank, column] of [
       [6, "title"],
       [7, "all"],
     ] as const)
-      arms.push({ rank, column, tsquery, walk: walks(stats, column, partial, limit) });
+      arms.push({
+        rank,
+        column,
+        tsquery,
+        walk: walks(
+          stats,
+          column,
+          partial.map((groups) => groups.map((g) => g.lexemes)),
+          limit,
+        ),
+      });
   }
   return arms;
 }
 
 /** The lexeme groups of the near match (every word, by its keys or an alternative's) and of the partial one (any conjunction of all words but one). */
-function forgivingShapes(expanded: ExpandedWord[]): { near: string[][] | null; partial: string[][][] | null } {
-  const groups = expanded.map((e) => e.lexemes);
-  const near = expanded.some((e) => e.lexemes.length > e.word.keys.length) ? groups : null;
+function forgivingShapes(expanded: ExpandedWord[]): { near: Group[] | null; partial: Group[][] | null } {
+  const groups = expanded.map((e): Group => ({ lexemes: e.lexemes, split: e.split }));
+  const near = expanded.some((e) => e.lexemes.length > e.word.keys.length || e.split) ? groups : null;
   const partial = groups.length >= 2 && groups.length <= PARTIAL_MAX_WORDS ? groups.map((_, skip) => groups.filter((__, i) => i !== skip)) : null;
   return { near, partial };
 }
@@ -321,165 +248,11 @@ function forgivingShapes(expanded: ExpandedWord[]): { near: string[][] | null; p
  * The tsqueries a query's text matches by, at each closeness: full (the folded one), near and partial (null
  * when the query has none), for the corpus of the tests and the bench, which ask them of single texts.
  */
-export async function closenessTsqueries(db: Database, analysis: QueryAnalysis): Promise<Record<Closeness, string | null>> {
+export async function closenessTsqueries(db: Queryable, analysis: QueryAnalysis): Promise<Record<Closeness, string | null>> {
   const queries = searchTsqueries(analysis);
   if (!queries || !analysis.content.length) return { full: queries?.folded ?? null, near: null, partial: null };
   const { near, partial } = forgivingShapes((await expandQuery(db, analysis)).words);
   return { full: queries.folded, near: near && allOf(near), partial: partial && partial.map((g) => `(${allOf(g)})`).join(" | ") };
-}
-
-// ---- Walk or read the posting list ----
-
-/**
- * What PostgreSQL knows of the lexemes (ANALYZE keeps the frequencies of the 10,000 commonest per column) and
- * of the table's size, read at most once every few minutes. A lexeme it does not list is rare.
- */
-type LexemeStats = { rows: number; title: Map<string, number>; all: Map<string, number> };
-const STATS_TTL_MS = 5 * 60_000;
-const statsCache = new WeakMap<Database, { at: number; stats: Promise<LexemeStats> }>();
-
-async function readLexemeStats(db: Database): Promise<LexemeStats> {
-  const columns = rowsOf<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
-    await db.execute(sql`select attname, most_common_elems::text::text[] as elems, most_common_elem_freqs as freqs
-      from pg_stats where tablename = 'search_items' and attname in ('title_vec', 'all_vec') and schemaname = current_schema()`),
-  );
-  const [size] = rowsOf<{ rows: number }>(await db.execute(sql`select reltuples::float8 as rows from pg_class where oid = 'search_items'::regclass`));
-  const map = (name: string) => {
-    const c = columns.find((r) => r.attname === name);
-    return new Map((c?.elems ?? []).map((e, i) => [e, Number(c?.freqs?.[i] ?? 0)]));
-  };
-  return { rows: Math.max(0, Number(size?.rows ?? 0)), title: map("title_vec"), all: map("all_vec") };
-}
-
-function lexemeStats(db: Database): Promise<LexemeStats> {
-  const cached = statsCache.get(db);
-  if (cached && Date.now() - cached.at < STATS_TTL_MS) return cached.stats;
-  const stats = readLexemeStats(db).catch(() => ({ rows: 0, title: new Map<string, number>(), all: new Map<string, number>() }));
-  statsCache.set(db, { at: Date.now(), stats });
-  return stats;
-}
-
-/**
- * Checking a row's `all_vec` means decompressing it (TOAST), which the planner does not count: left to itself
- * it walks the date index for words in 1 % of the texts, decompressing thousands of rows for twenty matches.
- * So the search decides. Walking finds `limit` matches in about limit / d rows, each costing about `cost`
- * (decompression, a title's vector is small and inline); the posting list gives d × rows rows at about 1 each.
- * Walk when d ≥ √(cost × limit / rows). The share d of a word is the sum of its keys' frequencies; of several
- * words, the product (texts that share common words are more frequent than that, never less often walked
- * wrongly than right).
- */
-const ROW_COST = { title: 2, all: 20 } as const;
-
-/** Which of the four full arms walk the date index (true) and which read their posting lists first (false). */
-type Walks = readonly [boolean, boolean, boolean, boolean];
-
-/**
- * Whether an arm whose tsquery is any of these conjunctions of lexeme groups walks: its share is the sum over
- * the conjunctions of the product over their groups of the groups' summed frequencies (at most 1).
- */
-function walks(stats: LexemeStats, column: "title" | "all", anyOf: string[][][], limit: number): boolean {
-  if (stats.rows < 1000) return false;
-  const freq = stats[column];
-  const share = Math.min(
-    1,
-    anyOf.reduce(
-      (sum, groups) =>
-        sum +
-        groups.reduce(
-          (product, any) =>
-            product *
-            Math.min(
-              1,
-              any.reduce((s, l) => s + (freq.get(l) ?? 0), 0),
-            ),
-          1,
-        ),
-      0,
-    ),
-  );
-  return share >= Math.sqrt((ROW_COST[column] * limit) / stats.rows);
-}
-
-function chooseWalks(stats: LexemeStats, analysis: QueryAnalysis, limit: number): Walks {
-  const exact = analysis.exact.map((w) => [`=${w.surface}`]);
-  const folded = analysis.content.length ? analysis.content.map((w) => w.keys) : exact;
-  return [
-    walks(stats, "title", [exact], limit),
-    walks(stats, "title", [folded], limit),
-    walks(stats, "all", [exact], limit),
-    walks(stats, "all", [folded], limit),
-  ];
-}
-
-/** How much of a body is read for a snippet, and how long a snippet is. */
-const SNIPPET_SCAN = 4000;
-const SNIPPET_SCAN_SQL = sql.raw(String(SNIPPET_SCAN));
-const SNIPPET_LENGTH = 200;
-
-type Hit = { rank: number; type: ContentType; item_id: number; publish_date: Date | string };
-
-/**
- * The columns a card shows, on a type's table: its title, its summary (the excerpt or the description), its
- * image, its slug and the start of its body, each in French too where the table has the column (articles
- * and news do).
- */
-function cardColumns(type: ContentType): SQL {
-  const column = (key: string) => {
-    const found = columnOf(type, key);
-    return found ? sql.identifier(found.name) : sql`null`;
-  };
-  const summary = definitionOf(type).fields.find((f) => f.name === definitionOf(type).summaryField)!.column;
-  const start = (key: string) => (columnOf(type, key) ? sql`left(${column(key)}, ${SNIPPET_SCAN_SQL})` : sql`null`);
-  return sql`title, title_fr, ${column(summary)} as excerpt, ${column(`${summary}Fr`)} as excerpt_fr, image_url, page_slug,
-    ${start("content")} as content, ${start("contentFr")} as content_fr`;
-}
-
-/** What the cards of these hits show, one small query (a plan apart from the hits' own is cheaper to make). Bodies are cut: a snippet needs their start. */
-function cardsSql(hits: Hit[]): SQL {
-  const types = searchedTypes().filter(({ type }) => hits.some((h) => h.type === type));
-  return sql.join(
-    types.map(
-      ({ type, table }) =>
-        sql`select ${type}::text as type, id, ${cardColumns(type)} from ${sql.identifier(table)}
-          where id = any(${sql.param(hits.filter((h) => h.type === type).map((h) => Number(h.item_id)))}::int[])`,
-    ),
-    sql` union all `,
-  );
-}
-
-type CardRow = {
-  type: ContentType;
-  id: number;
-  title: string;
-  title_fr: string | null;
-  excerpt: string | null;
-  excerpt_fr: string | null;
-  image_url: string | null;
-  page_slug: string;
-  content: string | null;
-  content_fr: string | null;
-};
-
-/** Markup and runs of spaces out: the text a reader sees. */
-const plainText = (html: string) =>
-  html
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&#?[a-zA-Z0-9]+;/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-
-/** About SNIPPET_LENGTH characters of `text` around its first match, cut at spaces, with ellipses; null without a match. */
-export function snippetOf(text: string | null, analysis: QueryAnalysis, length = SNIPPET_LENGTH): string | null {
-  if (!text) return null;
-  const plain = plainText(text);
-  const [first] = matchRanges(plain, analysis, 1);
-  if (!first) return null;
-  let start = Math.max(0, first[0] - Math.floor(length / 3));
-  let end = Math.min(plain.length, start + length);
-  if (start > 0) start = plain.indexOf(" ", start) + 1 || start;
-  if (end < plain.length) end = plain.lastIndexOf(" ", end) > first[1] ? plain.lastIndexOf(" ", end) : end;
-  return `${start > 0 ? "…" : ""}${plain.slice(start, end).trim()}${end < plain.length ? "…" : ""}`;
 }
 
 /** Whether `error` (or what it wraps) is PostgreSQL's query_canceled: our statement_timeout fired. */
@@ -493,11 +266,11 @@ function isStatementTimeout(error: unknown): boolean {
 type RunOptions = { timeoutMs?: number };
 
 /** Runs `work` in a transaction whose statements may each take at most `timeoutMs` (SET LOCAL ends with it). */
-async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: RunOptions, work: (tx: Database) => Promise<T>): Promise<T> {
+async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: RunOptions, work: (tx: Queryable) => Promise<T>): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
-      return work(tx as unknown as Database);
+      return work(tx);
     });
   } catch (error) {
     if (isStatementTimeout(error)) throw new SearchTimeoutError({ cause: error });
@@ -604,7 +377,7 @@ const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABL
  * letters readers confuse (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the
  * new query finds something published.
  */
-async function suggest(tx: Database, analysis: QueryAnalysis, types: ContentType[], nearest: ReadonlyMap<string, string>): Promise<string | null> {
+async function suggest(tx: Queryable, analysis: QueryAnalysis, types: ContentType[], nearest: ReadonlyMap<string, string>): Promise<string | null> {
   await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${SUGGESTION_SIMILARITY}`));
   let changed = false;
   const words: string[] = [];
@@ -666,7 +439,7 @@ export async function explainSearch(
   if (options.forgiving) arms = [...arms, ...forgivingArms(stats, (await expandQuery(db, analysis, stats.all)).words, limit)];
   const plan: Plan = { arms, types: keysOf(parseSearchTypes(options.types)), offset, size: SEARCH_PAGE_SIZE };
   return withTimeout(db, { timeoutMs: 10_000 }, async (tx) => {
-    const client = (tx as unknown as { session?: { client?: unknown } }).session?.client;
+    const client = driverClientOf(tx);
     if (!(client instanceof pg.Client)) {
       const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
       return rows.map((r) => r["QUERY PLAN"]).join("\n");

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
-import { ARABIC_PAIRS, FORGIVING_KINDS, SEARCH_CORPUS, TYPO_PAIRS } from "#tests/helpers/arabic-pairs.ts";
+import { ARABIC_PAIRS, FORGIVING_KINDS, SEARCH_CORPUS, TYPO_PAIRS, WRITING_KINDS } from "#tests/helpers/arabic-pairs.ts";
 import { evaluateCorpus, formatCorpusReport } from "#tests/helpers/search-corpus.ts";
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
@@ -195,6 +195,11 @@ describe.each(testDatabaseKinds)("search on %s", (kind) => {
       }
       expect(report.byKind.plurals.recall).toBeGreaterThanOrEqual(0.9);
       expect(report.precision).toBeGreaterThanOrEqual(0.95);
+      // Issue 47: each kind of writing found both ways, with no false match in its negative pairs.
+      for (const k of WRITING_KINDS) {
+        expect(report.byKind[k].recall, `${k} recall`).toBe(1);
+        expect(report.byKind[k].precision, `${k} precision`).toBe(1);
+      }
       // Issue 31: each forgiving kind finds nine texts in ten at least, and wrongly finds few.
       for (const k of FORGIVING_KINDS) {
         expect(report.byKind[k].recall, `${k} recall`).toBeGreaterThanOrEqual(0.9);

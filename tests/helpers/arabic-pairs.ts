@@ -58,10 +58,18 @@ export type CorpusKind =
   | "broken-plurals"
   | "seats"
   | "ligatures"
-  | "partial";
+  | "partial"
+  // Issue 47 (decision 0142): how Mauritanians write names and words, each kind with its negative pairs.
+  | "compound-names"
+  | "maghreb-letters"
+  | "pronouns"
+  | "duals"
+  | "glued";
 
 /** The kinds of issue 31, found through the forgiving arms (near and partial) as well as the full ones. */
-export const FORGIVING_KINDS: readonly CorpusKind[] = ["typos", "latin", "broken-plurals", "seats", "ligatures", "partial"];
+export const FORGIVING_KINDS: readonly CorpusKind[] = ["typos", "latin", "broken-plurals", "seats", "ligatures", "partial", "glued"];
+/** The kinds of issue 47 the analysis finds by itself (full matches): compound names, letters, pronouns, duals. */
+export const WRITING_KINDS: readonly CorpusKind[] = ["compound-names", "maghreb-letters", "pronouns", "duals"];
 export type CorpusPair = { kind: CorpusKind; query: string; text: string; match: boolean };
 
 const pair = (kind: CorpusKind, query: string, text: string, match = true): CorpusPair => ({ kind, query, text, match });
@@ -338,6 +346,84 @@ export const SEARCH_CORPUS: CorpusPair[] = [
   pair("partial", "مهرجان نواكشوط", "وصلت الشاحنات إلى الميناء.", false),
   pair("partial", "القافلة الملح الذهب تمبكتو", "ارتفع سعر الملح.", false),
   pair("partial", "مخطوطات شنقيط القديمة", "زار الوفد وادان.", false),
+
+  // ---- Issue 47 ----
+  // Compound names glued and spaced, both ways; and the words their parts must not meet.
+  pair("compound-names", "عبدالله", "قال عبد الله ولد أحمد إن الموسم جيد."),
+  pair("compound-names", "عبد الله", "استقبل الوزير عبدالله ولد محمد."),
+  pair("compound-names", "عبدالرحمن", "ألقى عبد الرحمن كلمة الافتتاح."),
+  pair("compound-names", "عبد الرحمن", "ألقى عبدالرحمن كلمة الافتتاح."),
+  pair("compound-names", "عبدالعزيز", "استقبل الرئيس محمد ولد عبد العزيز الوفد."),
+  pair("compound-names", "عبد العزيز", "استقبل الرئيس محمد ولد عبدالعزيز الوفد."),
+  pair("compound-names", "أبوبكر", "تحدث أبو بكر عن الرحلة."),
+  pair("compound-names", "أبو بكر", "تحدث أبوبكر عن الرحلة."),
+  pair("compound-names", "أبوظبي", "وصل الوفد إلى أبو ظبي."),
+  pair("compound-names", "أبو ظبي", "وصل الوفد إلى أبوظبي."),
+  pair("compound-names", "نورالدين", "كرم المهرجان الفنان نور الدين."),
+  pair("compound-names", "نور الدين", "كرم المهرجان الفنان نورالدين."),
+  pair("compound-names", "نصرالله", "قال نصر الله إن الطريق مفتوح."),
+  pair("compound-names", "ولدالشيخ", "قال محمد ولد الشيخ إن الموسم جيد."),
+  pair("compound-names", "بنعلي", "استقبل بن علي الوفد."),
+  pair("compound-names", "الدين", "بر الوالدين واجب.", false),
+  pair("compound-names", "زين", "ارتفع سعر البنزين.", false),
+  pair("compound-names", "بكر", "فتحت المدينة أبوابها باكرا.", false),
+  pair("compound-names", "ابها", "فتحت المدينة أبوابها.", false),
+  pair("compound-names", "عبدالله", "قال عبد الرحمن إن الوفد وصل.", false),
+  // Hassaniya and Maghrebi letters: گ ڭ as ق or ك, ڤ as ف, typed one way and written the other.
+  pair("maghreb-letters", "تگانت", "زار الوفد ولاية تكانت."),
+  pair("maghreb-letters", "تكانت", "وصل الحاكم إلى تگانت مساء."),
+  pair("maghreb-letters", "ألاگ", "انعقد المؤتمر في ألاك."),
+  pair("maghreb-letters", "ألاك", "انعقد المؤتمر في ألاگ."),
+  pair("maghreb-letters", "أگجوجت", "توسع منجم أكجوجت."),
+  pair("maghreb-letters", "أكجوجت", "توسع منجم أگجوجت."),
+  pair("maghreb-letters", "بوڭي", "فاض النهر قرب بوكي."),
+  pair("maghreb-letters", "بوكي", "فاض النهر قرب بوڭي."),
+  pair("maghreb-letters", "الگيطنة", "بدأ موسم القيطنة في أطار."),
+  pair("maghreb-letters", "كوركول", "هطلت الأمطار على ولاية گورگول."),
+  pair("maghreb-letters", "ڤيلا", "بيعت الفيلا بثمن مرتفع."),
+  pair("maghreb-letters", "فيلا", "بيعت الڤيلا بثمن مرتفع."),
+  pair("maghreb-letters", "تگانت", "تحدث عن تقانة المعلومات.", false),
+  pair("maghreb-letters", "بوگي", "بقي الوفد يومين.", false),
+  pair("maghreb-letters", "ألاگ", "أعلن الملاك الجدد خطتهم.", false),
+  // Attached pronouns, both ways; a taa marbuta written ت before them; words that only end like them.
+  pair("pronouns", "حكومتنا", "أعلنت الحكومة خطة جديدة."),
+  pair("pronouns", "حكومة", "قال الوزير إن حكومتنا ماضية في الإصلاح."),
+  pair("pronouns", "كتابهم", "صدر كتاب جديد عن الرحلات."),
+  pair("pronouns", "كتاب", "قدم الباحثون كتابهم للجنة."),
+  pair("pronouns", "بلادنا", "تعيش البلاد موسما ممطرا."),
+  pair("pronouns", "بلاد", "الخير كثير في بلادنا."),
+  pair("pronouns", "رئيسنا", "استقبل الرئيس الوفد."),
+  pair("pronouns", "ولايتهم", "زار الوزير الولاية الشرقية."),
+  pair("pronouns", "ولاية", "عاد النواب إلى ولايتهم."),
+  pair("pronouns", "جامعتكم", "تتنافس الجامعة على المراتب الأولى."),
+  pair("pronouns", "مدرسته", "افتتحت المدرسة أبوابها."),
+  pair("pronouns", "مدرسة", "عاد الطفل إلى مدرسته."),
+  pair("pronouns", "مدرستها", "افتتحت المدرسة أبوابها."),
+  pair("pronouns", "شعبنا", "يحتفل الشعب بعيد الاستقلال."),
+  pair("pronouns", "مساهم", "وصل الوفد مساء الخميس.", false),
+  pair("pronouns", "مراهن", "قالت المرأة إن الموسم جيد.", false),
+  pair("pronouns", "أمينا", "قالت أمي إن المطر قادم.", false),
+  pair("pronouns", "محاكم", "محا المطر آثار القافلة.", false),
+  // Duals, of feminine nouns too (their ة written ت), both ways; and words whose ت is their own.
+  pair("duals", "مدينتان", "زار الوفد المدينة القديمة."),
+  pair("duals", "مدينة", "تتنافس مدينتان على تنظيم المهرجان."),
+  pair("duals", "ولايتين", "هطلت الأمطار على الولاية."),
+  pair("duals", "ولاية", "هطلت الأمطار على ولايتين."),
+  pair("duals", "دولتان", "وقعت الدولة اتفاقا جديدا."),
+  pair("duals", "دولة", "وقعت دولتان اتفاقا جديدا."),
+  pair("duals", "سفارتين", "افتتحت سفارة جديدة في نواكشوط."),
+  pair("duals", "سفارة", "افتتحت سفارتين جديدتين."),
+  pair("duals", "وزيرين", "استقبل الرئيس الوزير."),
+  pair("duals", "وزير", "استقبل الرئيس وزيرين."),
+  pair("duals", "صامتين", "صام الناس رمضان.", false),
+  pair("duals", "ثابتين", "ثاب إلى رشده.", false),
+  // Words run together by a missed space: the query split when both halves are in the texts and the whole is not.
+  pair("glued", "وزارةالثقافة", "أعلنت وزارة الثقافة برنامجها."),
+  pair("glued", "مهرجانشنقيط", "اختتم مهرجان شنقيط مساء أمس."),
+  pair("glued", "الشعرالحساني", "يحتفي الناس بالشعر الحساني."),
+  pair("glued", "قافلةالملح", "وصلت قافلة الملح إلى ولاتة."),
+  pair("glued", "وزارةالثقافة", "أعلنت وزارة الصحة برنامجها.", false),
+  pair("glued", "مهرجانشنقيط", "زار الوفد مدينة وادان.", false),
 ];
 
 /**

@@ -4,11 +4,10 @@ import { oneOf } from "#domain/query.ts";
 import { LANGUAGES } from "#domain/language.ts";
 import { QUERY_MAX_LENGTH } from "#domain/search.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { translate } from "#server/http/i18n.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
-import { BadRequestError, RateLimitedError } from "#server/http/errors.server.ts";
-import { parseSearchQuery, SEARCH_ERROR_KEYS, SearchInputError } from "#server/search/search.server.ts";
+import { parseSearchQuery } from "#server/search/search.server.ts";
+import { searchApiError, searchRefusalOf } from "#server/search/search-request.server.ts";
 import { searchLimits } from "#server/search/search-limits.server.ts";
 import { keptSuggestions, SUGGEST_MAX_AGE_S, suggestPublished } from "#server/search/suggest.server.ts";
 
@@ -29,8 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     try {
       query = parseSearchQuery(params.q);
     } catch (error) {
-      if (error instanceof SearchInputError) throw new BadRequestError(error.code, message(error.code));
-      throw error;
+      throw searchApiError(searchRefusalOf(error));
     }
     // A field that ends with a space holds whole words only; otherwise its last word is being typed.
     const typing = !/\s$/.test(params.q);
@@ -39,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     let answer = keptSuggestions(query, lang, { typing });
     if (!answer) {
       const limit = await searchLimits().check(request, "suggest");
-      if (!limit.allowed) throw new RateLimitedError(message("RATE_LIMITED"), { retryAfterSeconds: limit.retryAfterSeconds });
+      if (!limit.allowed) throw searchApiError({ code: "RATE_LIMITED", status: 429, retryAfterSeconds: limit.retryAfterSeconds });
       cookies = limit.setCookie;
       answer = await suggestPublished(await getDb(), query, lang, { typing });
     }
@@ -53,6 +51,3 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Any other method: 405 in the APIs' error shape. */
 export const action = methodNotAllowed(["GET"]);
-
-/** In English, as the JSON search answers. */
-const message = (code: keyof typeof SEARCH_ERROR_KEYS) => translate("en", SEARCH_ERROR_KEYS[code]);
