@@ -109,8 +109,14 @@ export const AUTH_ERRORS = {
   INVALID_TOKEN: { status: 400, message: "auth.linkInvalid" },
   FORBIDDEN: { status: 403, message: "auth.forbiddenOrigin" },
   FAILED: { status: 400, message: "auth.failed" },
+  /** The post was not a readable form, or was over the account forms' limit (server/http/form-action.server.ts). */
+  BAD_REQUEST: { status: 400, message: "auth.failed" },
+  BODY_TOO_LARGE: { status: 413, message: "auth.failed" },
 } as const;
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
+
+/** An account form's answer code: an AuthErrorCode, or a refusal told field by field (checkForm's REQUIRED, INVALID). */
+export type AccountFormError = AuthErrorCode | "REQUIRED" | "INVALID";
 
 /** Toast title and text of a failed sign-in or sign-up (public-site.md §8). */
 export function authErrorText(code: AuthErrorCode, form: "signIn" | "signUp" | "other"): { title: string; message: string } {

@@ -18,7 +18,6 @@ import { getConfig } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { profiles } from "#server/db/schema.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
 import { fromOurOrigin, MUTATING_METHODS, ourOrigins } from "#server/http/request-guard.server.ts";
 import { COOKIE_PREFIX, getAuth } from "./auth.server.ts";
 import { displayName, initialsOf, safeAvatarUrl } from "./display.server.ts";
@@ -138,24 +137,10 @@ export function originPath(request: Request): string {
   return url.pathname.replace(/\.data$/, "").replace(/\/_root$/, "/") + url.search.replace(/([?&])_routes=[^&]*&?/, "$1").replace(/[?&]$/, "");
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 413: "Payload Too Large" };
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden" };
 
 function deny(reason: GuardReason, status: number, headers?: Headers): never {
   throw data({ reason }, { status, statusText: STATUS_TEXT[status], headers });
-}
-
-/**
- * The posted form, within its route kind's limit (server/http/request-body.server.ts: 16 KB for the account forms), or a
- * 400 (not a form, or not received whole) / 413 (too big, refused while reading a chunked body) answer.
- */
-export async function readForm(request: Request): Promise<FormData> {
-  try {
-    return await readFormData(request);
-  } catch (error) {
-    if (!(error instanceof RequestBodyError)) throw error;
-    const tooLarge = error.code === "BODY_TOO_LARGE";
-    throw data({ reason: tooLarge ? "too-large" : "bad-request" }, { status: error.status, statusText: STATUS_TEXT[error.status] });
-  }
 }
 
 /**

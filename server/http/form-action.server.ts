@@ -6,9 +6,7 @@
  * (checkForm: 400, REQUIRED or INVALID with the fields' messages), a conflict (409), a rate limit (429 with
  * Retry-After, and `retryAfterSeconds` for the page). Whatever the route echoes (what was typed, its own
  * keys) goes into every failure. Anything else thrown goes on: redirects, and the error page's 500.
- *
- * The account forms read their small bodies with readForm (server/auth/session.server.ts), whose refusal
- * is an error page; they answer in the same shape.
+ * Every page action reads its body here, the account forms and the newsletter's token pages included.
  */
 import { data } from "react-router";
 import { z } from "zod/mini";
@@ -28,12 +26,16 @@ function codeOf(error: AppError): string {
 }
 
 /** An AppError as the form's failure answer (its status and headers), with what the route adds. */
-export function formFailure<A extends AnyAnswer>(error: AppError, extra?: Omit<Partial<Extract<A, { ok: false }>>, "ok">): Answered<A> {
+export function formFailure<A extends AnyAnswer>(
+  error: AppError,
+  extra?: Omit<Partial<Extract<A, { ok: false }>>, "ok">,
+  headers?: Record<string, string>,
+): Answered<A> {
   const retryAfter = Number(error.headers?.["Retry-After"]);
   const answer: FormFailure<string, string> = { ok: false, formError: codeOf(error) };
   if (error.fields) answer.fields = error.fields;
   if (retryAfter > 0) answer.retryAfterSeconds = retryAfter;
-  return data({ ...answer, ...extra } as unknown as A, { status: error.status, headers: error.headers });
+  return data({ ...answer, ...extra } as unknown as A, { status: error.status, headers: { ...error.headers, ...headers } });
 }
 
 /** The form went through (200), with what the route adds. */
@@ -72,6 +74,8 @@ export type FormActionOptions<A extends AnyAnswer> = {
   limit?: BodyKind | number;
   /** What every failure answer carries besides; `form` is null when the body could not be read. */
   echo?: (form: FormData | null) => Omit<Partial<Extract<A, { ok: false }>>, "ok">;
+  /** Headers every failure answer carries besides its error's (a page that must never be stored: Cache-Control). */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -89,6 +93,6 @@ export async function formAction<A extends AnyAnswer>(
     return await handle(form);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return formFailure<A>(error, options.echo?.(form));
+    return formFailure<A>(error, options.echo?.(form), options.headers);
   }
 }

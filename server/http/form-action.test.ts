@@ -73,6 +73,16 @@ describe("formAction", () => {
     expect(limited.headers.get("Retry-After")).toBe("42");
   });
 
+  it("puts the route's own headers on every failure, beside the error's", async () => {
+    const refused = answerOf(
+      await formAction<Answer>(post("name=a"), { headers: { "Cache-Control": "no-store" } }, () => {
+        throw new RateLimitedError("Too many.", { retryAfterSeconds: 5 });
+      }),
+    );
+    expect(refused.headers.get("Cache-Control")).toBe("no-store");
+    expect(refused.headers.get("Retry-After")).toBe("5");
+  });
+
   it("lets a redirect and an error of ours go on", async () => {
     const moved = await formAction<Answer>(post("name=a"), {}, () => redirect("/done"));
     expect(moved).toBeInstanceOf(Response);

@@ -11,7 +11,7 @@ import { InputField } from "#app/components/forms/field.tsx";
 import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";
 import { Notice, useAnswerToast } from "#app/components/forms/notice.tsx";
 import { fieldsOf, formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
-import { authErrorText, formValues, PASSWORD_MAX, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { authErrorText, formValues, PASSWORD_MAX, type AccountFormError } from "#domain/schemas/auth.ts";
 import { EMAIL_MAX } from "#domain/schemas/shared.ts";
 
 type AuthFieldProps = { name: string } & Omit<ComponentProps<typeof InputField>, "id" | "name">;
@@ -50,19 +50,21 @@ export function AccountForm({ check, children, ...form }: { check: Check; childr
 
 /**
  * An account page's answer read once: the browser's checks with the form's schema (the server's messages
- * replacing them), and the failure's title and text (a toast once per answer; the page shows it too).
+ * replacing them), and the failure's title and text (a toast once per answer; the page shows it too). A
+ * refusal of fields (REQUIRED, INVALID) is told by the fields' messages alone.
  */
 export function useAccountAnswer<F extends string>(
   schema: z.ZodMiniType,
   fields: readonly F[],
-  answer: FormAnswer<F, AuthErrorCode> | undefined,
+  answer: FormAnswer<F, AccountFormError> | undefined,
   form: "signIn" | "signUp" | "other",
 ) {
   const check = useFormCheck<F>(
     schemaCheck(schema, (d) => formValues(d, fields)),
     fieldsOf(answer),
   );
-  const code = formErrorOf(answer);
+  const given = formErrorOf(answer);
+  const code = given === "REQUIRED" || given === "INVALID" ? undefined : given;
   const failure = code ? authErrorText(code, form) : null;
   useAnswerToast(failure, answer);
   return { check, code, failure };

@@ -4,12 +4,13 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/auth";
 import { AccountForm, AuthCard, AuthField, EmailField, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
-import { AUTH_ERRORS, formValues, SignInSchema, SignUpSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AUTH_ERRORS, formValues, SignInSchema, SignUpSchema, type AccountFormError } from "#domain/schemas/auth.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
 import { safeRedirectPath } from "#domain/navigation.ts";
 import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { signIn, signUp } from "#server/auth/flows.server.ts";
-import { assertSameOrigin, getSessionUser, readForm } from "#server/auth/session.server.ts";
+import { assertSameOrigin, getSessionUser } from "#server/auth/session.server.ts";
+import { checkForm, formAction } from "#server/http/form-action.server.ts";
 
 type Mode = "signIn" | "signUp";
 const NOTICES = ["registered", "reset", "verified", "setup", "invited"] as const;
@@ -36,31 +37,38 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** The one form answer (domain/form-answer.ts), in the mode it was posted in; `values` keeps the e-mail typed. */
-type ActionData = FormAnswer<"fullName" | "email" | "password", AuthErrorCode> & { mode: Mode };
+type ActionData = FormAnswer<"fullName" | "email" | "password", AccountFormError> & { mode: Mode };
+
+const modeOf = (form: FormData | null): Mode => (form?.get("mode") === "signUp" ? "signUp" : "signIn");
+
+/** Every refusal keeps the mode and the e-mail typed (an unreadable post: sign-in, empty). */
+function echo(form: FormData | null) {
+  const typed = form?.get("email");
+  return { mode: modeOf(form), values: { email: typeof typed === "string" ? typed.slice(0, 254) : "" } };
+}
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = await readForm(request);
-  const mode: Mode = form.get("mode") === "signUp" ? "signUp" : "signIn";
+  return formAction<ActionData>(request, { limit: "account", echo }, (form) =>
+    modeOf(form) === "signIn" ? signInWith(request, form) : signUpWith(request, form),
+  );
+}
+
+async function signInWith(request: Request, form: FormData) {
+  const credentials = checkForm(SignInSchema, formValues(form, ["email", "password"]));
+  const result = await signIn(request, credentials);
+  if (result.ok) throw redirectFrom(targetOf(form.get("redirectTo")), { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+  const retryAfter = "retryAfterSeconds" in result && result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+  return data<ActionData>(
+    { ok: false, mode: "signIn", formError: result.code, values: { email: credentials.email } },
+    { status: AUTH_ERRORS[result.code].status, headers: retryAfter },
+  );
+}
+
+async function signUpWith(request: Request, form: FormData) {
+  const mode: Mode = "signUp";
   const redirectTo = targetOf(form.get("redirectTo"));
-  const typedEmail = form.get("email");
-  const echo = typeof typedEmail === "string" ? typedEmail.slice(0, 254) : "";
-
-  if (mode === "signIn") {
-    const parsed = validate(SignInSchema, formValues(form, ["email", "password"]));
-    if (!parsed.ok) return data<ActionData>({ ok: false, mode, fields: parsed.errors, values: { email: echo } }, { status: 400 });
-    const result = await signIn(request, parsed.data);
-    if (result.ok) throw redirectFrom(redirectTo, { headers: result.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
-    const retryAfter = "retryAfterSeconds" in result && result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
-    return data<ActionData>(
-      { ok: false, mode, formError: result.code, values: { email: parsed.data.email } },
-      { status: AUTH_ERRORS[result.code].status, headers: retryAfter },
-    );
-  }
-
-  const parsed = validate(SignUpSchema, formValues(form, ["fullName", "email", "password"]));
-  if (!parsed.ok) return data<ActionData>({ ok: false, mode, fields: parsed.errors, values: { email: echo } }, { status: 400 });
-  const { fullName, email, password } = parsed.data;
+  const { fullName, email, password } = checkForm(SignUpSchema, formValues(form, ["fullName", "email", "password"]));
   // An empty name stays empty: the display name then falls back to the e-mail (back-office.md §6).
   const result = await signUp(request, { email, password, name: fullName });
   if (result.ok) {

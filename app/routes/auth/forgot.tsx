@@ -3,14 +3,15 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/forgot";
 import { AccountForm, AuthCard, EmailField, FailureNotice, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
-import { AUTH_ERRORS, ForgotPasswordSchema, formValues, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AUTH_ERRORS, ForgotPasswordSchema, formValues, type AccountFormError } from "#domain/schemas/auth.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
 import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { requestPasswordReset } from "#server/auth/flows.server.ts";
-import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
+import { assertSameOrigin } from "#server/auth/session.server.ts";
+import { checkForm, formAction } from "#server/http/form-action.server.ts";
 
 /** The one form answer (domain/form-answer.ts): `ok` once the link is on its way. */
-type ActionData = FormAnswer<"email", AuthErrorCode>;
+type ActionData = FormAnswer<"email", AccountFormError>;
 
 export function loader() {
   return data(null, { headers: { "Cache-Control": "no-store" } });
@@ -22,12 +23,11 @@ export function loader() {
  */
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = await readForm(request);
-  const parsed = validate(ForgotPasswordSchema, formValues(form, ["email"]));
-  if (!parsed.ok) return data<ActionData>({ ok: false, fields: parsed.errors }, { status: 400 });
-  const result = await requestPasswordReset(request, parsed.data);
-  if (!result.ok) return data<ActionData>({ ok: false, formError: result.code }, { status: AUTH_ERRORS[result.code].status });
-  return data<ActionData>({ ok: true });
+  return formAction<ActionData>(request, { limit: "account" }, async (form) => {
+    const result = await requestPasswordReset(request, checkForm(ForgotPasswordSchema, formValues(form, ["email"])));
+    if (!result.ok) return data<ActionData>({ ok: false, formError: result.code }, { status: AUTH_ERRORS[result.code].status });
+    return data<ActionData>({ ok: true });
+  });
 }
 
 /** Personal pages with one-time tokens in the address (accountHeaders). */

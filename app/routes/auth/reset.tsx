@@ -3,11 +3,12 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/reset";
 import { AccountForm, AuthCard, FailureNotice, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
-import { AUTH_ERRORS, formValues, NewPasswordSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AUTH_ERRORS, formValues, NewPasswordSchema, type AccountFormError } from "#domain/schemas/auth.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
 import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { resetPassword, resetTokenIsValid } from "#server/auth/flows.server.ts";
-import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
+import { assertSameOrigin } from "#server/auth/session.server.ts";
+import { checkForm, formAction } from "#server/http/form-action.server.ts";
 
 /** The link of a password-reset e-mail, and of a staff invitation (`invite=1`): choose a password. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -19,16 +20,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** The one form answer (domain/form-answer.ts); a saved password goes on to sign-in instead. */
-type ActionData = FormAnswer<"token" | "password" | "confirm", AuthErrorCode>;
+type ActionData = FormAnswer<"token" | "password" | "confirm", AccountFormError>;
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = await readForm(request);
-  const parsed = validate(NewPasswordSchema, formValues(form, ["token", "password", "confirm"]));
-  if (!parsed.ok) return data<ActionData>({ ok: false, fields: parsed.errors }, { status: 400 });
-  const result = await resetPassword(request, parsed.data);
-  if (!result.ok) return data<ActionData>({ ok: false, formError: result.code }, { status: AUTH_ERRORS[result.code].status });
-  throw redirect(`/auth?notice=${form.get("invite") === "1" ? "invited" : "reset"}`);
+  return formAction<ActionData>(request, { limit: "account" }, async (form) => {
+    const result = await resetPassword(request, checkForm(NewPasswordSchema, formValues(form, ["token", "password", "confirm"])));
+    if (!result.ok) return data<ActionData>({ ok: false, formError: result.code }, { status: AUTH_ERRORS[result.code].status });
+    throw redirect(`/auth?notice=${form.get("invite") === "1" ? "invited" : "reset"}`);
+  });
 }
 
 /** Personal pages with one-time tokens in the address (accountHeaders). */

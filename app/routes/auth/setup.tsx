@@ -3,12 +3,13 @@ import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/setup";
 import { AccountForm, AuthCard, AuthField, EmailField, FailureNotice, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";
-import { AUTH_ERRORS, formValues, SetupSchema, validate, type AuthErrorCode } from "#domain/schemas/auth.ts";
+import { AUTH_ERRORS, formValues, SetupSchema, type AccountFormError } from "#domain/schemas/auth.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";
 import { accountHeaders, authMeta } from "#app/lib/auth-meta.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { signIn } from "#server/auth/flows.server.ts";
-import { assertSameOrigin, readForm } from "#server/auth/session.server.ts";
+import { assertSameOrigin } from "#server/auth/session.server.ts";
+import { checkForm, formAction } from "#server/http/form-action.server.ts";
 import { completeFirstRunSetup, setupTokenIsValid } from "#server/auth/setup.server.ts";
 
 const FIELDS = ["token", "fullName", "email", "password"] as const;
@@ -21,19 +22,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** The one form answer (domain/form-answer.ts); a created administrator goes on to the back-office instead. */
-type ActionData = FormAnswer<(typeof FIELDS)[number], AuthErrorCode>;
+type ActionData = FormAnswer<(typeof FIELDS)[number], AccountFormError>;
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = await readForm(request);
-  const parsed = validate(SetupSchema, formValues(form, FIELDS));
-  if (!parsed.ok) return data<ActionData>({ ok: false, fields: parsed.errors }, { status: 400 });
-  const done = await completeFirstRunSetup(await getDb(), parsed.data);
-  if (!done.ok) return data<ActionData>({ ok: false, formError: done.code }, { status: AUTH_ERRORS[done.code].status });
-  // Straight into the back-office; if signing in fails for any reason the sign-in page takes over.
-  const session = await signIn(request, { email: parsed.data.email, password: parsed.data.password });
-  if (session.ok) throw redirect("/admin", { headers: session.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
-  throw redirect("/auth?notice=setup");
+  return formAction<ActionData>(request, { limit: "account" }, async (form) => {
+    const admin = checkForm(SetupSchema, formValues(form, FIELDS));
+    const done = await completeFirstRunSetup(await getDb(), admin);
+    if (!done.ok) return data<ActionData>({ ok: false, formError: done.code }, { status: AUTH_ERRORS[done.code].status });
+    // Straight into the back-office; if signing in fails for any reason the sign-in page takes over.
+    const session = await signIn(request, { email: admin.email, password: admin.password });
+    if (session.ok) throw redirect("/admin", { headers: session.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
+    throw redirect("/auth?notice=setup");
+  });
 }
 
 /** Personal pages with one-time tokens in the address (accountHeaders). */

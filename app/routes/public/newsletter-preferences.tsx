@@ -1,16 +1,15 @@
 import { data, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
-import { z } from "zod/mini";
 import type { Route } from "./+types/newsletter-preferences";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { fieldsOf, formErrorOf, type FormAnswer } from "#domain/form-answer.ts";
 import { LANGUAGES, type Language } from "#domain/language.ts";
 import { NEWSLETTER_FREQUENCIES, NewsletterPreferencesSchema, type NewsletterFrequency } from "#domain/newsletter-sends.ts";
-import { fieldErrorsOf } from "#domain/schemas/shared.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { NewsletterTokenError, subscriberByToken, updatePreferences } from "#server/content/newsletter-sends.server.ts";
+import { NewsletterTokenError, subscriberByToken, updatePreferences } from "#server/newsletter/tokens.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { checkForm, formAction } from "#server/http/form-action.server.ts";
 
 /**
  * A subscriber's newsletter preferences (decision 0126), reached from every newsletter's footer: the language
@@ -22,7 +21,8 @@ export const handle: ReadingHandle = { hydrate: false };
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-type Answer = { ok: true } | { ok: false; code: "INVALID" | "TOKEN_INVALID" | "BAD_REQUEST"; fields?: Record<string, string> };
+/** The one form answer (domain/form-answer.ts); TOKEN_INVALID shows the page's invalid-link state. */
+type Answer = FormAnswer<"language" | "frequency", "BODY_TOO_LARGE" | "BAD_REQUEST" | "REQUIRED" | "INVALID" | "TOKEN_INVALID">;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -37,24 +37,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const token = new URL(request.url).searchParams.get("token");
-  let form: FormData;
-  try {
-    form = await readFormData(request, 16 * 1024);
-  } catch (error) {
-    if (!(error instanceof RequestBodyError)) throw error;
-    return data<Answer>({ ok: false, code: "BAD_REQUEST" }, { status: error.status, headers: NO_STORE });
-  }
-  const parsed = z.safeParse(NewsletterPreferencesSchema, { language: form.get("language") ?? "", frequency: form.get("frequency") ?? "" });
-  if (!parsed.success) {
-    return data<Answer>({ ok: false, code: "INVALID", fields: fieldErrorsOf(parsed.error) as Record<string, string> }, { status: 400, headers: NO_STORE });
-  }
-  try {
-    await updatePreferences(await getDb(), token, parsed.data);
-  } catch (error) {
-    if (!(error instanceof NewsletterTokenError)) throw error;
-    return data<Answer>({ ok: false, code: "TOKEN_INVALID" }, { status: 400, headers: NO_STORE });
-  }
-  return data<Answer>({ ok: true }, { headers: NO_STORE });
+  return formAction<Answer>(request, { limit: 16 * 1024, headers: NO_STORE }, async (form) => {
+    const preferences = checkForm(NewsletterPreferencesSchema, { language: form.get("language") ?? "", frequency: form.get("frequency") ?? "" });
+    try {
+      await updatePreferences(await getDb(), token, preferences);
+    } catch (error) {
+      if (!(error instanceof NewsletterTokenError)) throw error;
+      return data<Answer>({ ok: false, formError: "TOKEN_INVALID" }, { status: 400, headers: NO_STORE });
+    }
+    return data<Answer>({ ok: true }, { headers: NO_STORE });
+  });
 }
 
 export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
@@ -65,9 +57,9 @@ const LANGUAGE_NAMES: Record<Language, string> = { ar: "العربية", fr: "Fr
 
 export default function NewsletterPreferences({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const answer = useActionData<typeof action>() as Answer | undefined;
+  const answer = useActionData<Answer>();
   const { subscriber, token } = loaderData;
-  if (!subscriber || !token || (answer && !answer.ok && answer.code === "TOKEN_INVALID")) {
+  if (!subscriber || !token || formErrorOf(answer) === "TOKEN_INVALID") {
     return (
       <section className="mx-auto max-w-2xl px-4 py-16 text-center" data-testid="newsletter-preferences" data-state="invalid">
         <h1 className="text-3xl font-bold">{t("newsletterPage.preferences.invalidTitle")}</h1>
@@ -77,7 +69,8 @@ export default function NewsletterPreferences({ loaderData }: Route.ComponentPro
       </section>
     );
   }
-  const fields = answer && !answer.ok ? (answer.fields ?? {}) : {};
+  const fields = fieldsOf(answer) ?? {};
+  const code = formErrorOf(answer);
   const unsubscribe = `/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
   return (
     <section className="mx-auto max-w-2xl px-4 py-12" data-testid="newsletter-preferences" data-state={subscriber.status}>
@@ -90,9 +83,9 @@ export default function NewsletterPreferences({ loaderData }: Route.ComponentPro
           {t("newsletterPage.preferences.saved")}
         </p>
       ) : null}
-      {answer && !answer.ok && answer.code !== "TOKEN_INVALID" ? (
+      {answer && !answer.ok ? (
         <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 font-bold text-red-800" data-testid="preferences-error">
-          {t(answer.code === "BAD_REQUEST" ? "newsletterPage.preferences.badRequest" : "newsletterPage.preferences.checkFields")}
+          {t(code === "BAD_REQUEST" || code === "BODY_TOO_LARGE" ? "newsletterPage.preferences.badRequest" : "newsletterPage.preferences.checkFields")}
         </p>
       ) : null}
       {subscriber.status === "unsubscribed" && !answer?.ok ? (

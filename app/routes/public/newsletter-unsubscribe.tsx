@@ -2,12 +2,14 @@ import { data, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-unsubscribe";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
+import type { FormAnswer } from "#domain/form-answer.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { NewsletterTokenError, subscriberByToken, unsubscribeByToken } from "#server/content/newsletter-sends.server.ts";
+import { NewsletterTokenError, subscriberByToken, unsubscribeByToken } from "#server/newsletter/tokens.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { isOneClickForm } from "#server/http/one-click-unsubscribe.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
-import { readFormData, RequestBodyError } from "#server/http/request-body.server.ts";
+import { BadRequestError } from "#server/http/errors.server.ts";
+import { formAction } from "#server/http/form-action.server.ts";
 
 /**
  * The unsubscribe address of every newsletter (decision 0126). A GET only shows a confirmation with a button
@@ -21,6 +23,9 @@ export const handle: ReadingHandle = { hydrate: false };
 const NO_STORE = { "Cache-Control": "no-store" };
 
 type State = "confirm" | "already" | "done" | "invalid" | "bad-request";
+
+/** The one form answer (domain/form-answer.ts), with the state the page shows and its title. */
+type Answer = FormAnswer<never, "BAD_REQUEST" | "BODY_TOO_LARGE" | "TOKEN_INVALID"> & { state: State; title: string };
 
 const titleOf = (request: Request, state: State) => translate(languageOfRequest(request), `newsletterPage.unsubscribe.${state}Title`);
 
@@ -42,25 +47,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
+/** A body that is not the one-click form (unreadable, over 1 KB, or other fields) is the page's bad-request state. */
 export async function action({ request }: Route.ActionArgs) {
   const url = new URL(request.url);
-  let form: FormData;
-  try {
-    form = await readFormData(request, 1024);
-  } catch (error) {
-    if (!(error instanceof RequestBodyError)) throw error;
-    return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: error.status, headers: NO_STORE });
-  }
-  if (!isOneClickForm(form)) {
-    return data({ state: "bad-request" as State, title: titleOf(request, "bad-request") }, { status: 400, headers: NO_STORE });
-  }
-  try {
-    await unsubscribeByToken(await getDb(), url.searchParams.get("token"), url.searchParams.get("send"));
-  } catch (error) {
-    if (!(error instanceof NewsletterTokenError)) throw error;
-    return data({ state: "invalid" as State, title: titleOf(request, "invalid") }, { status: 400, headers: NO_STORE });
-  }
-  return data({ state: "done" as State, title: titleOf(request, "done") }, { headers: NO_STORE });
+  const echo = () => ({ state: "bad-request" as const, title: titleOf(request, "bad-request") });
+  return formAction<Answer>(request, { limit: 1024, echo, headers: NO_STORE }, async (form) => {
+    if (!isOneClickForm(form)) throw new BadRequestError("BAD_REQUEST", "Not the one-click unsubscribe form.");
+    try {
+      await unsubscribeByToken(await getDb(), url.searchParams.get("token"), url.searchParams.get("send"));
+    } catch (error) {
+      if (!(error instanceof NewsletterTokenError)) throw error;
+      return data<Answer>({ ok: false, formError: "TOKEN_INVALID", state: "invalid", title: titleOf(request, "invalid") }, { status: 400, headers: NO_STORE });
+    }
+    return data<Answer>({ ok: true, state: "done", title: titleOf(request, "done") }, { headers: NO_STORE });
+  });
 }
 
 export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) => (actionHeaders.has("Cache-Control") ? actionHeaders : loaderHeaders);
@@ -69,7 +69,7 @@ export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: loaded?.
 
 export default function NewsletterUnsubscribe({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const answer = useActionData<typeof action>();
+  const answer = useActionData<Answer>();
   const state: State = answer?.state ?? loaderData.state;
   const preferences = loaderData.token ? `/newsletter/preferences?token=${encodeURIComponent(loaderData.token)}` : null;
   const done = state === "done" || state === "already";
