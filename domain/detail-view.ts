@@ -38,8 +38,12 @@ export type DetailItem = {
 /** A body as the page renders it: sanitised HTML from the rich-text editor, or plain text paragraphs. */
 export type Body = { html: string } | { text: string };
 
-/** What a related-item card needs, whatever the type. */
-export type RelatedItem = {
+/**
+ * An item of any type as a small card (related items, an author's or a tag's page): its summary is its type's
+ * summary field (an article's excerpt, a show's description). Declared once: server/content/published-items.server.ts
+ * builds it for the pages that list every type.
+ */
+export type SummaryCard = {
   id: number;
   title: string;
   titleFr: string | null;
@@ -47,6 +51,10 @@ export type RelatedItem = {
   summaryFr: string | null;
   imageUrl: string | null;
   publishDate: Date;
+};
+
+/** What a related-item card needs, whatever the type. */
+export type RelatedItem = SummaryCard & {
   pageSlug: string;
   /** Its author profiles, in byline order. */
   bylines?: BylineAuthor[];

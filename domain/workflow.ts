@@ -1,6 +1,6 @@
 /**
  * Who may set which status of an item (issue 40, decision 0138; docs/permissions.md, "Workflow states"). Plain
- * rules shared by the server's save (server/content/newsroom.server.ts refuses with 403 PUBLISH_PERMISSION) and
+ * rules shared by the server's save (server/content/newsroom/write.server.ts refuses with 403 PUBLISH_PERMISSION) and
  * the editor's status control (which offers only what the account may set).
  *
  *   draft → review → (changes_requested ↔ review) → approved → scheduled / published; unpublished is draft again.

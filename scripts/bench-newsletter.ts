@@ -22,8 +22,8 @@ import { checkConfig } from "#server/config.server.ts";
 import { openDatabase } from "#server/db/client.server.ts";
 import { news, newsletterSubscribers } from "#server/db/schema.server.ts";
 import { releaseOrphanedJobs, startWorker } from "#server/jobs/queue.server.ts";
-import { NEWSLETTER_SEND_JOB, newsletterSendHandler, queueNewsletterSend } from "#server/jobs/newsletter.server.ts";
-import { createSend, deliveryCounts } from "#server/content/newsletter-sends.server.ts";
+import { NEWSLETTER_SEND_JOB, newsletterSendHandler, queueNewsletterSend } from "#server/newsletter/jobs.server.ts";
+import { createSend, deliveryCounts } from "#server/newsletter/sends.server.ts";
 
 const SELF = fileURLToPath(import.meta.url);
 const SECRET = "bench-newsletter-secret-of-at-least-32-characters";

@@ -8,7 +8,8 @@
  */
 import path from "node:path";
 import { getConfig } from "#server/config.server.ts";
-import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { DatabaseLockedError } from "#server/db/data-folder-lock.server.ts";
 
 const config = getConfig();
 let handle: ReturnType<typeof openDatabase>;

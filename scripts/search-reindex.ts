@@ -10,7 +10,8 @@
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { getConfig } from "#server/config.server.ts";
-import { DatabaseLockedError, openDatabase } from "#server/db/client.server.ts";
+import { openDatabase } from "#server/db/client.server.ts";
+import { DatabaseLockedError } from "#server/db/data-folder-lock.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { reindexSearch } from "#server/search/search-index.server.ts";
 

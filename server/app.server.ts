@@ -20,7 +20,7 @@ import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.serve
 import { oneClickUnsubscribe } from "./http/one-click-unsubscribe.server.ts";
 import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
 import { announceFirstRunSetup } from "./auth/setup.server.ts";
-import { armScheduledPublishing } from "./content/newsroom.server.ts";
+import { armScheduledPublishing } from "./content/newsroom/scheduling.server.ts";
 import { syncSearchIndex } from "./search/search-index.server.ts";
 import { CLIENT_IP_HEADER, countView, type ViewContentType } from "./content/views.server.ts";
 import {

@@ -36,6 +36,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "excerpt",
+  card: { fields: ["title", "titleFr", "excerpt", "imageUrl", "pageSlug", "publishDate"] },
   folders: { share_image_url: "coverage/images", image_url: "coverage/images", video_url: "coverage/videos", captions_url: "coverage/captions" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "content"] },
   viewCounter: false,

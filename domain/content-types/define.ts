@@ -38,7 +38,7 @@ export type FieldKind =
   | "captions" // the video's WebVTT captions: a .vtt file's URL (uploads: 1 MB, must start with "WEBVTT")
   | "url" // an absolute http(s) address (a canonical URL)
   | "boolean"
-  | "program" // a program's id: the show a podcast episode belongs to (its own feed, /programs/:slug/feed.xml)
+  | "reference" // the id of an item of the type `references` names (a podcast episode's program), chosen from its items
   // Relations, stored beside the item rather than in its table (server/content/item-relations.server.ts):
   | "authors" // author profile ids, in byline order (item_authors)
   | "tags"; // tag names, found or created by their normalised spelling (item_tags)
@@ -63,6 +63,10 @@ export type FieldDefinition = {
   label: string;
   /** A required field refuses a blank value with `message`; an optional one stores blank as null. */
   required?: boolean;
+  /** Reference fields: the key of the type whose items it names (one of the registry's, checked at start). */
+  references?: string;
+  /** Category and reference selects: the blank choice's label (newsroom.ui.choose unless told). */
+  blank?: string;
   /** For select fields: the stored values; their labels are `${optionLabels}.${value}`. */
   options?: readonly string[];
   optionLabels?: string;
@@ -152,6 +156,26 @@ export type DetailView = {
   };
 };
 
+/**
+ * A card's field: a column by its schema key, under another name in the card (`{ name: "views", column: "viewCount" }`),
+ * or the column's first `chars` characters (a preview, never the whole body).
+ */
+export type CardField = string | { readonly name: string; readonly column: string; readonly chars?: number };
+
+/**
+ * What an item of a type shows as a card, on every listing (section pages, home, the public JSON API): its columns,
+ * and whether it names its category (categoryName, categoryNameFr, categorySlug, joined) and its byline (`bylines`,
+ * the author profiles). server/content/listings.server.ts selects exactly these; a field added here reaches every
+ * card, listing page and the JSON API without a query module's edit.
+ */
+export type CardDefinition = { readonly fields: readonly CardField[]; readonly category?: boolean; readonly bylines?: boolean };
+
+/**
+ * The public JSON API's item (app/routes/api/*): each JSON name from a card field by its name, or `$url` (the item's
+ * public path), or `$category` (`{ slug, name, nameFr }` of its category, or null). Dates are written as ISO text.
+ */
+export type ApiFieldMap = Readonly<Record<string, string>>;
+
 /** What a type file writes. Everything a type has that the others do not is here; the rest is derived. */
 export type ContentTypeInput<Key extends string = string> = {
   /** The type's one name in code: cache tag, view counter, flash cookie, preview, search tables. */
@@ -172,10 +196,17 @@ export type ContentTypeInput<Key extends string = string> = {
   categories?: readonly string[];
   /** The admin list's columns (back-office.md §2) in order: a field's name (or publish_date, status, author_name) and its display. */
   columns: Readonly<Record<string, ColumnDisplay>>;
-  /** The admin list's order: newest first by this field (§2: articles by publish date, the rest by creation). */
-  listOrder: "publish_date" | "created_at";
+  /**
+   * The admin list's order: newest (highest) first by this field's name, one of its fields or a column every type
+   * has (§2: articles by publish_date, the rest by created_at).
+   */
+  listOrder: string;
   /** The plain-text summary shown on cards and related items. */
   summaryField: "excerpt" | "description";
+  /** Its cards' fields (listings, home, the public JSON API). */
+  card: CardDefinition;
+  /** Its item in the public JSON API, when it has one (/api/articles): JSON name → card field. */
+  api?: ApiFieldMap;
   /** Storage folders of back-office.md §7 for each file field. */
   folders: Partial<Record<string, string>>;
   /** An extra list action (§2: podcasts and programs open their audio or video in a new tab). */
@@ -209,7 +240,8 @@ export type TypeDefinition<Key extends string = string> = Omit<ContentTypeInput<
   titleField: "title";
 };
 
-const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** A field's column key: its name in camelCase (publish_date → publishDate). */
+export const camel = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Labels of the admin list's columns that are not fields of the form. */
 const COMMON_COLUMN_LABELS: Readonly<Record<string, string>> = {
@@ -222,7 +254,9 @@ const COMMON_COLUMN_LABELS: Readonly<Record<string, string>> = {
  * A type's definition from what its file writes: field columns, column labels, the screen's labels (from
  * the type's key and segment), default permissions, and the list filter's fields.
  */
-export function defineContentType<const Key extends string>(input: ContentTypeInput<Key>): TypeDefinition<Key> {
+export function defineContentType<const Key extends string, const Table extends string, const Card extends CardDefinition>(
+  input: ContentTypeInput<Key> & { table: Table; card: Card },
+): TypeDefinition<Key> & { table: Table; card: Card } {
   const { type, segment } = input;
   const fields = input.fields.map((f) => ({ ...f, column: camel(f.name) }));
   const labelOf = (name: string) => fields.find((f) => f.name === name)?.label ?? COMMON_COLUMN_LABELS[name];
@@ -330,7 +364,15 @@ export const searchAndSharing: readonly FieldInput[] = [
  */
 export const urgent: FieldInput = { name: "urgent", kind: "boolean", label: "push.f.urgent", hint: "push.h.urgent" };
 /** The program a podcast episode belongs to: optional; its episodes make the program's own podcast feed. */
-export const program: FieldInput = { name: "program_id", kind: "program", label: "newsroom.f.program", hint: "newsroom.h.program" };
+export const program: FieldInput = {
+  name: "program_id",
+  kind: "reference",
+  references: "program",
+  label: "newsroom.f.program",
+  hint: "newsroom.h.program",
+  message: "newsroom.v.programNotFound",
+  blank: "newsroom.ui.noProgram",
+};
 
 export const video: FieldInput = { name: "video_url", kind: "video", label: "newsroom.f.video" };
 // Video accessibility (docs/decisions/0111-captions-and-transcripts.md): captions for a type's video, a

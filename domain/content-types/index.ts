@@ -26,6 +26,8 @@ import type { TypeDefinition } from "./define.ts";
 const DEFINITIONS = [article, news, coverage, podcast, program, media] as const;
 
 export type ContentType = (typeof DEFINITIONS)[number]["type"];
+/** One type's definition with its literal table name and card fields (server/content/listings.server.ts types its cards by them). */
+export type DefinitionOf<T extends ContentType> = Extract<(typeof DEFINITIONS)[number], { type: T }>;
 /** A definition, its `type` one of the registry's. */
 export type ContentTypeDefinition = TypeDefinition<ContentType>;
 
@@ -79,6 +81,10 @@ export {
   TAG_NAME_MAX,
   TAGS_MAX,
   TRANSCRIPT_MAX,
+  camel,
+  type ApiFieldMap,
+  type CardDefinition,
+  type CardField,
   type ColumnDefinition,
   type ColumnDisplay,
   type DetailView,

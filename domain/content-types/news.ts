@@ -37,6 +37,11 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "excerpt",
+  card: {
+    fields: ["title", "titleFr", "excerpt", "excerptFr", "imageUrl", "location", "priority", "pageSlug", "publishDate", "createdAt"],
+    category: true,
+    bylines: true,
+  },
   folders: { share_image_url: "news", image_url: "news" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "excerpt_fr", "content", "content_fr"] },
   viewCounter: false,

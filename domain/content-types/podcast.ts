@@ -54,6 +54,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "description",
+  card: { fields: ["title", "titleFr", "description", "imageUrl", "pageSlug", "publishDate", "episodeNumber", "duration", "hostName"] },
   folders: {
     share_image_url: "podcasts/thumbnails",
     audio_url: "podcasts/audio",

@@ -34,7 +34,7 @@ export default defineContentType({
     body({ required: false }),
     select("program_type", PROGRAM_TYPES, "programTypes"),
     ...showFields(2),
-    // A blank air date is the day of the save (server/content/newsroom.server.ts).
+    // A blank air date is the day of the save (its hooks: server/content/types/program.server.ts).
     { name: "air_date", kind: "date", label: "newsroom.f.airDate" },
     video,
     captions,
@@ -57,6 +57,7 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "description",
+  card: { fields: ["title", "titleFr", "description", "imageUrl", "pageSlug", "publishDate", "programType", "episodeNumber", "duration", "hostName"] },
   folders: { share_image_url: "programs/thumbnails", image_url: "programs/thumbnails", video_url: "programs/videos", captions_url: "programs/captions" },
   openMediaField: "video_url",
   search: { title: ["title", "title_fr"], body: ["description", "content"] },

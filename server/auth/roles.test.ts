@@ -14,7 +14,8 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { authors, categories, profiles, user } from "#server/db/schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
 import { AppError } from "#server/http/errors.server.ts";
-import { createItem, getForStaff } from "#server/content/newsroom.server.ts";
+import { getForStaff } from "#server/content/newsroom/read.server.ts";
+import { createItem } from "#server/content/newsroom/write.server.ts";
 import { createAuthor, defaultAuthorOf } from "#server/content/authors.server.ts";
 import { authorizeBulk, idsMatching, parseBulkBody, runBulkAction } from "#server/content/bulk.server.ts";
 import { assertMayEdit, assertMayEditAuthor, mayEdit, othersAmong } from "#server/content/ownership.server.ts";

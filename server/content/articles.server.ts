@@ -1,65 +1,24 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+/**
+ * The article listings that are not a section's: home's featured and latest, and every published article (the
+ * sitemap, the feeds, /api/articles without a section). Declared in domain/listings.ts, read by ./listings.server.ts.
+ */
 import type { Database } from "#server/db/client.server.ts";
-import { articles, categories } from "#server/db/schema.server.ts";
-import { isPublished } from "./published.server.ts";
-import { bylineSql } from "./authors.server.ts";
+import { LISTINGS, refine } from "#domain/listings.ts";
+import { listCards, type Card } from "./listings.server.ts";
 
-/** The columns an article card shows. */
-export const articleCardColumns = {
-  id: articles.id,
-  title: articles.title,
-  titleFr: articles.titleFr,
-  excerpt: articles.excerpt,
-  excerptFr: articles.excerptFr,
-  authorName: articles.authorName,
-  publishDate: articles.publishDate,
-  imageUrl: articles.imageUrl,
-  pageSlug: articles.pageSlug,
-  categoryName: categories.name,
-  categoryNameFr: categories.nameFr,
-  categorySlug: categories.slug,
-  /** The byline: the article's author profiles (server/content/authors.server.ts). */
-  bylines: bylineSql("article", articles.id),
-};
-
-export type ArticleCard = Awaited<ReturnType<typeof listFeaturedArticles>>[number];
+export type ArticleCard = Card<"article">;
 
 export function listFeaturedArticles(db: Database, limit = 3) {
-  return db
-    .select(articleCardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(isPublished(articles, eq(articles.isFeatured, true)))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit);
+  return listCards(db, LISTINGS.homeFeatured, { limit });
 }
 
 export function listLatestArticles(db: Database, limit = 3) {
-  return db
-    .select(articleCardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(and(isPublished(articles, eq(articles.isFeatured, false))))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit);
+  return listCards(db, LISTINGS.homeLatest, { limit });
 }
 
 /** Published articles of every section, newest first (the sitemap page, the feeds, the API without a section). */
 export function listPublishedArticles(db: Database, { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {}) {
-  return db
-    .select({
-      ...articleCardColumns,
-      isFeatured: articles.isFeatured,
-      viewCount: articles.viewCount,
-      readTimeMinutes: articles.readTimeMinutes,
-      updatedAt: articles.updatedAt,
-    })
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(isPublished(articles))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit)
-    .offset(offset);
+  return listCards(db, LISTINGS.articles, { limit, offset });
 }
 
 /**
@@ -71,20 +30,5 @@ export function listPublishedArticlesInCategories(
   categorySlugs: readonly string[],
   { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {},
 ) {
-  return db
-    .select({
-      ...articleCardColumns,
-      authorNameFr: articles.authorNameFr,
-      content: articles.content,
-      contentFr: articles.contentFr,
-      isFeatured: articles.isFeatured,
-      viewCount: articles.viewCount,
-      readTimeMinutes: articles.readTimeMinutes,
-    })
-    .from(articles)
-    .innerJoin(categories, eq(articles.categoryId, categories.id))
-    .where(isPublished(articles, inArray(categories.slug, [...categorySlugs])))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit)
-    .offset(offset);
+  return listCards(db, refine(LISTINGS.literatureApi, { categories: categorySlugs }), { limit, offset });
 }

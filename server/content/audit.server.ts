@@ -9,7 +9,7 @@
  * export it as CSV (`auditCsv`); `pruneAudit` removes rows older than AUDIT_RETENTION_DAYS (a daily job).
  */
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { auditLog } from "#server/db/schema.server.ts";
 import { currentRequestId } from "#server/ops/request-context.server.ts";
 
@@ -29,7 +29,7 @@ export type AuditRecord = {
 };
 
 /** Writes one audit row in the caller's transaction (or alone, for what has none), with the current request's id. */
-export async function recordAudit(tx: Database, record: AuditRecord): Promise<void> {
+export async function recordAudit(tx: Queryable, record: AuditRecord): Promise<void> {
   await tx.insert(auditLog).values({
     actorId: record.actor?.id ?? null,
     actorEmail: record.actor?.email ?? null,
@@ -55,7 +55,7 @@ export function statusChangeAction(before: string | null, after: string): AuditA
  * revision's id and the status it left); another save is one when it published, scheduled or unpublished the item.
  */
 export async function auditSave(
-  tx: Database,
+  tx: Queryable,
   type: string,
   before: { status: string } | null,
   after: { id: number; status: string; publish_date: string },

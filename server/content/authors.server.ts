@@ -8,7 +8,7 @@ import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from "driz
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 import { AUTHORS_PER_PAGE, authorPath, authorSlugOf, type AuthorInput, type AuthorProfile, type BylineAuthor } from "#domain/authors.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { authors, itemAuthors, profiles, user } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { getLibraryFileByUrl } from "#server/media/library.server.ts";
@@ -29,7 +29,7 @@ const bylineColumns = {
 };
 
 /** The authors of each of `ids` (items of one type), in byline order; an item without any maps to []. */
-export async function authorsOfItems(db: Database, type: ContentType, ids: readonly number[]): Promise<Map<number, BylineAuthor[]>> {
+export async function authorsOfItems(db: Queryable, type: ContentType, ids: readonly number[]): Promise<Map<number, BylineAuthor[]>> {
   const byItem = new Map<number, BylineAuthor[]>(ids.map((id) => [id, []]));
   if (!ids.length) return byItem;
   const rows = await db
@@ -73,7 +73,7 @@ async function freeSlug(db: Database, wanted: string, exceptId?: number): Promis
 }
 
 /** The bylines of items of several types (a page of search results), keyed `${type}:${id}`: one query per type. */
-export async function bylinesOfMixed(db: Database, items: readonly { type: ContentType; id: number }[]): Promise<Map<string, BylineAuthor[]>> {
+export async function bylinesOfMixed(db: Queryable, items: readonly { type: ContentType; id: number }[]): Promise<Map<string, BylineAuthor[]>> {
   const out = new Map<string, BylineAuthor[]>();
   for (const type of new Set(items.map((i) => i.type))) {
     const byItem = await authorsOfItems(
@@ -91,7 +91,7 @@ export async function bylinesOfMixed(db: Database, items: readonly { type: Conte
  * name (profiles.full_name, else user.name; never its e-mail), so every new item has a byline (decision 0121).
  * Runs in the save's transaction: the profile is made with the item or not at all. Null for an unknown account.
  */
-export async function defaultAuthorOf(db: Database, userId: string): Promise<number | null> {
+export async function defaultAuthorOf(db: Queryable, userId: string): Promise<number | null> {
   const [row] = await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, userId)).limit(1);
   if (row) return row.id;
   const [account] = await db
@@ -117,7 +117,7 @@ export async function defaultAuthorOf(db: Database, userId: string): Promise<num
 }
 
 /** Those of `authorIds` that are no profile (a form or API naming an author deleted meanwhile). */
-export async function unknownAuthorIds(db: Database, authorIds: readonly number[]): Promise<number[]> {
+export async function unknownAuthorIds(db: Queryable, authorIds: readonly number[]): Promise<number[]> {
   if (!authorIds.length) return [];
   const found = new Set(
     (
@@ -131,7 +131,7 @@ export async function unknownAuthorIds(db: Database, authorIds: readonly number[
 }
 
 /** Names `authorIds` (profiles that exist: see unknownAuthorIds) as the item's authors, in that order. */
-export async function setItemAuthors(tx: Database, type: ContentType, itemId: number, authorIds: readonly number[]): Promise<void> {
+export async function setItemAuthors(tx: Queryable, type: ContentType, itemId: number, authorIds: readonly number[]): Promise<void> {
   await tx.delete(itemAuthors).where(and(eq(itemAuthors.contentType, type), eq(itemAuthors.itemId, itemId)));
   if (authorIds.length) {
     await tx.insert(itemAuthors).values(authorIds.map((authorId, position) => ({ contentType: type, itemId, authorId, position })));
@@ -139,7 +139,7 @@ export async function setItemAuthors(tx: Database, type: ContentType, itemId: nu
 }
 
 /** Forgets the authors of deleted items. */
-export async function forgetItemAuthors(tx: Database, type: ContentType, itemIds: readonly number[]): Promise<void> {
+export async function forgetItemAuthors(tx: Queryable, type: ContentType, itemIds: readonly number[]): Promise<void> {
   if (itemIds.length) await tx.delete(itemAuthors).where(and(eq(itemAuthors.contentType, type), inArray(itemAuthors.itemId, [...itemIds])));
 }
 

@@ -15,7 +15,7 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { authors, categories, itemAuthors, libraryFiles, profiles, user } from "#server/db/schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
 import type { ValidationError } from "#server/http/errors.server.ts";
-import { createItem, deleteItem, updateItem } from "./newsroom.server.ts";
+import { createItem, deleteItem, updateItem } from "./newsroom/write.server.ts";
 import {
   AuthorInUseError,
   authorItems,

@@ -9,7 +9,7 @@
  * (gone meanwhile, a database refusal) leaves every item as it was. At most MAX_BULK_ITEMS items per action.
  *
  * Who may run which action (the type's write permission; its delete permission for a delete) is the caller's
- * check, as for every write of newsroom.server.ts. See docs/how-it-works.md, "Bulk actions".
+ * check, as for every write of newsroom/write.server.ts. See docs/how-it-works.md, "Bulk actions".
  */
 import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import {
@@ -28,7 +28,8 @@ import { categories } from "#server/db/schema.server.ts";
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 import { addTagToItems, tagMatchKey, tagsOfItems } from "./tags.server.ts";
-import { afterWrite, getForStaff, indexForSearch, keepRevision, removeItems, statusFilter, textFilter, type Author } from "./newsroom.server.ts";
+import { getForStaff, statusFilter, textFilter } from "./newsroom/read.server.ts";
+import { afterWrite, indexForSearch, keepRevision, removeItems, type Author } from "./newsroom/write.server.ts";
 import { queueOnePushAlert } from "#server/push/alerts.server.ts";
 import { isIdNumber, parseId } from "#domain/ids.ts";
 import { recordAudit } from "./audit.server.ts";

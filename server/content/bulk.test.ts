@@ -12,7 +12,8 @@ import { categories, contentRevisions, slugRedirects } from "#server/db/schema.s
 import { rowsOf } from "#server/db/rows.server.ts";
 import { AppError } from "#server/http/errors.server.ts";
 import { onInvalidate, type CacheTag } from "./cache.server.ts";
-import { createItem, getForStaff, updateItem } from "./newsroom.server.ts";
+import { getForStaff } from "./newsroom/read.server.ts";
+import { createItem, updateItem } from "./newsroom/write.server.ts";
 import { addTagToItems, tagsOfItems } from "./tags.server.ts";
 import { idsMatching, MAX_BULK_ITEMS, parseBulkBody, runBulkAction, type BulkRequest } from "./bulk.server.ts";
 

@@ -1,11 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cached, cacheStats, clearCache, DEFAULT_MAX_ENTRIES, invalidate, setCacheEnabled, setReadCacheLimit } from "./cache.server.ts";
+import { describe, expect, it, vi } from "vitest";
+import { cached, cacheStats, DEFAULT_MAX_ENTRIES, invalidate, setCacheEnabled, setReadCacheLimit } from "./cache.server.ts";
 
+// On by default, tests included; each test starts empty (tests/support/fresh-read-cache.ts).
 describe("read cache", () => {
-  beforeEach(() => setCacheEnabled(true));
-  afterEach(() => {
-    clearCache();
+  it("is on without being turned on, and off only when turned off", async () => {
+    const read = vi.fn(() => Promise.resolve(1));
+    await cached("on", ["news"], read);
+    await cached("on", ["news"], read);
+    expect(read).toHaveBeenCalledTimes(1);
     setCacheEnabled(false);
+    try {
+      await cached("on", ["news"], read);
+      expect(read).toHaveBeenCalledTimes(2);
+    } finally {
+      setCacheEnabled(true);
+    }
+  });
+
+  it("counts this process's invalidations by tag, once per tag and call (the /metrics counter)", () => {
+    const before = cacheStats().invalidations;
+    invalidate("news", "news", "categories");
+    invalidate("news");
+    const after = cacheStats().invalidations;
+    expect((after.news ?? 0) - (before.news ?? 0)).toBe(2);
+    expect((after.categories ?? 0) - (before.categories ?? 0)).toBe(1);
   });
 
   it("reads once per key while fresh, and shares a read in flight", async () => {

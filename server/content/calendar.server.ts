@@ -18,7 +18,8 @@ import type { Language } from "#domain/language.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories } from "#server/db/schema.server.ts";
 import { arabic, ValidationError } from "#server/http/errors.server.ts";
-import { contentNotFound, getForStaff, updateItem, type Author, type StaffItem } from "./newsroom.server.ts";
+import { getForStaff, type StaffItem } from "./newsroom/read.server.ts";
+import { contentNotFound, updateItem, type Author } from "./newsroom/write.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 
 /** The most items one range answers; past it the answer says `truncated` (a busy newsroom's two months fit). */

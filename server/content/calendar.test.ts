@@ -13,7 +13,8 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { categories } from "#server/db/schema.server.ts";
 import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { tableOf } from "./registry.server.ts";
-import { ContentConflictError, createItem, listRevisions, updateItem } from "./newsroom.server.ts";
+import { ContentConflictError, createItem, updateItem } from "./newsroom/write.server.ts";
+import { listRevisions } from "./newsroom/revisions.server.ts";
 import { listCalendarItems, moveItem } from "./calendar.server.ts";
 
 const editor = { id: "user-cal", email: "khadijetou.desk@example.org" };

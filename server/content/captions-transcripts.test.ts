@@ -12,7 +12,8 @@ import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests
 import { webVtt } from "#server/db/demo-assets.server.ts";
 import { loadPreviewPage } from "./detail-page.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { createItem, getForStaff, updateItem } from "./newsroom.server.ts";
+import { getForStaff } from "./newsroom/read.server.ts";
+import { createItem, updateItem } from "./newsroom/write.server.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const editor = { id: "user-1", email: "amina.editor@example.org" };

@@ -15,7 +15,7 @@ import { itemCorrections } from "#server/db/schema.server.ts";
 import { ConflictError, ValidationError } from "#server/http/errors.server.ts";
 import { recordAudit } from "./audit.server.ts";
 import { tableOf } from "./registry.server.ts";
-import { afterWrite, contentNotFound, type Author } from "./newsroom.server.ts";
+import { afterWrite, contentNotFound, type Author } from "./newsroom/write.server.ts";
 
 export const CORRECTION_TEXT_MAX = 2000;
 

@@ -11,7 +11,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ContentType } from "#domain/content-types/index.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { itemLocks, profiles, user } from "#server/db/schema.server.ts";
 import { getConfig } from "#server/config.server.ts";
 import { ConflictError } from "#server/http/errors.server.ts";
@@ -101,7 +101,7 @@ export async function refuseIfLockedByOther(db: Database, type: ContentType, id:
 }
 
 /** Forgets the locks of removed items, in the caller's transaction (removeItems). */
-export async function forgetLocks(tx: Database, type: ContentType, ids: readonly number[]): Promise<void> {
+export async function forgetLocks(tx: Queryable, type: ContentType, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
   await tx.delete(itemLocks).where(and(eq(itemLocks.contentType, type), inArray(itemLocks.itemId, [...ids])));
 }

@@ -12,7 +12,8 @@ import { REDIS_URL, redisAnswers } from "#tests/helpers/redis.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { openDatabase } from "#server/db/client.server.ts";
 import { categories, itemLocks, profiles, user } from "#server/db/schema.server.ts";
-import { createItem, deleteItem, getForStaff, updateItem } from "./newsroom.server.ts";
+import { getForStaff } from "./newsroom/read.server.ts";
+import { createItem, deleteItem, updateItem } from "./newsroom/write.server.ts";
 import { ItemLockedError, lockOf, releaseLock, takeLock } from "./item-locks.server.ts";
 
 const redisUp = await redisAnswers();

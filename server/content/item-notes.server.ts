@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ContentType } from "#domain/content-types/index.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { itemNotes, profiles } from "#server/db/schema.server.ts";
 import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { tableOf } from "./registry.server.ts";
@@ -69,7 +69,7 @@ export async function addNote(db: Database, type: ContentType, id: number, autho
 }
 
 /** Forgets the notes of removed items, in the caller's transaction (removeItems). */
-export async function forgetNotes(tx: Database, type: ContentType, ids: readonly number[]): Promise<void> {
+export async function forgetNotes(tx: Queryable, type: ContentType, ids: readonly number[]): Promise<void> {
   if (!ids.length) return;
   await tx.delete(itemNotes).where(and(eq(itemNotes.contentType, type), inArray(itemNotes.itemId, [...ids])));
 }

@@ -8,7 +8,8 @@ import { and, eq } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories, itemNotes, profiles, user } from "#server/db/schema.server.ts";
 import { NotFoundError, ValidationError } from "#server/http/errors.server.ts";
-import { createItem, deleteItem, listRevisions, restoreRevision, updateItem } from "./newsroom.server.ts";
+import { createItem, deleteItem, updateItem } from "./newsroom/write.server.ts";
+import { listRevisions, restoreRevision } from "./newsroom/revisions.server.ts";
 import { addNote, listNotes, MAX_NOTE_LENGTH } from "./item-notes.server.ts";
 
 const editor = { id: "notes-editor", email: "khadija@notes.test" };

@@ -4,7 +4,7 @@
  * transaction, so an item, its byline and its tags change together or not at all.
  */
 import { CONTENT_TYPE_DEFINITIONS, type ContentType } from "#domain/content-types/index.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Queryable } from "#server/db/client.server.ts";
 import { authorsOfItems, forgetItemAuthors, setItemAuthors, type BylineAuthor } from "./authors.server.ts";
 import { forgetItemTags, setItemTags, tagsOfItems, type ItemTag } from "./tags.server.ts";
 
@@ -13,7 +13,7 @@ export type ItemRelations = { authors?: BylineAuthor[]; tags?: ItemTag[] };
 const kindsOf = (type: ContentType) => new Set(CONTENT_TYPE_DEFINITIONS[type].fields.map((f) => f.kind));
 
 /** The relations of each of `ids` (items of one type), under their field names. */
-export async function relationsOfItems(db: Database, type: ContentType, ids: readonly number[]): Promise<Map<number, ItemRelations>> {
+export async function relationsOfItems(db: Queryable, type: ContentType, ids: readonly number[]): Promise<Map<number, ItemRelations>> {
   const kinds = kindsOf(type);
   const [byAuthor, byTag] = await Promise.all([
     kinds.has("authors") ? authorsOfItems(db, type, ids) : null,
@@ -30,7 +30,7 @@ export async function relationsOfItems(db: Database, type: ContentType, ids: rea
 }
 
 /** Writes a validated item's relations (author ids, tag names) in the caller's transaction. */
-export async function writeRelations(tx: Database, type: ContentType, id: number, values: Record<string, unknown>): Promise<void> {
+export async function writeRelations(tx: Queryable, type: ContentType, id: number, values: Record<string, unknown>): Promise<void> {
   for (const field of CONTENT_TYPE_DEFINITIONS[type].fields) {
     const value = values[field.name];
     if (field.kind === "authors") await setItemAuthors(tx, type, id, (value as number[] | undefined) ?? []);
@@ -39,7 +39,7 @@ export async function writeRelations(tx: Database, type: ContentType, id: number
 }
 
 /** Forgets the relations of deleted items. */
-export async function forgetRelations(tx: Database, type: ContentType, ids: readonly number[]): Promise<void> {
+export async function forgetRelations(tx: Queryable, type: ContentType, ids: readonly number[]): Promise<void> {
   await forgetItemAuthors(tx, type, ids);
   await forgetItemTags(tx, type, ids);
 }

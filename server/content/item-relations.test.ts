@@ -10,7 +10,9 @@ import { authors, categories, itemAuthors, itemTags, tags, user } from "#server/
 import { ValidationError } from "#server/http/errors.server.ts";
 import { findPublishedItem, listRelated } from "./detail.server.ts";
 import { searchPublished } from "#server/search/search.server.ts";
-import { createItem, deleteItem, getForStaff, getRevision, listForStaff, listRevisions, restoreRevision, updateItem } from "./newsroom.server.ts";
+import { getForStaff, listForStaff } from "./newsroom/read.server.ts";
+import { createItem, deleteItem, updateItem } from "./newsroom/write.server.ts";
+import { getRevision, listRevisions, restoreRevision } from "./newsroom/revisions.server.ts";
 
 const editor = { id: "user-rel", email: "khadija@example.org" };
 

@@ -3,7 +3,8 @@
  * built-in items, marked as demo, shown when the database cannot be read. They have no detail page
  * (negative ids, empty slug), so the page renders them without a link.
  */
-import type { LiteratureItem, LiteratureType } from "./sections.server.ts";
+import type { LiteratureType } from "#domain/listings.ts";
+import type { LiteratureItem } from "./section-types.server.ts";
 
 type Sample = {
   type: LiteratureType;

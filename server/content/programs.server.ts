@@ -1,50 +1,22 @@
 /**
  * Programs and podcasts listings (public-site.md §2 "Programs and podcasts page": 12 each, newest first)
- * and the home page's mixed strip of the latest of both.
+ * and the home page's mixed strip of the latest of both, declared in domain/listings.ts.
  */
-import { desc } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
-import { coverages, podcasts, programs } from "#server/db/schema.server.ts";
-import { isPublished } from "./published.server.ts";
+import { LISTINGS } from "#domain/listings.ts";
+import { listCards, type Card, type CardOf } from "./listings.server.ts";
 
-export const PROGRAMS_PAGE_SIZE = 12;
+export const PROGRAMS_PAGE_SIZE: number = LISTINGS.programs.limit;
 
-const programCard = {
-  id: programs.id,
-  title: programs.title,
-  titleFr: programs.titleFr,
-  description: programs.description,
-  imageUrl: programs.imageUrl,
-  pageSlug: programs.pageSlug,
-  publishDate: programs.publishDate,
-  programType: programs.programType,
-  episodeNumber: programs.episodeNumber,
-  duration: programs.duration,
-  hostName: programs.hostName,
-};
-
-const podcastCard = {
-  id: podcasts.id,
-  title: podcasts.title,
-  titleFr: podcasts.titleFr,
-  description: podcasts.description,
-  imageUrl: podcasts.imageUrl,
-  pageSlug: podcasts.pageSlug,
-  publishDate: podcasts.publishDate,
-  episodeNumber: podcasts.episodeNumber,
-  duration: podcasts.duration,
-  hostName: podcasts.hostName,
-};
-
-export type ProgramCard = Awaited<ReturnType<typeof listPublishedPrograms>>[number];
-export type PodcastCard = Awaited<ReturnType<typeof listPublishedPodcasts>>[number];
+export type ProgramCard = Card<"program">;
+export type PodcastCard = Card<"podcast">;
 
 export function listPublishedPrograms(db: Database, limit = PROGRAMS_PAGE_SIZE) {
-  return db.select(programCard).from(programs).where(isPublished(programs)).orderBy(desc(programs.publishDate), desc(programs.id)).limit(limit);
+  return listCards(db, LISTINGS.programs, { limit });
 }
 
 export function listPublishedPodcasts(db: Database, limit = PROGRAMS_PAGE_SIZE) {
-  return db.select(podcastCard).from(podcasts).where(isPublished(podcasts)).orderBy(desc(podcasts.publishDate), desc(podcasts.id)).limit(limit);
+  return listCards(db, LISTINGS.podcasts, { limit });
 }
 
 /**
@@ -52,20 +24,15 @@ export function listPublishedPodcasts(db: Database, limit = PROGRAMS_PAGE_SIZE) 
  * people's sitemap lists it so a reader can reach every item by links, not only through search.
  */
 export function listPublishedCoverage(db: Database, limit = PROGRAMS_PAGE_SIZE) {
-  return db
-    .select({ id: coverages.id, title: coverages.title, titleFr: coverages.titleFr, pageSlug: coverages.pageSlug, publishDate: coverages.publishDate })
-    .from(coverages)
-    .where(isPublished(coverages))
-    .orderBy(desc(coverages.publishDate), desc(coverages.id))
-    .limit(limit);
+  return listCards(db, LISTINGS.coverage, { limit });
 }
 
-export type ShowCard = (ProgramCard & { kind: "program" }) | (PodcastCard & { kind: "podcast"; programType?: undefined });
+type WithKind<C> = C extends { type: infer T } ? C & { kind: T } : never;
+/** A program's or a podcast's card, `kind` naming which. */
+export type ShowCard = WithKind<CardOf<typeof LISTINGS.shows>>;
 
-/** The newest programs and podcasts together, newest first (home: 4). */
+/** The newest programs and podcasts together, newest first (home: 4); `kind` names the type. */
 export async function listLatestShows(db: Database, limit = 4): Promise<ShowCard[]> {
-  const [p, c] = await Promise.all([listPublishedPrograms(db, limit), listPublishedPodcasts(db, limit)]);
-  return [...p.map((x) => ({ ...x, kind: "program" as const })), ...c.map((x) => ({ ...x, kind: "podcast" as const }))]
-    .sort((a, b) => b.publishDate.getTime() - a.publishDate.getTime() || b.id - a.id)
-    .slice(0, limit);
+  const rows = await listCards(db, LISTINGS.shows, { limit });
+  return rows.map((row) => ({ ...row, kind: row.type }) as ShowCard);
 }

@@ -7,6 +7,7 @@
 import { count, desc, eq, getTableName, sql, type SQL } from "drizzle-orm";
 import { unionAll, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
+import type { SummaryCard } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { authors, categories, itemAuthors, itemCorrections } from "#server/db/schema.server.ts";
 import { isPublished } from "./published.server.ts";
@@ -48,19 +49,8 @@ const categoryField = (type: ContentType) => definitionOf(type).fields.find((f) 
 /** Newest first; at the same time, the type later in the caller's order first (news before articles), then the later id. */
 const newestFirst = [desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`)];
 
-/** A published item as a card: any type, its card's fields. */
-export type PublishedCard = {
-  type: ContentType;
-  id: number;
-  slug: string;
-  url: string;
-  title: string;
-  titleFr: string | null;
-  summary: string | null;
-  summaryFr: string | null;
-  imageUrl: string | null;
-  publishDate: Date;
-};
+/** A published item as a summary card (domain/detail-view.ts), with its type, slug and public path. */
+export type PublishedCard = SummaryCard & { type: ContentType; slug: string; url: string };
 
 /** One window (`offset`, `limit`) of the published items, as cards, newest first, and how many there are. */
 export async function listPublishedCards(

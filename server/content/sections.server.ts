@@ -1,27 +1,22 @@
 /**
- * The section pages (culture, politics and history, literature, opinion): their filter chips, listings,
- * sidebars and the politics timeline. A section is a parent category (categories.slug = culture, politics,
- * literature, opinion, emirates) with its children; an article belongs to the section when its category is
- * the parent or one of its children. Every query goes through isPublished().
+ * The section pages (culture, politics and history, literature, opinion, the emirates): their filter chips, the
+ * politics sidebar's counts and timeline, and the literature's verse previews and fallback. A section is a parent
+ * category (categories.slug = culture, politics, literature, opinion, emirates) with its children; its listings are
+ * declared (domain/listings.ts) and read by the one listing loader (./listings.server.ts).
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { articles, categories, REGIONS } from "#server/db/schema.server.ts";
-import { articleCardColumns } from "./articles.server.ts";
-import type { BylineAuthor } from "#domain/authors.ts";
-import { isPublished } from "./published.server.ts";
+import { LISTINGS, refine, type LiteratureType, type Section } from "#domain/listings.ts";
+import { listCards, listingWhere, pageOfCards } from "./listings.server.ts";
+import { cached } from "./cache.server.ts";
 import { literatureSamples } from "./literature-samples.server.ts";
+import type { LiteratureItem, Region, SectionCard, SectionContentType } from "./section-types.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
 
-export const SECTIONS = ["culture", "politics", "literature", "opinion", "emirates"] as const;
-export type Section = (typeof SECTIONS)[number];
-export type Region = (typeof REGIONS)[number];
-export type SectionContentType = "article" | "video";
-
-/** The literature page's type filter (public-site.md §2): the child categories of `literature`. */
-export const LITERATURE_TYPES = ["poetry", "prose", "folktales", "translations"] as const;
-export type LiteratureType = (typeof LITERATURE_TYPES)[number];
+export { LITERATURE_TYPES, SECTIONS, type LiteratureType, type Section } from "#domain/listings.ts";
+export type { LiteratureItem, Region, SectionCard, SectionContentType } from "./section-types.server.ts";
 
 export type SectionFilters = {
   /** A child category slug of the section (the chips); absent for "all". */
@@ -34,45 +29,14 @@ export type SectionFilters = {
   excludeIds?: number[];
 };
 
-/** Card columns of a section listing: the shared article card plus what the section pages filter and show. */
-export const sectionCardColumns = {
-  ...articleCardColumns,
-  isFeatured: articles.isFeatured,
-  viewCount: articles.viewCount,
-  region: articles.region,
-  isTrending: articles.isTrending,
-  contentType: articles.contentType,
-  videoUrl: articles.videoUrl,
-  readTimeMinutes: articles.readTimeMinutes,
-  authorNameFr: articles.authorNameFr,
-  isDemo: articles.isDemo,
-};
-
-export type SectionCard = {
-  id: number;
-  title: string;
-  titleFr: string | null;
-  excerpt: string | null;
-  excerptFr: string | null;
-  authorName: string | null;
-  authorNameFr: string | null;
-  /** The author profiles, in byline order. */
-  bylines: BylineAuthor[];
-  publishDate: Date;
-  imageUrl: string | null;
-  pageSlug: string;
-  categoryName: string | null;
-  categoryNameFr: string | null;
-  categorySlug: string | null;
-  isFeatured: boolean;
-  viewCount: number;
-  region: Region | null;
-  isTrending: boolean;
-  contentType: SectionContentType;
-  videoUrl: string | null;
-  readTimeMinutes: number | null;
-  isDemo: boolean;
-};
+/** A section's listing with the reader's filters. */
+export function sectionListing(section: Section, f: SectionFilters = {}, limit = 12) {
+  return refine(LISTINGS.section(section, limit), {
+    category: f.category,
+    excludeIds: f.excludeIds,
+    equals: { region: f.region, contentType: f.contentType, isFeatured: f.featured, isTrending: f.trending },
+  });
+}
 
 export type SectionChip = { id: number; slug: string; name: string; nameFr: string | null };
 
@@ -93,6 +57,14 @@ export async function findSection(db: Database, section: Section) {
   return row ?? null;
 }
 
+/** A section page's heading (its parent category) and filter chips, cached until the categories change. */
+export function loadSectionHead(db: Database, section: Section) {
+  return cached(`${section}:head`, ["categories"], async () => {
+    const [found, chips] = await Promise.all([findSection(db, section), listSectionChips(db, section)]);
+    return { section: found, chips };
+  });
+}
+
 /** The filter chips of a section: the children of its parent category, in their editorial order. */
 export function listSectionChips(db: Database, section: Section): Promise<SectionChip[]> {
   const parent = db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section));
@@ -103,72 +75,29 @@ export function listSectionChips(db: Database, section: Section): Promise<Sectio
     .orderBy(asc(categories.sortOrder), asc(categories.id));
 }
 
-/** Category ids an article may have to be listed: the parent and its children, or the one chosen child. */
-function categoryScope(db: Database, section: Section, category?: string): SQL {
-  const parent = db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section));
-  const ids = category
-    ? db
-        .select({ id: categories.id })
-        .from(categories)
-        .where(and(eq(categories.slug, category), inArray(categories.parentId, parent)))
-    : db
-        .select({ id: categories.id })
-        .from(categories)
-        .where(
-          or(eq(categories.slug, section), inArray(categories.parentId, db.select({ id: categories.id }).from(categories).where(eq(categories.slug, section)))),
-        );
-  return inArray(articles.categoryId, ids);
-}
-
-function sectionWhere(db: Database, section: Section, f: SectionFilters): SQL {
-  return isPublished(
-    articles,
-    categoryScope(db, section, f.category),
-    f.region ? eq(articles.region, f.region) : undefined,
-    f.contentType ? eq(articles.contentType, f.contentType) : undefined,
-    f.featured === undefined ? undefined : eq(articles.isFeatured, f.featured),
-    f.trending === undefined ? undefined : eq(articles.isTrending, f.trending),
-    f.excludeIds?.length ? notInArray(articles.id, f.excludeIds) : undefined,
-  );
-}
-
 /** Published articles of a section, newest first. */
-export async function listSectionArticles(
+export function listSectionArticles(
   db: Database,
   section: Section,
   filters: SectionFilters = {},
   { limit = 12, offset = 0 }: { limit?: number; offset?: number } = {},
 ): Promise<SectionCard[]> {
-  return db
-    .select(sectionCardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(sectionWhere(db, section, filters))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit)
-    .offset(offset);
+  return listCards(db, sectionListing(section, filters), { limit, offset });
 }
 
 /** One page of a listing and whether another follows (one extra row is read to know). */
-export async function pageOfSectionArticles(db: Database, section: Section, filters: SectionFilters, { page = 1, pageSize = 12 } = {}) {
-  const rows = await listSectionArticles(db, section, filters, { limit: pageSize + 1, offset: (page - 1) * pageSize });
-  return { items: rows.slice(0, pageSize), hasMore: rows.length > pageSize, page };
+export function pageOfSectionArticles(db: Database, section: Section, filters: SectionFilters, { page = 1, pageSize = 12 } = {}) {
+  return pageOfCards(db, sectionListing(section, filters), page, pageSize);
 }
 
 /** Most read first: the opinion page's top 5 (public-site.md §9), backed by articles.view_count. */
 export function listMostRead(db: Database, section: Section, limit = 5): Promise<SectionCard[]> {
-  return db
-    .select(sectionCardColumns)
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(sectionWhere(db, section, {}))
-    .orderBy(desc(articles.viewCount), desc(articles.publishDate), desc(articles.id))
-    .limit(limit);
+  return listCards(db, LISTINGS.mostRead(section), { limit });
 }
 
 /** The politics trending sidebar: items flagged trending, newest first. */
 export function listTrending(db: Database, section: Section, limit = 5): Promise<SectionCard[]> {
-  return listSectionArticles(db, section, { trending: true }, { limit });
+  return listCards(db, LISTINGS.trending(section), { limit });
 }
 
 export type RegionCount = { region: Region; count: number };
@@ -178,7 +107,7 @@ export async function countByRegion(db: Database, section: Section, filters: Pic
   const rows = await db
     .select({ region: articles.region, n: count() })
     .from(articles)
-    .where(and(sectionWhere(db, section, filters), isNotNull(articles.region)))
+    .where(and(listingWhere(db, "article", sectionListing(section, filters).filter), isNotNull(articles.region)))
     .groupBy(articles.region);
   const byRegion = new Map(rows.map((r) => [r.region, Number(r.n)]));
   return REGIONS.map((region) => ({ region, count: byRegion.get(region) ?? 0 }));
@@ -213,12 +142,6 @@ export function groupByYearMonth<T extends { publishDate: Date | string }>(items
 
 // ---- Literature ----------------------------------------------------------------------------------------
 
-/** Enough of a text for a preview (a few verse lines), never the whole body. */
-const PREVIEW_CHARS = 1200;
-
-/** A literature card: poems carry their first verse lines, everything else its excerpt. */
-export type LiteratureItem = SectionCard & { isPoetry: boolean; verses: string[]; versesFr: string[] };
-
 /**
  * Published literature, newest first. Poems (category `poetry`, one verse per line) come with their first
  * `verseCount` lines: the page previews 4 lines of a featured poem and 2 in the list (public-site.md §2).
@@ -228,18 +151,7 @@ export async function listLiterature(
   filters: { type?: LiteratureType; featured?: boolean },
   { limit = 12, offset = 0, verseCount = 2 }: { limit?: number; offset?: number; verseCount?: number } = {},
 ): Promise<LiteratureItem[]> {
-  const rows = await db
-    .select({
-      ...sectionCardColumns,
-      contentStart: sql<string>`left(${articles.content}, ${PREVIEW_CHARS})`,
-      contentStartFr: sql<string | null>`left(${articles.contentFr}, ${PREVIEW_CHARS})`,
-    })
-    .from(articles)
-    .leftJoin(categories, eq(articles.categoryId, categories.id))
-    .where(sectionWhere(db, "literature", { category: filters.type, featured: filters.featured }))
-    .orderBy(desc(articles.publishDate), desc(articles.id))
-    .limit(limit)
-    .offset(offset);
+  const rows = await listCards(db, refine(LISTINGS.literature, { category: filters.type, equals: { isFeatured: filters.featured } }), { limit, offset });
   return rows.map(({ contentStart, contentStartFr, ...r }) => {
     const isPoetry = r.categorySlug === "poetry";
     return { ...r, isPoetry, verses: isPoetry ? verseLines(contentStart, verseCount) : [], versesFr: isPoetry ? verseLines(contentStartFr, verseCount) : [] };

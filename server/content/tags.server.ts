@@ -20,7 +20,7 @@ import {
   type TagSuggestion,
   type TagSummary,
 } from "#domain/tags.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { itemTags, tags } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError } from "#server/http/errors.server.ts";
 import { invalidate } from "./cache.server.ts";
@@ -33,7 +33,7 @@ export type ItemTag = { id: number; slug: string; name: string };
 export { tagMatchKey };
 
 /** The tags of each of `ids` (items of one type), by name; an item without any maps to []. */
-export async function tagsOfItems(db: Database, type: ContentType, ids: readonly number[]): Promise<Map<number, ItemTag[]>> {
+export async function tagsOfItems(db: Queryable, type: ContentType, ids: readonly number[]): Promise<Map<number, ItemTag[]>> {
   const byItem = new Map<number, ItemTag[]>(ids.map((id) => [id, []]));
   if (!ids.length) return byItem;
   const rows = await db
@@ -84,7 +84,7 @@ export async function ensureTags(tx: Database, names: readonly string[]): Promis
 }
 
 /** Gives the item exactly the tags named `names`, creating the new ones. */
-export async function setItemTags(tx: Database, type: ContentType, itemId: number, names: readonly string[]): Promise<void> {
+export async function setItemTags(tx: Queryable, type: ContentType, itemId: number, names: readonly string[]): Promise<void> {
   const ids = await ensureTags(tx, names);
   await tx.delete(itemTags).where(and(eq(itemTags.contentType, type), eq(itemTags.itemId, itemId)));
   if (!ids.length) return;
@@ -112,7 +112,7 @@ export async function addTagToItems(tx: Database, type: ContentType, itemIds: re
 }
 
 /** Forgets the tags of deleted items. */
-export async function forgetItemTags(tx: Database, type: ContentType, itemIds: readonly number[]): Promise<void> {
+export async function forgetItemTags(tx: Queryable, type: ContentType, itemIds: readonly number[]): Promise<void> {
   if (itemIds.length) await tx.delete(itemTags).where(and(eq(itemTags.contentType, type), inArray(itemTags.itemId, [...itemIds])));
 }
 

@@ -10,7 +10,8 @@ import type { ContentType } from "#domain/content-types/index.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { authors, categories, tags } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError } from "#server/http/errors.server.ts";
-import { createItem, deleteItem, getForStaff, updateItem } from "./newsroom.server.ts";
+import { getForStaff } from "./newsroom/read.server.ts";
+import { createItem, deleteItem, updateItem } from "./newsroom/write.server.ts";
 import { countSitemapEntries, listSitemapEntries } from "./sitemap.server.ts";
 import {
   addTagToItems,

@@ -3,14 +3,14 @@
  * change of status records (who submitted, the note a story was sent back with), the notices it leaves — in the
  * app for each account concerned and by e-mail through the job queue — and the dashboard's review queue.
  *
- * The newsroom's save (newsroom.server.ts) calls `checkStatusChange` before it writes and `recordTransition` in
+ * The newsroom's save (newsroom/write.server.ts) calls `checkStatusChange` before it writes and `recordTransition` in
  * its transaction, so a save and its notices and mail jobs are one commit. Only published items are public
  * (published.server.ts): nothing here changes that.
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { CONTENT_TYPE_DEFINITIONS, CONTENT_TYPES, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
 import { isPublicStatus, maySetStatus, REVIEW_NOTE_MAX, type StaffNoticeView } from "#domain/workflow.ts";
-import type { Database } from "#server/db/client.server.ts";
+import type { Database, Queryable } from "#server/db/client.server.ts";
 import { itemWorkflow, profiles, staffNotices, user, type StaffNoticeKind } from "#server/db/schema.server.ts";
 import { can, type AccessProfile } from "#server/auth/permissions.server.ts";
 import { arabic, ForbiddenError, ValidationError } from "#server/http/errors.server.ts";
@@ -99,7 +99,7 @@ function noticeKind(from: EditorStatus | null, to: EditorStatus): StaffNoticeKin
  * back or published (never to the one who made the change) — each with its e-mail queued.
  */
 export async function recordTransition(
-  tx: Database,
+  tx: Queryable,
   type: ContentType,
   item: { id: number; title: string },
   from: EditorStatus | null,
@@ -148,7 +148,7 @@ export async function reviewOf(db: Database, type: ContentType, id: number) {
 }
 
 /** Forgets the review records and notices of removed items (the newsroom's delete, in its transaction). */
-export async function forgetWorkflow(tx: Database, type: ContentType, ids: readonly number[]) {
+export async function forgetWorkflow(tx: Queryable, type: ContentType, ids: readonly number[]) {
   if (!ids.length) return;
   await tx.delete(itemWorkflow).where(and(eq(itemWorkflow.contentType, type), inArray(itemWorkflow.itemId, [...ids])));
   await tx.delete(staffNotices).where(and(eq(staffNotices.contentType, type), inArray(staffNotices.itemId, [...ids])));

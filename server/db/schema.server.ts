@@ -370,7 +370,7 @@ export const newsletterSubscribers = pgTable(
     frequency: text("frequency", { enum: ["daily", "weekly", "none"] })
       .notNull()
       .default("daily"),
-    /** SHA-256 of the unsubscribe and preferences token (server/content/newsletter-sends.server.ts); the token is derived, never stored. */
+    /** SHA-256 of the unsubscribe and preferences token (server/newsletter/tokens.server.ts); the token is derived, never stored. */
     manageTokenHash: text("manage_token_hash"),
     unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     ...timestamps,

@@ -8,30 +8,25 @@
  * an editor deleted comes back on the next run, so callers seed on an empty database (isDatabaseEmpty) or on
  * explicit request (npm run seed).
  */
-import fs from "node:fs";
 import { inArray, sql } from "drizzle-orm";
 import type { Database } from "./client.server.ts";
-import { articles, authors, categories, coverages, media, news, podcasts, programs, videos } from "./schema.server.ts";
-import { slugify } from "#domain/content-types/index.ts";
+import { authors, categories } from "./schema.server.ts";
+import { ALL_CONTENT_TYPES, definitionOf, slugify, type ContentType } from "#domain/content-types/index.ts";
 import { ensureTags } from "#server/content/tags.server.ts";
-import { deterministicUuid, hash32, layOutDemoVideo, prepareDemoAssets, type DemoAssets, type DemoClip } from "./demo-assets.server.ts";
-import { AUTHORS } from "./seed-data/authors.ts";
+import { prepareDemoAssets, type DemoClip } from "./demo-assets.server.ts";
+import { hash32 } from "./demo-drawing.server.ts";
+import { DEMO_ARTICLES, DEMO_ITEMS, insertCount, layOutDemoLibrary, seedDemoVideos, type Db, type SeedContext } from "./seed-items.server.ts";
 import { CATEGORIES } from "./seed-data/categories.ts";
-import { CULTURE_ARTICLES } from "./seed-data/articles-culture.ts";
-import { POLITICS_ARTICLES } from "./seed-data/articles-politics.ts";
-import { LITERATURE_ARTICLES } from "./seed-data/articles-literature.ts";
-import { EMIRATES_ARTICLES } from "./seed-data/articles-emirates.ts";
-import { OPINION_ARTICLES } from "./seed-data/articles-opinion.ts";
+import { AUTHORS } from "./seed-data/authors.ts";
 import { NEWS } from "./seed-data/news.ts";
 import { PROGRAMS } from "./seed-data/programs.ts";
 import { PODCASTS } from "./seed-data/podcasts.ts";
 import { COVERAGES } from "./seed-data/coverages.ts";
 import { MEDIA } from "./seed-data/media.ts";
-import type { ArticleSeed } from "./seed-data/types.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
 import { describeFilesWithoutAlt, registerContentFiles } from "#server/media/library.server.ts";
 
-export const DEMO_ARTICLES: ArticleSeed[] = [...CULTURE_ARTICLES, ...POLITICS_ARTICLES, ...LITERATURE_ARTICLES, ...EMIRATES_ARTICLES, ...OPINION_ARTICLES];
+export { DEMO_ARTICLES, DEMO_VIDEO_GUIDS } from "./seed-items.server.ts";
 
 export type SeedOptions = {
   uploadsDir: string;
@@ -43,20 +38,12 @@ export type SeedOptions = {
   videosDir?: string;
   log?: (msg: string) => void;
 };
-/** The database or an open transaction on it: the helpers below run inside the seed's one transaction. */
-type Db = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type SeedResult = { inserted: Record<string, number> };
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HOUR = 3_600_000;
 /** Undated items spread over this many hours back from now (~88 days), so listings look lived-in. */
 const SPREAD_HOURS = 88 * 24;
-
-/** Two generated sound files cover every podcast and audio item; the notes only make them distinguishable. */
-const AUDIO_NOTES = {
-  "podcast-intro": [262, 330, 392, 523],
-  "tidinit-motif": [196, 233, 262, 294, 349, 392],
-} as const;
 
 export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<SeedResult> {
   const log = opts.log ?? (() => {});
@@ -76,190 +63,12 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
   const inserted: Record<string, number> = {};
   await db.transaction(async (tx) => {
     inserted.categories = await seedCategories(tx);
-    const categoryId = await categoryIds(tx);
-
-    inserted.articles = await insertCount(
-      tx
-        .insert(articles)
-        .values(
-          DEMO_ARTICLES.map((a) => {
-            const date = at("articles", a.slug, a.hoursAgo);
-            const content = a.body.join(a.verse ? "\n" : "\n\n");
-            const author = AUTHORS[a.author];
-            return {
-              title: a.title,
-              titleFr: a.titleFr ?? null,
-              content,
-              excerpt: a.excerpt,
-              excerptFr: a.excerptFr ?? null,
-              categoryId: categoryId(a.category),
-              authorName: author.name,
-              authorNameFr: author.nameFr,
-              authorBio: author.bio,
-              imageUrl: assets.image("articles", a.slug, a.video ? "play" : "none"),
-              isFeatured: !a.draft && !!a.featured,
-              viewCount: a.views ?? views("articles", a.slug, a.draft),
-              region: a.region ?? null,
-              isTrending: !!a.trending,
-              contentType: a.video ? ("video" as const) : ("article" as const),
-              videoUrl: a.video ? assets.videoUrl : null,
-              readTimeMinutes: readTime(content),
-              ...rowState(a.slug, date, a.draft),
-            };
-          }),
-        )
-        .onConflictDoNothing({ target: articles.pageSlug })
-        .returning({ id: articles.id }),
-    );
-
-    inserted.news = await insertCount(
-      tx
-        .insert(news)
-        .values(
-          NEWS.map((n) => ({
-            title: n.title,
-            titleFr: n.titleFr ?? null,
-            content: n.body.join("\n\n"),
-            excerpt: n.excerpt,
-            excerptFr: n.excerptFr ?? null,
-            categoryId: categoryId(n.category),
-            priority: n.priority,
-            location: n.location,
-            authorName: AUTHORS[n.author].name,
-            imageUrl: assets.image("news", n.slug),
-            ...rowState(n.slug, at("news", n.slug, n.hoursAgo), n.draft),
-          })),
-        )
-        .onConflictDoNothing({ target: news.pageSlug })
-        .returning({ id: news.id }),
-    );
-
-    inserted.programs = await insertCount(
-      tx
-        .insert(programs)
-        .values(
-          PROGRAMS.map((p) => {
-            const date = at("programs", p.slug, p.hoursAgo);
-            return {
-              title: p.title,
-              titleFr: p.titleFr ?? null,
-              description: p.description,
-              content: p.body.join("\n\n"),
-              programType: p.type,
-              episodeNumber: p.episode,
-              season: p.season ?? "1",
-              hostName: p.host,
-              guestName: p.guest ?? null,
-              duration: p.duration,
-              airDate: isoDay(date),
-              videoUrl: assets.videoUrl,
-              captionsUrl: assets.videoUrl && p.captions ? assets.captions(p.slug, p.captions) : null,
-              transcript: p.transcript?.join("\n\n") ?? null,
-              imageUrl: assets.image("programs", p.slug, "play"),
-              authorName: AUTHORS[p.author].name,
-              ...rowState(p.slug, date, p.draft),
-            };
-          }),
-        )
-        .onConflictDoNothing({ target: programs.pageSlug })
-        .returning({ id: programs.id }),
-    );
-
-    inserted.podcasts = await insertCount(
-      tx
-        .insert(podcasts)
-        .values(
-          PODCASTS.map((p) => ({
-            title: p.title,
-            titleFr: p.titleFr ?? null,
-            description: p.description,
-            content: p.body.join("\n\n"),
-            episodeNumber: p.episode,
-            season: p.season,
-            duration: p.duration,
-            hostName: p.host,
-            guestName: p.guest ?? null,
-            audioUrl: assets.audio(p.audio, [...AUDIO_NOTES[p.audio]]),
-            transcript: p.transcript?.join("\n\n") ?? null,
-            imageUrl: assets.image("podcasts", p.slug, "wave"),
-            authorName: AUTHORS[p.author].name,
-            ...rowState(p.slug, at("podcasts", p.slug, p.hoursAgo), p.draft),
-          })),
-        )
-        .onConflictDoNothing({ target: podcasts.pageSlug })
-        .returning({ id: podcasts.id }),
-    );
-
-    inserted.coverages = await insertCount(
-      tx
-        .insert(coverages)
-        .values(
-          COVERAGES.map((c) => {
-            const date = at("coverages", c.slug, c.hoursAgo);
-            return {
-              title: c.title,
-              titleFr: c.titleFr ?? null,
-              excerpt: c.excerpt,
-              content: c.body.join("\n\n"),
-              coverageType: c.type,
-              eventLocation: c.location,
-              eventDate: isoDay(new Date(date.getTime() - c.eventDaysBefore * 24 * HOUR)),
-              reporterName: c.reporter,
-              authorName: AUTHORS[c.author].name,
-              imageUrl: assets.image("coverages", c.slug, c.video ? "play" : "none"),
-              videoUrl: c.video ? assets.videoUrl : null,
-              ...rowState(c.slug, date, c.draft),
-            };
-          }),
-        )
-        .onConflictDoNothing({ target: coverages.pageSlug })
-        .returning({ id: coverages.id }),
-    );
-
-    const mediaRows = MEDIA.map((m) => {
-      const files = mediaFiles(assets, m);
-      return {
-        title: m.title,
-        titleFr: m.titleFr ?? null,
-        description: m.description,
-        mediaType: m.type,
-        fileUrl: files.fileUrl,
-        thumbnailUrl: files.thumbnailUrl,
-        imageUrl: files.thumbnailUrl,
-        authorName: AUTHORS[m.author].name,
-        isFeatured: !!m.featured,
-        viewCount: m.views ?? views("media", m.slug, m.draft),
-        durationSeconds: m.durationSeconds ?? null,
-        categoryId: categoryId(m.category),
-        region: m.region ?? null,
-        isTrending: !!m.trending,
-        ...rowState(m.slug, at("media", m.slug, m.hoursAgo), m.draft),
-      };
-    });
-    inserted.media = await insertCount(tx.insert(media).values(mediaRows).onConflictDoNothing({ target: media.pageSlug }).returning({ id: media.id }));
-
-    // The local video library lists these; status 4 (ready) only when there is a file to play, 5 (failed)
-    // otherwise, so the back-office's Play button is never enabled for nothing. A video with files of its
-    // own has its clip's true length and its thumbnail; the others play the sample.
-    const videoRows = mediaRows
-      .filter((m) => m.mediaType === "video")
-      .map((m) => {
-        const guid = deterministicUuid(m.pageSlug);
-        const clip = libraryFiles.get(guid);
-        return {
-          guid,
-          title: m.title,
-          description: m.description,
-          status: clip || assets.videoUrl ? 4 : 5,
-          lengthSeconds: clip ? clip.seconds : (m.durationSeconds ?? 0),
-          thumbnailFileName: clip ? "thumbnail.jpg" : null,
-          views: m.viewCount,
-          isDemo: true,
-          dateUploaded: m.publishDate,
-          updatedAt: m.publishDate,
-        };
-      });
-    inserted.videos = await insertCount(tx.insert(videos).values(videoRows).onConflictDoNothing({ target: videos.guid }).returning({ guid: videos.guid }));
+    const ctx: SeedContext = { at, views, assets, categoryId: await categoryIds(tx), libraryFiles };
+    // Each type's items under its table's name, in the order of the seeders (./seed-items.server.ts).
+    for (const [type, seed] of Object.entries(DEMO_ITEMS) as [ContentType, NonNullable<(typeof DEMO_ITEMS)[ContentType]>][]) {
+      inserted[definitionOf(type).table] = await seed(tx, ctx);
+    }
+    inserted.videos = await seedDemoVideos(tx, ctx);
     inserted.authors = await seedAuthors(tx);
     inserted.tags = await seedTags(tx);
   });
@@ -288,40 +97,8 @@ export async function seedDemoContent(db: Database, opts: SeedOptions): Promise<
 
 // ---------------------------------------------------------------------------------------------------------
 
-/** The demo media videos' ids, in the order of the data: the demo video library. */
-export const DEMO_VIDEO_GUIDS = MEDIA.filter((m) => m.type === "video").map((m) => deterministicUuid(m.slug));
-
-/**
- * Gives each demo video files of its own in the local library's folder, the clips taken in turn (so the
- * lengths vary along the list). Returns the clip each laid-out video plays.
- */
-function layOutDemoLibrary(videosDir: string, clips: DemoClip[], log: (msg: string) => void): Map<string, DemoClip> {
-  const out = new Map<string, DemoClip>();
-  if (!clips.length) return out;
-  fs.mkdirSync(videosDir, { recursive: true });
-  DEMO_VIDEO_GUIDS.forEach((guid, i) => {
-    const clip = clips[i % clips.length];
-    // The k-th video of a clip shows the clip's k-th thumbnail: each its own picture.
-    if (layOutDemoVideo(videosDir, guid, clip, Math.floor(i / clips.length) + 1)) out.set(guid, clip);
-  });
-  log(`demo videos with files of their own: ${out.size} under ${videosDir}`);
-  return out;
-}
-
-/** Status, slug, dates and the demo flag, the same for every content table. */
-function rowState(slug: string, date: Date, draft?: boolean) {
-  return {
-    status: draft ? ("draft" as const) : ("published" as const),
-    pageSlug: slug,
-    publishDate: date,
-    createdAt: date,
-    updatedAt: date,
-    isDemo: true,
-  };
-}
-
-/** The demo tables by registry type key, for the bylines and tags below. */
-const DEMO_TABLES = { article: "articles", news: "news", coverage: "coverages", podcast: "podcasts", program: "programs", media: "media" } as const;
+/** Every type's table, from the registry, for the bylines and tags below. */
+const typeTables = () => ALL_CONTENT_TYPES.map((d) => [d.type, d.table] as const);
 
 /**
  * The contributors as author profiles (migration 0011 made profiles of the bylines that were there; the demo
@@ -335,7 +112,7 @@ async function seedAuthors(db: Db): Promise<number> {
     bio: a.bio,
   }));
   const added = await insertCount(db.insert(authors).values(rows).onConflictDoNothing({ target: authors.slug }).returning({ id: authors.id }));
-  for (const [type, table] of Object.entries(DEMO_TABLES)) {
+  for (const [type, table] of typeTables()) {
     await db.execute(sql`insert into item_authors (content_type, item_id, author_id, position)
       select ${type}, t.id, a.id, 0 from ${sql.identifier(table)} t join authors a on a.name = t.author_name
       where t.is_demo on conflict do nothing`);
@@ -352,8 +129,9 @@ const DEMO_TAGS = ["نواذيبو", "تجكجة", "الزويرات", "كيفة
 async function seedTags(db: Db): Promise<number> {
   const before = (await db.execute<{ n: number }>(sql`select count(*)::int as n from tags`)).rows[0].n;
   const ids = await ensureTags(db as Database, DEMO_TAGS);
-  for (const [type, table] of Object.entries(DEMO_TABLES)) {
-    const summary = type === "podcast" || type === "program" || type === "media" ? "description" : "excerpt";
+  for (const [type, table] of typeTables()) {
+    // The summary field's name is its column's (an article's excerpt, a show's description).
+    const summary = definitionOf(type).summaryField;
     for (const [i, name] of DEMO_TAGS.entries()) {
       await db.execute(sql`insert into item_tags (content_type, item_id, tag_id)
         select ${type}, t.id, ${ids[i]} from ${sql.identifier(table)} t
@@ -362,10 +140,6 @@ async function seedTags(db: Db): Promise<number> {
     }
   }
   return (await db.execute<{ n: number }>(sql`select count(*)::int as n from tags`)).rows[0].n - before;
-}
-
-async function insertCount(q: Promise<unknown[]>): Promise<number> {
-  return (await q).length;
 }
 
 /** Parents before children, because a child's parent_id is resolved from the parent's slug. */
@@ -416,35 +190,6 @@ async function categoryIds(db: Db): Promise<(slug: string) => number> {
     if (id === undefined) throw new Error(`Demo seed: category "${slug}" not found`);
     return id;
   };
-}
-
-function mediaFiles(assets: DemoAssets, m: (typeof MEDIA)[number]): { fileUrl: string | null; thumbnailUrl: string } {
-  switch (m.type) {
-    case "video":
-      return { fileUrl: assets.videoUrl, thumbnailUrl: assets.image("media", m.slug, "play") };
-    case "audio": {
-      const name = m.category === "music" || m.category === "poetry" ? "tidinit-motif" : "podcast-intro";
-      return { fileUrl: assets.audio(name, [...AUDIO_NOTES[name]]), thumbnailUrl: assets.image("media", m.slug, "wave") };
-    }
-    case "image": {
-      const url = assets.image("media", m.slug);
-      return { fileUrl: url, thumbnailUrl: url };
-    }
-    case "document":
-      return {
-        fileUrl: assets.document(m.slug, m.titleFr ?? m.slug, m.pdfText ?? []),
-        thumbnailUrl: assets.image("media", m.slug, "doc"),
-      };
-  }
-}
-
-/** Minutes at ~140 words a minute (measured silent-reading speed for Arabic is lower than for Latin scripts). */
-function readTime(text: string): number {
-  return Math.max(1, Math.round(text.split(/\s+/).filter(Boolean).length / 140));
-}
-
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
 }
 
 /**

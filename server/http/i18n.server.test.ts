@@ -12,7 +12,7 @@ import { checkConfig } from "#server/config.server.ts";
 import { linkExpiry, translateCount } from "./i18n.server.ts";
 import { readOutbox } from "#server/ops/mail.server.ts";
 import { sendAccountMail } from "#server/auth/emails.server.ts";
-import { confirmationMail } from "#server/content/newsletter.server.ts";
+import { confirmationMail } from "#server/newsletter/subscriptions.server.ts";
 import type { Language } from "#domain/language.ts";
 
 const HOUR = 3600;

@@ -13,7 +13,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Config } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { NewsletterTokenError, unsubscribeByToken } from "#server/content/newsletter-sends.server.ts";
+import { NewsletterTokenError, unsubscribeByToken } from "#server/newsletter/tokens.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { translate } from "./i18n.server.ts";
 import { languageOfHeaders } from "./language.server.ts";

@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { newsletterSubscribers } from "#server/db/schema.server.ts";
-import { hashManageToken } from "#server/content/newsletter-sends.server.ts";
+import { hashManageToken } from "#server/newsletter/tokens.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { requestBodyGuard } from "./request-guard.server.ts";

@@ -7,7 +7,7 @@
  */
 import { createRateLimiter } from "./rate-limit.server.ts";
 import { CONTACT_RATE_LIMIT } from "#server/content/contacts.server.ts";
-import { NEWSLETTER_RATE_LIMIT } from "#server/content/newsletter.server.ts";
+import { NEWSLETTER_RATE_LIMIT } from "#server/newsletter/subscriptions.server.ts";
 import { PUSH_RATE_LIMIT } from "#server/push/subscriptions.server.ts";
 
 /** The contact form and the write-article box: one budget per address. */

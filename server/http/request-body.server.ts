@@ -29,7 +29,7 @@ export const BODY_LIMITS = {
   account: 16 * 1024,
   /** Every other form, public or back-office, without a file (a long text fits well within it). */
   form: 1024 * 1024,
-  /** The JSON API (server/content/newsroom.server.ts's MAX_CONTENT_JSON_BYTES: a long body and its fields). */
+  /** The JSON API (server/content/newsroom/write.server.ts's MAX_CONTENT_JSON_BYTES: a long body and its fields). */
   json: 1024 * 1024,
   /** The newsroom's item editor, which posts its image with the fields (MAX_CONTENT_FORM_BYTES: a 10 MB image and the rest). */
   contentForm: 11 * 1024 * 1024,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BODY_LIMITS, bodyKindOf, bodyLimitFor, readBody, readFormData, readJsonObject, RequestBodyError } from "./request-body.server.ts";
-import { MAX_CONTENT_FORM_BYTES, MAX_CONTENT_JSON_BYTES } from "#server/content/newsroom.server.ts";
+import { MAX_CONTENT_FORM_BYTES, MAX_CONTENT_JSON_BYTES } from "#server/content/newsroom/write.server.ts";
 import { CONTACT_JSON_MAX_BYTES } from "#server/content/contacts.server.ts";
 import { CONTACT_MAX_BODY_BYTES } from "#domain/schemas/contact.ts";
 

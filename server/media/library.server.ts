@@ -4,7 +4,7 @@
  * from any column that holds it. Videos stay in the video library (`videos`, /admin/videos); the library lists
  * them beside the files under the "video" filter.
  *
- * Uploads are recorded where they complete (a content form's image: server/content/newsroom-form.server.ts; the
+ * Uploads are recorded where they complete (a content form's image: server/content/newsroom/form.server.ts; the
  * files tus endpoint: server/media/storage/file-uploads.server.ts; the demo seed). Usage is read from the
  * content itself (file columns and rich-text bodies, from the content-type registry), never kept twice.
  */

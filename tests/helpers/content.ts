@@ -1,5 +1,5 @@
 /**
- * Test data for the newsroom's save (server/content/newsroom.server.ts): one valid item of each content type.
+ * Test data for the newsroom's save (server/content/newsroom/write.server.ts): one valid item of each content type.
  */
 import type { ContentType } from "#domain/content-types/index.ts";
 

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/admin-content-autosave";
 import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { autosaveDraft, contentNotFound, discardAutosave, MAX_CONTENT_JSON_BYTES, newerAutosave } from "#server/content/newsroom.server.ts";
+import { contentNotFound, MAX_CONTENT_JSON_BYTES } from "#server/content/newsroom/write.server.ts";
+import { autosaveDraft, discardAutosave, newerAutosave } from "#server/content/newsroom/autosaves.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { MethodNotAllowedError } from "#server/http/errors.server.ts";

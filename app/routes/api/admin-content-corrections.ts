@@ -2,7 +2,7 @@ import type { Route } from "./+types/admin-content-corrections";
 import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { parseId } from "#domain/ids.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { contentNotFound } from "#server/content/newsroom.server.ts";
+import { contentNotFound } from "#server/content/newsroom/write.server.ts";
 import { addCorrection, correctionsOf, parseCorrectionBody } from "#server/content/corrections.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { canPublish } from "#server/auth/permissions.server.ts";

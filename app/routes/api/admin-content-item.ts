@@ -1,7 +1,8 @@
 import type { Route } from "./+types/admin-content-item";
 import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { contentNotFound, deleteItem, getForStaff, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom.server.ts";
+import { getForStaff } from "#server/content/newsroom/read.server.ts";
+import { contentNotFound, deleteItem, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom/write.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
 import { errorAnswer, MethodNotAllowedError } from "#server/http/errors.server.ts";

@@ -3,7 +3,7 @@ import { redirect } from "react-router";
 import { contentTypeBySegment } from "#domain/content-types/index.ts";
 import { parseId } from "#domain/ids.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { contentNotFound } from "#server/content/newsroom.server.ts";
+import { contentNotFound } from "#server/content/newsroom/write.server.ts";
 import { addNote, listNotes } from "#server/content/item-notes.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { assertMayEdit } from "#server/content/ownership.server.ts";

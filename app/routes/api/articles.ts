@@ -1,13 +1,11 @@
 import type { Route } from "./+types/articles";
-import { publicUrl } from "#domain/content-types/index.ts";
+import { typeApiItem } from "#domain/listings.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
 import { oneOf, wholeNumberOr } from "#domain/query.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { listPublishedArticles } from "#server/content/articles.server.ts";
 import { listSectionArticles, SECTIONS } from "#server/content/sections.server.ts";
-
-type ArticleRow = Awaited<ReturnType<typeof listPublishedArticles>>[number];
 
 const Query = z.strictObject({ category: oneOf(SECTIONS), limit: wholeNumberOr(12, 1, 50), offset: wholeNumberOr(0, 0, 100_000) });
 
@@ -20,31 +18,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/articles", async () => {
     const { category: section, limit, offset } = parseQuery(request, Query);
     const db = await getDb();
-    const rows: Omit<ArticleRow, "updatedAt">[] = section
-      ? await listSectionArticles(db, section, {}, { limit, offset })
-      : await listPublishedArticles(db, { limit, offset });
-    return apiJson({ articles: rows.map(articleJson) });
+    const rows = section ? await listSectionArticles(db, section, {}, { limit, offset }) : await listPublishedArticles(db, { limit, offset });
+    // The item's fields are the article definition's `api` (domain/content-types/article.ts).
+    return apiJson({ articles: rows.map((a) => typeApiItem("article", a)) });
   });
 }
 
 /** Any other method: 405 in the APIs' error shape. */
 export const action = methodNotAllowed(["GET"]);
-
-function articleJson(a: Omit<ArticleRow, "updatedAt">) {
-  return {
-    id: a.id,
-    slug: a.pageSlug,
-    url: publicUrl("article", a.pageSlug, a.id),
-    title: a.title,
-    titleFr: a.titleFr,
-    excerpt: a.excerpt,
-    excerptFr: a.excerptFr,
-    author: a.authorName,
-    imageUrl: a.imageUrl,
-    publishDate: new Date(a.publishDate).toISOString(),
-    featured: a.isFeatured,
-    views: a.viewCount,
-    readTime: a.readTimeMinutes,
-    category: a.categorySlug ? { slug: a.categorySlug, name: a.categoryName, nameFr: a.categoryNameFr } : null,
-  };
-}

@@ -1,13 +1,11 @@
 import type { Route } from "./+types/literature";
-import { publicUrl } from "#domain/content-types/index.ts";
+import { apiItem, LISTINGS } from "#domain/listings.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { z } from "zod/mini";
 import { oneOf, wholeNumberOr } from "#domain/query.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { listPublishedArticlesInCategories } from "#server/content/articles.server.ts";
 import { LITERATURE_TYPES } from "#server/content/sections.server.ts";
-
-type Row = Awaited<ReturnType<typeof listPublishedArticlesInCategories>>[number];
 
 const Query = z.strictObject({ type: oneOf(LITERATURE_TYPES), limit: wholeNumberOr(20, 1, 50), offset: wholeNumberOr(0, 0, 100_000) });
 
@@ -19,33 +17,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return handleApi("api/literature", async () => {
     const { type, limit, offset } = parseQuery(request, Query);
     const rows = await listPublishedArticlesInCategories(await getDb(), type ? [type] : LITERATURE_TYPES, { limit, offset });
-    return apiJson({ items: rows.map(literatureItem) });
+    // The spec's literature item, declared with its listing (domain/listings.ts).
+    return apiJson({ items: rows.map((a) => apiItem("article", a, LISTINGS.literatureApi.api)) });
   });
 }
 
 /** Any other method: 405 in the APIs' error shape. */
 export const action = methodNotAllowed(["GET"]);
-
-function literatureItem(a: Row) {
-  return {
-    id: a.id,
-    slug: a.pageSlug,
-    url: publicUrl("article", a.pageSlug, a.id),
-    type: a.categorySlug,
-    typeFr: a.categoryNameFr,
-    category: a.categoryName,
-    title: a.title,
-    titleFr: a.titleFr,
-    excerpt: a.excerpt,
-    excerptFr: a.excerptFr,
-    content: a.content,
-    contentFr: a.contentFr,
-    author: a.authorName,
-    authorFr: a.authorNameFr,
-    imageUrl: a.imageUrl,
-    date: new Date(a.publishDate).toISOString(),
-    views: a.viewCount,
-    readTime: a.readTimeMinutes,
-    featured: a.isFeatured,
-  };
-}

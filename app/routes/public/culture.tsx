@@ -14,32 +14,27 @@ import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
-import { findSection, listSectionArticles, listSectionChips, pageOfSectionArticles } from "#server/content/sections.server.ts";
+import { loadSectionHead } from "#server/content/sections.server.ts";
+import { loadLeadAndList } from "#server/content/listings.server.ts";
+import { LEAD_AND_LIST } from "#domain/listings.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { cached } from "#server/content/cache.server.ts";
 
 /** No React in the browser: links and GET forms only (decision 0131). */
 export const handle: ReadingHandle = { hydrate: false };
 
 /** Spec §9: culture excerpts are cut at 120 characters. */
 const EXCERPT = 120;
-const FEATURED = 3;
-const PAGE_SIZE = 12;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = pageParam(url, "page", 200);
   const lang = languageOfRequest(request);
   const db = await getDb();
-  const [section, chips] = await cached("culture:head", ["categories"], () => Promise.all([findSection(db, "culture"), listSectionChips(db, "culture")]));
+  const { section, chips } = await loadSectionHead(db, "culture");
   const category = url.searchParams.get("category") || undefined;
   // A chip that does not exist is a listing that does not exist (and never becomes a cache key).
   if (category && !chips.some((c) => c.slug === category)) throw data(null, { status: 404 });
-  const { featured, grid } = await cached(`culture:${category ?? ""}:${page}`, ["article", "categories"], async () => {
-    const featured = await listSectionArticles(db, "culture", { category, featured: true }, { limit: FEATURED });
-    const grid = await pageOfSectionArticles(db, "culture", { category, excludeIds: featured.map((a) => a.id) }, { page, pageSize: PAGE_SIZE });
-    return { featured, grid };
-  });
+  const { lead: featured, list: grid } = await loadLeadAndList(db, LEAD_AND_LIST.culture, { category }, page);
   const result = {
     title: translate(lang, "culturePage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "culturePage.intro"),

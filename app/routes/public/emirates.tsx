@@ -19,7 +19,7 @@ import { EMIRATES_EXCERPT_MAX, foundingNote } from "#domain/emirates.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
-import { findSection, listSectionArticles, listSectionChips } from "#server/content/sections.server.ts";
+import { listSectionArticles, loadSectionHead } from "#server/content/sections.server.ts";
 import { listVideosOfCategories } from "#server/content/media.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 
@@ -31,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const lang = languageOfRequest(request);
   const db = await getDb();
-  const [section, chips] = await Promise.all([findSection(db, "emirates"), listSectionChips(db, "emirates")]);
+  const { section, chips } = await loadSectionHead(db, "emirates");
   const emirate = url.searchParams.get("emirate") || undefined;
   // An emirate that does not exist is a listing that does not exist (as on the other section pages).
   if (emirate && !chips.some((c) => c.slug === emirate)) throw data(null, { status: 404 });

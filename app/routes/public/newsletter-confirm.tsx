@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-confirm";
 import { getDb } from "#server/db/client.server.ts";
-import { confirmNewsletterSubscription } from "#server/content/newsletter.server.ts";
+import { confirmNewsletterSubscription } from "#server/newsletter/subscriptions.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 

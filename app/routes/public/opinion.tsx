@@ -29,8 +29,10 @@ import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
-import { findSection, listMostRead, listSectionArticles, listSectionChips, pageOfSectionArticles, type SectionCard } from "#server/content/sections.server.ts";
-import { subscribeToNewsletter } from "#server/content/newsletter.server.ts";
+import { loadSectionHead, type SectionCard } from "#server/content/sections.server.ts";
+import { loadLeadAndList, loadListing } from "#server/content/listings.server.ts";
+import { LEAD_AND_LIST, LISTINGS } from "#domain/listings.ts";
+import { subscribeToNewsletter } from "#server/newsletter/subscriptions.server.ts";
 import { ContactInputError, createArticleProposal } from "#server/content/contacts.server.ts";
 import { contactRateLimiter, newsletterRateLimiter } from "#server/http/rate-limiters.server.ts";
 import { clientAddress } from "#server/content/views.server.ts";
@@ -38,35 +40,26 @@ import { BadRequestError, RateLimitedError, ValidationError } from "#server/http
 import { checkForm, failedWhile, formAction, formSuccess } from "#server/http/form-action.server.ts";
 import { CONTACT_MAX_BODY_BYTES, HONEYPOT_FIELD } from "#domain/schemas/contact.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { cached } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 
 /** No React in the browser: filters are links, the two forms are checked and sent by app/enhance/forms.js (decision 0131). */
 export const handle: ReadingHandle = { hydrate: false, enhance: [formsScript] };
 
-/** Spec §9: opinion excerpts are cut at 150 characters; the most-read list has 5 entries. */
+/** Spec §9: opinion excerpts are cut at 150 characters (the most-read list's 5 entries: domain/listings.ts). */
 const EXCERPT = 150;
-const MOST_READ = 5;
-const PAGE_SIZE = 12;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = pageParam(url, "page", 200);
   const lang = languageOfRequest(request);
   const db = await getDb();
-  const [section, chips] = await cached("opinion:head", ["categories"], () => Promise.all([findSection(db, "opinion"), listSectionChips(db, "opinion")]));
+  const { section, chips } = await loadSectionHead(db, "opinion");
   const category = url.searchParams.get("category") || undefined;
   if (category && !chips.some((c) => c.slug === category)) throw data(null, { status: 404 });
   // View counts move without invalidating: the cache's time to live bounds how stale "most read" can be.
-  const mostRead = await cached("opinion:most-read", ["article"], () => listMostRead(db, "opinion", MOST_READ));
-  const { featured, list } = await cached(`opinion:${category ?? ""}:${page}`, ["article", "categories"], async () => {
-    const featured =
-      (await listSectionArticles(db, "opinion", { category, featured: true }, { limit: 1 }))[0] ??
-      (await listSectionArticles(db, "opinion", { category }, { limit: 1 }))[0] ??
-      null;
-    const list = await pageOfSectionArticles(db, "opinion", { category, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
-    return { featured, list };
-  });
+  const mostRead = await loadListing(db, LISTINGS.mostRead("opinion"));
+  const { lead, list } = await loadLeadAndList(db, LEAD_AND_LIST.opinion, { category }, page);
+  const featured: SectionCard | null = lead[0] ?? null;
   const result = {
     title: translate(lang, "opinionPage.title"),
     intro: translate(lang, "opinionPage.intro"),
@@ -106,7 +99,7 @@ export async function action({ request }: Route.ActionArgs) {
       const { email } = checkForm(NewsletterSchema, { email: form.get("email") });
       await holdBack(request, newsletterRateLimiter, "newsletter");
       // The same answer, in the same time, for a new, pending or confirmed address: the request only queues the
-      // confirmation's job (server/content/newsletter.server.ts), which sends the e-mail.
+      // confirmation's job (server/newsletter/subscriptions.server.ts), which sends the e-mail.
       await subscribeToNewsletter(await getDb(), { email, language: languageOfRequest(request) });
       return formSuccess<OpinionActionData>({ intent });
     }

@@ -1,53 +1,24 @@
-import { data, Link, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { data, useLocation } from "react-router";
 import type { Route } from "./+types/politics";
-import { ContentCard } from "#app/components/content/content-card.tsx";
-import { publicUrl } from "#domain/content-types/index.ts";
-import {
-  sectionMeta,
-  BlockHeading,
-  EmptyState,
-  FeaturedStory,
-  FilterChips,
-  hrefWith,
-  PageIntro,
-  Pager,
-  RankedItem,
-  SideBox,
-  storyOf,
-} from "#app/components/sections/section-ui.tsx";
-import { OPENER_PAGE_MODULES, PlayBadge, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";
+import { sectionMeta } from "#app/components/sections/section-ui.tsx";
+import { PoliticsIntro, PoliticsListing, PoliticsSidebar, PoliticsTimeline, REGION_ORDER, type TypeParam } from "#app/components/sections/politics-blocks.tsx";
+import { OPENER_PAGE_MODULES, VideoTemplates } from "#app/components/media/video-player.tsx";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { useEnhanceInApp } from "#app/lib/enhance-in-app.ts";
-import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
-import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
-import {
-  countByRegion,
-  findSection,
-  listSectionArticles,
-  listTrending,
-  pageOfSectionArticles,
-  sectionTimeline,
-  type Region,
-  type SectionCard,
-  type SectionContentType,
-} from "#server/content/sections.server.ts";
+import { countByRegion, findSection, sectionTimeline, type Region, type SectionCard, type SectionContentType } from "#server/content/sections.server.ts";
+import { listCards, loadLeadAndList } from "#server/content/listings.server.ts";
+import { LEAD_AND_LIST, LISTINGS } from "#domain/listings.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { cached } from "#server/content/cache.server.ts";
 
-const EXCERPT = 120;
-const PAGE_SIZE = 12;
-const TRENDING = 5;
-
 /** The content-type filter of the spec (all, articles, videos) as it reads in the address bar. */
-const TYPE_PARAMS = { articles: "article", videos: "video" } as const satisfies Record<string, SectionContentType>;
-type TypeParam = keyof typeof TYPE_PARAMS;
+const TYPE_PARAMS = { articles: "article", videos: "video" } as const satisfies Record<TypeParam, SectionContentType>;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -66,18 +37,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
   const db = await getDb();
   const [section, trending, regions] = await cached(`politics:side:${typeParam ?? ""}`, ["article", "categories"], () =>
-    Promise.all([findSection(db, "politics"), listTrending(db, "politics", TRENDING), countByRegion(db, "politics", { contentType })]),
+    Promise.all([findSection(db, "politics"), listCards(db, LISTINGS.trending("politics")), countByRegion(db, "politics", { contentType })]),
   );
-  const { featured, list, timeline } = await cached(`politics:${typeParam ?? ""}:${region ?? ""}:${viewParam}:${page}`, ["article", "categories"], async () => {
-    if (viewParam === "timeline") return { featured: null, list: null, timeline: await sectionTimeline(db, "politics", filters) };
-    // The item flagged featured; failing that the newest, so every filter opens on a lead story.
-    const featured: SectionCard | null =
-      (await listSectionArticles(db, "politics", { ...filters, featured: true }, { limit: 1 }))[0] ??
-      (await listSectionArticles(db, "politics", filters, { limit: 1 }))[0] ??
-      null;
-    const list = await pageOfSectionArticles(db, "politics", { ...filters, excludeIds: featured ? [featured.id] : [] }, { page, pageSize: PAGE_SIZE });
-    return { featured, list, timeline: null };
-  });
+  const timeline =
+    viewParam === "timeline"
+      ? await cached(`politics:timeline:${typeParam ?? ""}:${region ?? ""}`, ["article", "categories"], () => sectionTimeline(db, "politics", filters))
+      : null;
+  // The item flagged featured; failing that the newest, so every filter opens on a lead story.
+  const { lead, list } = timeline ? { lead: [], list: null } : await loadLeadAndList(db, LEAD_AND_LIST.politics, { equals: filters }, page);
+  const featured: SectionCard | null = lead[0] ?? null;
   const result = {
     title: translate(lang, "politicsPage.title"),
     intro: localized(lang, section?.description, section?.descriptionFr) || translate(lang, "politicsPage.intro"),
@@ -102,209 +70,24 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => section
 export const handle: ReadingHandle = { hydrate: false, enhance: OPENER_PAGE_MODULES };
 
 export default function PoliticsPage({ loaderData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language as Language;
   const { search } = useLocation();
   const { type, region, view, featured, list, timeline, trending, regions } = loaderData;
   useEnhanceInApp(...OPENER_PAGE_MODULES);
-
-  const title = (a: SectionCard) => localized(lang, a.title, a.titleFr);
-  const regionLabel = (r: Region | null) => (r ? t(`politicsPage.regions.${r}`) : null);
-
-  /** Over a video item's picture: opens the player; without JavaScript it is a link to the article. */
-  const playOverlay = (a: SectionCard) =>
-    a.contentType === "video" && a.videoUrl ? (
-      <a
-        href={publicUrl("article", a.pageSlug, a.id)}
-        {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
-        className="absolute inset-0 z-10 block focus-visible:outline-4 focus-visible:outline-offset-[-4px] focus-visible:outline-desert-500"
-        aria-label={t("sectionPages.watchVideo", { title: title(a) })}
-        data-testid="play-video"
-      >
-        <PlayBadge />
-      </a>
-    ) : null;
-
-  // The card's label is the kind (a video) and the region rather than the category.
-  const story = (a: SectionCard) => ({
-    ...storyOf(a, lang, EXCERPT),
-    category: [a.contentType === "video" ? t("sectionPages.video") : null, regionLabel(a.region)].filter(Boolean).join(" · ") || null,
-  });
-
-  const card = (a: SectionCard) => (
-    <div key={a.id} className="relative" data-testid="politics-item" data-type={a.contentType} data-region={a.region ?? ""}>
-      <ContentCard {...story(a)} />
-      {a.imageUrl && <div className="absolute inset-x-0 top-0 aspect-video overflow-hidden rounded-t-xl">{playOverlay(a)}</div>}
-    </div>
-  );
-
-  const typeChips = (["all", "articles", "videos"] as const).map((k) => ({
-    key: k,
-    label: t(`politicsPage.types.${k}`),
-    to: hrefWith(search, { type: k === "all" ? null : k }),
-    active: (type ?? "all") === k,
-  }));
-  const regionChips = [
-    { key: "all", label: t("politicsPage.regions.all"), to: hrefWith(search, { region: null }), active: !region },
-    ...REGION_ORDER.map((r) => ({ key: r, label: t(`politicsPage.regions.${r}`), to: hrefWith(search, { region: r }), active: region === r })),
-  ];
-
   return (
     <ImageDetailsProvider images={loaderData.images}>
-      <PageIntro title={loaderData.title} intro={loaderData.intro} testId="politics-intro">
-        <FilterChips label={t("politicsPage.contentType")} chips={typeChips} testId="politics-type" />
-        <FilterChips label={t("politicsPage.region")} chips={regionChips} testId="politics-region" />
-        <nav
-          aria-label={t("politicsPage.viewLabel")}
-          className="mt-4 inline-flex overflow-hidden rounded-md border border-sand-300 bg-white"
-          data-testid="politics-view"
-        >
-          {(["list", "timeline"] as const).map((v) => (
-            <Link
-              key={v}
-              to={hrefWith(search, { view: v === "list" ? null : v })}
-              preventScrollReset
-              aria-current={view === v ? "true" : undefined}
-              data-testid={`politics-view-${v}`}
-              className={`px-4 py-2 text-sm font-bold ${view === v ? "bg-palm-700 text-white" : "text-ink hover:bg-sand-100"}`}
-            >
-              {t(`politicsPage.views.${v}`)}
-            </Link>
-          ))}
-        </nav>
-      </PageIntro>
-
+      <PoliticsIntro title={loaderData.title} intro={loaderData.intro} type={type} region={region} view={view} search={search} />
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-8 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
           {view === "timeline" && timeline ? (
-            <section aria-labelledby="politics-timeline-title" data-testid="politics-timeline">
-              <BlockHeading id="politics-timeline-title">{t("politicsPage.views.timeline")}</BlockHeading>
-              {timeline.length === 0 ? (
-                <EmptyState>{t("sectionPages.emptyFiltered")}</EmptyState>
-              ) : (
-                timeline.map((y) => (
-                  <section key={y.year} aria-labelledby={`year-${y.year}`} className="mb-8" data-testid="timeline-year" data-year={y.year}>
-                    <h3 id={`year-${y.year}`} className="mb-3 text-2xl font-bold text-desert-700">
-                      {y.year}
-                    </h3>
-                    <ol className="space-y-6 border-s-2 border-sand-300 ps-5">
-                      {y.months.map((m) => (
-                        <li key={m.month} data-testid="timeline-month" data-month={m.month}>
-                          <h4 className="relative mb-3 font-bold">
-                            <span className="absolute -start-[1.72rem] top-2 h-3 w-3 rounded-full bg-desert-600" aria-hidden="true" />
-                            {formatDate(new Date(Date.UTC(y.year, m.month - 1, 1)), lang, "month")}
-                          </h4>
-                          <ol className="space-y-3">
-                            {m.items.map((a) => (
-                              <li
-                                key={a.id}
-                                className="relative rounded-lg border border-sand-200 bg-white p-4"
-                                data-testid="timeline-item"
-                                data-date={isoDate(a.publishDate)}
-                                data-type={a.contentType}
-                                data-region={a.region ?? ""}
-                              >
-                                <time dateTime={isoDate(a.publishDate)} className="text-sm text-ink-soft">
-                                  {formatDate(a.publishDate, lang)}
-                                </time>
-                                <p className="font-bold leading-snug">
-                                  <Link to={publicUrl("article", a.pageSlug, a.id)} className="hover:text-desert-700">
-                                    {title(a)}
-                                  </Link>
-                                </p>
-                                <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
-                                  {a.region && <span className="rounded bg-sand-100 px-2 py-0.5">{regionLabel(a.region)}</span>}
-                                  {a.contentType === "video" && a.videoUrl && (
-                                    // Without JavaScript: the article, which has the video.
-                                    <a
-                                      href={publicUrl("article", a.pageSlug, a.id)}
-                                      {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
-                                      className="rounded bg-palm-700 px-2 py-0.5 font-bold text-white hover:bg-palm-800"
-                                      data-testid="play-video"
-                                    >
-                                      {t("sectionPages.watch")}
-                                      <span className="sr-only">: {title(a)}</span>
-                                    </a>
-                                  )}
-                                </p>
-                              </li>
-                            ))}
-                          </ol>
-                        </li>
-                      ))}
-                    </ol>
-                  </section>
-                ))
-              )}
-            </section>
+            <PoliticsTimeline timeline={timeline} />
           ) : (
-            <>
-              {featured && (
-                <section aria-labelledby="politics-featured-title" className="mb-10" data-testid="politics-featured">
-                  <BlockHeading id="politics-featured-title">{t("politicsPage.featured")}</BlockHeading>
-                  <div className="relative" data-testid="politics-item" data-type={featured.contentType} data-region={featured.region ?? ""}>
-                    <FeaturedStory {...story(featured)} overlay={playOverlay(featured)} />
-                  </div>
-                </section>
-              )}
-              <section aria-labelledby="politics-list-title" data-testid="politics-list">
-                <BlockHeading id="politics-list-title">{t("politicsPage.list")}</BlockHeading>
-                {list && list.items.length > 0 ? (
-                  <div className="grid gap-6 sm:grid-cols-2">{list.items.map(card)}</div>
-                ) : (
-                  <EmptyState>{t(featured ? "sectionPages.noMore" : type || region ? "sectionPages.emptyFiltered" : "sectionPages.empty")}</EmptyState>
-                )}
-                {list && <Pager page={list.page} hasMore={list.hasMore} search={search} />}
-              </section>
-            </>
+            <PoliticsListing featured={featured} list={list} filtered={Boolean(type || region)} search={search} />
           )}
         </div>
-
-        <aside className="min-w-0 space-y-8">
-          <SideBox id="politics-trending-title" title={t("politicsPage.trending")} testId="politics-trending">
-            {trending.length === 0 ? (
-              <p className="text-ink-soft">{t("sectionPages.empty")}</p>
-            ) : (
-              <ol className="space-y-4">
-                {trending.map((a, i) => (
-                  <RankedItem key={a.id} rank={i + 1} href={publicUrl("article", a.pageSlug, a.id)} title={title(a)} testId="trending-item">
-                    <p className="text-sm text-ink-soft">
-                      <time dateTime={isoDate(a.publishDate)}>{formatDate(a.publishDate, lang)}</time>
-                      {a.region && <> · {regionLabel(a.region)}</>}
-                    </p>
-                  </RankedItem>
-                ))}
-              </ol>
-            )}
-          </SideBox>
-
-          <SideBox id="politics-regions-title" title={t("politicsPage.byRegion")} testId="politics-regions">
-            <ul className="space-y-1">
-              {regions.map((r) => (
-                <li key={r.region}>
-                  <Link
-                    to={hrefWith(search, { region: r.region })}
-                    preventScrollReset
-                    aria-current={region === r.region ? "true" : undefined}
-                    className={`flex items-center justify-between rounded-md px-3 py-2 hover:bg-sand-100 ${region === r.region ? "bg-sand-100 font-bold" : ""}`}
-                    data-testid={`region-count-${r.region}`}
-                  >
-                    <span>{t(`politicsPage.regions.${r.region}`)}</span>
-                    <span className="rounded-full bg-sand-200 px-2 text-sm" data-testid="region-count">
-                      {r.count}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </SideBox>
-        </aside>
+        <PoliticsSidebar trending={trending} regions={regions} region={region} search={search} />
       </div>
 
       <VideoTemplates />
     </ImageDetailsProvider>
   );
 }
-
-/** The spec's order of the region filter. */
-const REGION_ORDER: readonly Region[] = ["uae", "morocco", "mauritania", "sahara", "mali"];

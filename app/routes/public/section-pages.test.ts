@@ -15,8 +15,8 @@ import { setDatabaseHandle, type DatabaseHandle } from "#server/db/client.server
 import { contacts, newsletterSubscribers } from "#server/db/schema.server.ts";
 import { resetConfig } from "#server/config.server.ts";
 import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
-import { NEWSLETTER_CONFIRM_JOB } from "#server/content/newsletter.server.ts";
-import { newsletterConfirmHandler } from "#server/jobs/newsletter.server.ts";
+import { NEWSLETTER_CONFIRM_JOB } from "#server/newsletter/subscriptions.server.ts";
+import { newsletterConfirmHandler } from "#server/newsletter/jobs.server.ts";
 import { startWorker } from "#server/jobs/queue.server.ts";
 import { loader as cultureLoader } from "./culture.tsx";
 import { loader as politicsLoader } from "./politics.tsx";

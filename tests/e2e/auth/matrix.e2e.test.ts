@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "#app/routes.ts";
 import { ADMIN_PAGES, ADMIN_SUBPAGES, PERMISSIONS, ROLE_PRESETS, type Access, type Permission } from "#server/auth/permissions.server.ts";
 import { categories } from "#server/db/schema.server.ts";
-import { createItem } from "#server/content/newsroom.server.ts";
+import { createItem } from "#server/content/newsroom/write.server.ts";
 import { defaultAuthorOf } from "#server/content/authors.server.ts";
 import { projectRoot } from "#tests/e2e/support/server.ts";
 import type { PersonaSpec } from "#tests/helpers/auth.ts";

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { categories } from "#server/db/schema.server.ts";
-import { currentHolder, parseLockHolder } from "#server/db/client.server.ts";
+import { currentHolder, parseLockHolder } from "#server/db/data-folder-lock.server.ts";
 import { E2E_SECRET, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { apiCall, startOpsServer, type OpsServer } from "./support.ts";
 
