@@ -1,4 +1,3 @@
-import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/forgot";
@@ -38,7 +37,6 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 
 export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const local = useLocalPath();
   const answer = actionData;
   const { check, failure } = useAccountAnswer(ForgotPasswordSchema, ["email"], answer, "other");
   return (
@@ -55,7 +53,7 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
           {t("auth.sendResetLink")}
         </SubmitButton>
       </AccountForm>
-      <Link to={local("/auth")} className="block text-sm font-bold text-desert-700 hover:underline">
+      <Link to="/auth" className="block text-sm font-bold text-desert-700 hover:underline">
         {t("auth.backToSignIn")}
       </Link>
     </AuthCard>

@@ -1,4 +1,3 @@
-import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
@@ -28,7 +27,6 @@ import {
 } from "#domain/media-library.ts";
 import { loadMediaPage, type MediaCard } from "#server/content/media.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import { robotsMeta } from "#app/lib/seo.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -52,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...result, images: await imageDetailsOf(db, result) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }, robotsMeta()];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
 
 const FILTER_LABEL: Record<MediaFilter, string> = {
   all: "mediaLibrary.filterAll",
@@ -135,7 +133,6 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
  */
 function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }) {
   const { t, i18n } = useTranslation();
-  const local = useLocalPath();
   const lang = i18n.language as Language;
   const title = localized(lang, item.title, item.titleFr);
   const description = excerpt(item.description, MEDIA_DESCRIPTION_MAX);
@@ -164,7 +161,7 @@ function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }
   } else if (isVideo) {
     action = (
       <a
-        href={isVideoId(file) ? local(`/videos?q=${encodeURIComponent(item.title)}`) : file}
+        href={isVideoId(file) ? `/videos?q=${encodeURIComponent(item.title)}` : file}
         {...videoOpener(playerStart(file), title, picture)}
         aria-label={t("mediaLibrary.play", { title })}
         className={linkClass}
