@@ -44,6 +44,15 @@ export function useLanguage(): Language {
 }
 
 /**
+ * `text(key)`: a string of the language shown, without useTranslation()'s per-call wrapper: for components a page
+ * renders once per card (the home page's tiles, bylines), where that wrapper showed in server-render profiles.
+ */
+export function useText(): (key: string) => string {
+  const i18n = (useContext(I18nContext) as { i18n?: I18n } | undefined)?.i18n;
+  return useCallback((key: string) => (i18n ? i18n.t(key) : key), [i18n]);
+}
+
+/**
  * `count(key, n, values?)`: the counted string `key` for n in the language shown (domain/plural.ts). It reads
  * the strings the root loader sent, not i18next, so it is the same function the server's e-mails use and it
  * outlives i18next in the browser.

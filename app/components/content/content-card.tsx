@@ -1,9 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
 import { CARD_IMAGE_SIZES, ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "#domain/format.ts";
-import { useLanguage } from "#app/lib/i18n.ts";
+import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { textProps } from "#domain/localized.ts";
 
 /** An author of a byline: the name in the reader's language and the address of the profile's page. */
@@ -164,8 +163,7 @@ export function Byline({
  */
 export function AuthorLinks({ authors, testId = "byline-authors" }: { authors: readonly BylineLink[]; testId?: string }) {
   const lang = useLanguage();
-  const { t } = useTranslation();
-  const and = t("common.and");
+  const and = useText()("common.and");
   return (
     // The run takes the names' language and direction (Arabic names on a French page read right to left).
     <bdi data-testid={testId} {...textProps(lang, authors.map((a) => a.name).join(" "))}>

@@ -5,6 +5,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
@@ -52,8 +53,8 @@ export function Hero() {
 }
 
 export function ArticleTile({ a, eager = false, layout = "vertical" }: { a: ArticleCard; eager?: boolean; layout?: "vertical" | "horizontal" }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language as Language;
+  const lang = useLanguage();
+  const text = useText();
   return (
     <ContentCard
       layout={layout}
@@ -62,7 +63,7 @@ export function ArticleTile({ a, eager = false, layout = "vertical" }: { a: Arti
       excerpt={excerpt(localized(lang, a.excerpt, a.excerptFr), 120)}
       imageUrl={a.imageUrl}
       date={a.publishDate}
-      category={localized(lang, a.categoryName, a.categoryNameFr) ?? t("common.general")}
+      category={localized(lang, a.categoryName, a.categoryNameFr) ?? text("common.general")}
       author={a.authorName}
       authors={bylineLinks(lang, a.bylines)}
       eager={eager}
