@@ -501,7 +501,10 @@ describe("the contact inbox when the database fails", { timeout: FLOW_TIMEOUT_MS
           }
         }).observe(document, { childList: true, subtree: true });
       });
-      const res = await page.goto(`${server.url}/admin/contacts`);
+      // The back-office's scripts can take longer than goto's 30 s "load" on a machine running four browser workers
+      // (seen in CI): the answer's status is known at its first byte, and what follows waits for what it reads.
+      page.setDefaultTimeout(90_000);
+      const res = await page.goto(`${server.url}/admin/contacts`, { waitUntil: "commit" });
       expect(res?.status()).toBe(503);
       expect(await page.textContent('[data-testid="contacts-load-failed"]')).toContain("فشل في تحميل الرسائل");
       await page.waitForFunction(() => (window as unknown as { shownToasts: string[] }).shownToasts.length > 0);
