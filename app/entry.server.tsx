@@ -8,6 +8,8 @@ import { NonceContext } from "./lib/nonce.tsx";
 import { RequestIdContext } from "./lib/request-id.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "#server/db/unavailable.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { movedAddressResponse } from "#server/content/moved-addresses.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -31,13 +33,21 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return new Response(response.body, { status: 503, headers });
 };
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A reading page that is not found (a tag's, an item's) may have moved (decision 0144): looked up on the 404 path only.
+  if (responseStatusCode === 404) {
+    const moved = await movedAddressResponse(await getDb(), request).catch((error: unknown) => {
+      logger.warn({ err: error }, "moved address lookup failed");
+      return null;
+    });
+    if (moved) return moved;
+  }
   const nonce = loadContext?.nonce ?? "";
   if (responseStatusCode >= 500 && databaseUnavailable.has(request)) {
     responseStatusCode = 503;

@@ -1,11 +1,25 @@
-import { useEffect, useMemo, type ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
+import { useContext, useEffect, useMemo, type ReactNode } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  UNSAFE_DataRouterStateContext as DataRouterStateContext,
+  useLocation,
+  useMatches,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "react-router";
 import { I18nextProvider } from "react-i18next";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
 import { createI18n, switchI18n } from "./lib/i18n.ts";
 import type { RootLoaderData, SignedInUser, Translations } from "./lib/root-data.ts";
 import { directionOf, type Language } from "#domain/language.ts";
+import { isAddressedByLanguage, languageOfAddress } from "#domain/addresses.ts";
+import { languagesWithText } from "#domain/localized.ts";
+import { pageAddresses } from "./lib/addresses.ts";
 import { PREFETCH_RULES } from "#domain/navigation.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { useNonce } from "./lib/nonce.tsx";
@@ -19,6 +33,7 @@ import { getSessionUser } from "#server/auth/session.server.ts";
 import "./fonts/fonts.css";
 import { fontPreloads } from "./lib/fonts.ts";
 import "./app.css";
+import { robotsMeta } from "./lib/seo.ts";
 
 async function signedInUser(request: Request): Promise<SignedInUser | null> {
   const user = await getSessionUser(request);
@@ -41,16 +56,46 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Declared in app/lib/root-data.ts, which the modules root.tsx imports can read without importing root.tsx. */
 export type { RootLoaderData } from "./lib/root-data.ts";
 
-/** Root data (language, strings, site settings) changes only after a form post, such as the language toggle. */
+/**
+ * Root data (language, strings, site settings) changes only after a form post, or on a move to an address in
+ * another language (issue 42: the address decides a reading page's language).
+ */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
   if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
-  return false;
+  const addressed = isAddressedByLanguage(currentUrl.pathname) || isAddressedByLanguage(nextUrl.pathname);
+  return addressed && languageOfAddress(currentUrl.pathname) !== languageOfAddress(nextUrl.pathname);
 };
+
+/**
+ * The page's canonical URL and its language versions (`hreflang`, reciprocal, `x-default` the Arabic address), in
+ * one place for every reading page (docs/decisions/0143-language-addresses.md). A detail page names its canonical
+ * itself (app/lib/seo.ts: an item first published elsewhere has another); its alternates leave out the languages
+ * the item has no text of its own in. Nothing on the 404 page, an error, or an address of all languages (/admin).
+ */
+function PageAddressLinks({ lang, base }: { lang: Language; base: string }) {
+  const location = useLocation();
+  const matches = useMatches();
+  // Any route's error, not only the root's (useRouteError): a missing item's 404 is its layout's boundary.
+  const errors = useContext(DataRouterStateContext)?.errors;
+  if (errors || matches.some((m) => /^(?:unknown-url|not-found)(?:-|$)/.test(m.id))) return null;
+  const detail = matches.find((m) => m.id.startsWith("detail-"))?.data as { item?: { titleFr?: string | null; titleEn?: string | null } } | undefined;
+  const addresses = pageAddresses(base, lang, location, detail?.item ? languagesWithText(detail.item) : undefined);
+  if (!addresses) return null;
+  return (
+    <>
+      {!detail && <link rel="canonical" href={addresses.canonical} />}
+      {addresses.alternates.map((a) => (
+        <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
+      ))}
+    </>
+  );
+}
 
 export const meta: Route.MetaFunction = ({ data }) => {
   const site = data?.site;
-  return [{ title: site?.siteName ?? "" }, { name: "description", content: site?.siteDescription ?? "" }];
+  // The home page and any reading page without a meta of its own: indexable (app/lib/seo.ts robotsMeta).
+  return [{ title: site?.siteName ?? "" }, { name: "description", content: site?.siteDescription ?? "" }, robotsMeta()];
 };
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -106,6 +151,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#9a4a17" />
         <Meta />
+        <PageAddressLinks lang={lang} base={data?.site.publicUrl ?? ""} />
         {/* The regular weight the page's first screen is set in (app/lib/fonts.ts, docs/decisions/0114-fonts.md). */}
         {fontPreloads(lang).map((font) => (
           <link key={font.href} rel="preload" as="font" type={font.type} crossOrigin="anonymous" href={font.href} />

@@ -1,5 +1,7 @@
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, type RouteConfigEntry, index, layout, prefix, route } from "@react-router/dev/routes";
 import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
+import { LANGUAGE_PREFIX, PREFIXED_LANGUAGES } from "#domain/addresses.ts";
+import type { Language } from "#domain/language.ts";
 
 /**
  * The newsroom's screens of one content type (back-office.md §2): its list, the editor (new and existing
@@ -13,6 +15,64 @@ function contentScreens({ segment }: { segment: string }) {
     route(`${segment}/:id`, "routes/admin/content-editor.tsx", { id: `admin-${segment}-edit` }),
     route(`${segment}/:id/revisions`, "routes/admin/content-revisions.tsx", { id: `admin-${segment}-revisions` }),
     route(`${segment}/:id/preview`, "routes/admin/content-preview.tsx", { id: `admin-${segment}-preview` }),
+  ];
+}
+
+/**
+ * The reader's pages and feeds in one language (docs/decisions/0143-language-addresses.md): the same modules at
+ * `/…`, `/fr/…` and `/en/…`; the loaders read the language from the address (server/http/language.server.ts).
+ * Arabic keeps the route ids it always had; the other languages' ids end in `-fr`, `-en`.
+ */
+function readerRoutes(lang: Language): RouteConfigEntry[] {
+  const id = (file: string, name?: string) => {
+    const base = name ?? file.replace(/\.tsx?$/, "");
+    return lang === "ar" ? base : `${base}-${lang}`;
+  };
+  const page = (path: string, file: string, name?: string) => route(path, file, { id: id(file, name) });
+  return [
+    page("rss.xml", "routes/feeds/rss-xml.ts"),
+    page("podcasts/feed.xml", "routes/feeds/podcast-feed-xml.ts"),
+    page("programs/:slug/feed.xml", "routes/feeds/podcast-feed-xml.ts", "program-podcast-feed"),
+    page("tags/:slug/feed.xml", "routes/feeds/tag-feed-xml.ts"),
+    layout("routes/public/layout.tsx", { id: id("routes/public/layout") }, [
+      index("routes/public/home.tsx", { id: id("routes/public/home") }),
+      page("news", "routes/public/news.tsx"),
+      page("programs", "routes/public/programs.tsx"),
+      // One detail page module for every type with a page of its own (public-site.md §2 "Detail screens").
+      ...ALL_CONTENT_TYPES.filter((d) => d.detailPage).map(({ type, publicPath }) =>
+        page(`${publicPath.slice(1)}/:slug`, "routes/public/content-detail.tsx", `detail-${type}`),
+      ),
+      page("authors/:slug", "routes/public/author.tsx"),
+      page("emirates", "routes/public/emirates.tsx"),
+      page("media", "routes/public/media.tsx"),
+      page("videos", "routes/public/videos.tsx"),
+      page("culture", "routes/public/culture.tsx"),
+      page("politics", "routes/public/politics.tsx"),
+      page("literature", "routes/public/literature.tsx"),
+      page("opinion", "routes/public/opinion.tsx"),
+      page("newsletter/confirm", "routes/public/newsletter-confirm.tsx"),
+      page("newsletter/unsubscribe", "routes/public/newsletter-unsubscribe.tsx"),
+      page("newsletter/preferences", "routes/public/newsletter-preferences.tsx"),
+      page("contact", "routes/public/contact.tsx"),
+      page("privacy", "routes/public/legal.tsx", "privacy"),
+      page("terms", "routes/public/legal.tsx", "terms"),
+      page("sitemap", "routes/public/sitemap.tsx"),
+      page("search", "routes/public/search.tsx"),
+      page("tags/:slug", "routes/public/tag.tsx"),
+      // The archive by date (decision 0144): a year, a month, a day, in the newsroom's time zone.
+      page("archive/:year", "routes/public/archive.tsx", "archive-year"),
+      page("archive/:year/:month", "routes/public/archive.tsx", "archive-month"),
+      page("archive/:year/:month/:day", "routes/public/archive.tsx", "archive-day"),
+      page("facebook", "routes/public/facebook.tsx"),
+      page("debug/facebook", "routes/debug/facebook.tsx"),
+      page("auth", "routes/auth/auth.tsx"),
+      page("auth/forgot", "routes/auth/forgot.tsx"),
+      page("auth/reset", "routes/auth/reset.tsx"),
+      page("auth/verify", "routes/auth/verify.tsx"),
+      page("setup", "routes/auth/setup.tsx"),
+      page("404", "routes/public/not-found.tsx", "not-found"),
+      page("*", "routes/public/not-found.tsx", "unknown-url"),
+    ]),
   ];
 }
 
@@ -56,47 +116,12 @@ export default [
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
   route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),
   route("robots.txt", "routes/feeds/robots-txt.ts"),
-  route("rss.xml", "routes/feeds/rss-xml.ts"),
-  route("podcasts/feed.xml", "routes/feeds/podcast-feed-xml.ts"),
-  route("programs/:slug/feed.xml", "routes/feeds/podcast-feed-xml.ts", { id: "program-podcast-feed" }),
-  route("tags/:slug/feed.xml", "routes/feeds/tag-feed-xml.ts"),
   route("social/image/:key", "routes/social/image.ts"),
   route("social/share", "routes/social/share-image.ts"),
-  layout("routes/public/layout.tsx", [
-    index("routes/public/home.tsx"),
-    route("news", "routes/public/news.tsx"),
-    route("programs", "routes/public/programs.tsx"),
-    // One detail page module for every type with a page of its own (public-site.md §2 "Detail screens").
-    ...ALL_CONTENT_TYPES.filter((d) => d.detailPage).map(({ type, publicPath }) =>
-      route(`${publicPath.slice(1)}/:slug`, "routes/public/content-detail.tsx", { id: `detail-${type}` }),
-    ),
-    route("authors/:slug", "routes/public/author.tsx"),
-    route("emirates", "routes/public/emirates.tsx"),
-    route("media", "routes/public/media.tsx"),
-    route("videos", "routes/public/videos.tsx"),
-    route("culture", "routes/public/culture.tsx"),
-    route("politics", "routes/public/politics.tsx"),
-    route("literature", "routes/public/literature.tsx"),
-    route("opinion", "routes/public/opinion.tsx"),
-    route("newsletter/confirm", "routes/public/newsletter-confirm.tsx"),
-    route("newsletter/unsubscribe", "routes/public/newsletter-unsubscribe.tsx"),
-    route("newsletter/preferences", "routes/public/newsletter-preferences.tsx"),
-    route("contact", "routes/public/contact.tsx"),
-    route("privacy", "routes/public/legal.tsx", { id: "privacy" }),
-    route("terms", "routes/public/legal.tsx", { id: "terms" }),
-    route("sitemap", "routes/public/sitemap.tsx"),
-    route("search", "routes/public/search.tsx"),
-    route("tags/:slug", "routes/public/tag.tsx"),
-    route("facebook", "routes/public/facebook.tsx"),
-    route("debug/facebook", "routes/debug/facebook.tsx"),
-    route("auth", "routes/auth/auth.tsx"),
-    route("auth/forgot", "routes/auth/forgot.tsx"),
-    route("auth/reset", "routes/auth/reset.tsx"),
-    route("auth/verify", "routes/auth/verify.tsx"),
-    route("setup", "routes/auth/setup.tsx"),
-    route("404", "routes/public/not-found.tsx", { id: "not-found" }),
-    route("*", "routes/public/not-found.tsx", { id: "unknown-url" }),
-  ]),
+  route("social/logo.png", "routes/social/publisher-logo.ts"),
+  // The reader's pages and feeds once per language (issue 42): Arabic at the root, French and English under their prefix.
+  ...readerRoutes("ar"),
+  ...PREFIXED_LANGUAGES.flatMap((lang) => prefix(LANGUAGE_PREFIX[lang].slice(1), readerRoutes(lang))),
   ...prefix("admin", [
     layout("routes/admin/layout.tsx", [
       index("routes/admin/dashboard.tsx"),

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { focalCrop, imagesWithoutAlt, imageUrlsIn, imageUrlsOfItem, objectPositionOf, shareImagePath, type ImageDetailsMap } from "./image-details.ts";
+import {
+  cropRatioOf,
+  cropSize,
+  focalCrop,
+  imagesWithoutAlt,
+  imageUrlsIn,
+  imageUrlsOfItem,
+  objectPositionOf,
+  shareImagePath,
+  type ImageDetailsMap,
+} from "./image-details.ts";
 
 describe("image details", () => {
   it("crops a picture to a ratio around its focal point, inside the picture", () => {
@@ -35,6 +45,19 @@ describe("image details", () => {
     );
     expect(shareImagePath("/uploads/demo/a.svg", { focal: { x: 0.2, y: 0.8 } })).toBeNull();
     expect(shareImagePath("/uploads/news/a.jpg", undefined)).toBeNull();
+  });
+
+  it("names the article markup's crops by ratio, and only the ratios it makes (issue 42)", () => {
+    expect(shareImagePath("/uploads/news/a.jpg", { focal: { x: 0.5, y: 0.5 } }, "4x3")).toBe("/social/share?src=%2Fuploads%2Fnews%2Fa.jpg&f=0.5%2C0.5&r=4x3");
+    expect(cropRatioOf(null)).toBeUndefined();
+    for (const r of ["16x9", "4x3", "1x1"] as const) {
+      expect(cropRatioOf(r)).toBe(r);
+      const { width, height } = cropSize(r);
+      expect(width).toBeGreaterThanOrEqual(1200);
+      expect(width / height).toBeCloseTo(Number(r.split("x")[0]) / Number(r.split("x")[1]), 2);
+    }
+    for (const r of ["", "2x1", "16:9", "toString", "__proto__"]) expect(cropRatioOf(r), r).toBeNull();
+    expect(cropSize(undefined)).toEqual({ width: 1200, height: 630 });
   });
 });
 

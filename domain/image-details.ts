@@ -49,17 +49,44 @@ export function focalCrop(
 /** Where a library picture's share image is made (server/media/share-image.server.ts), and its size. */
 export const SHARE_IMAGE_PATH = "/social/share";
 export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+/** The publisher's logo that the article markup names (server/media/share-image.server.ts `publisherLogo`), and its size. */
+export const PUBLISHER_LOGO_PATH = "/social/logo.png";
+export const PUBLISHER_LOGO_SIZE = { width: 600, height: 600 } as const;
 /** The pictures a share image is made of: what the image checker stores, not SVG (markup) nor GIF (animation). */
 export const SHARE_IMAGE_RASTER = /\.(?:jpe?g|png|webp|avif)$/i;
 
 /**
- * The address of a library picture's share image, cropped around its focal point (which the address carries, so
- * a new focal point is a new image for the platforms' caches); null: the picture itself is shared.
+ * The crops search engines ask of an article's picture (issue 42: Google's Article markup wants 16:9, 4:3 and 1:1,
+ * each at least 1,200 px wide), named in the address as `r=16x9`. Only these: a ratio is a new image to make and
+ * keep, so the address cannot ask for any other.
  */
-export function shareImagePath(url: string, details: Pick<ImageDetails, "focal"> | undefined): string | null {
+export const CROP_RATIOS = {
+  "16x9": { width: 1200, height: 675 },
+  "4x3": { width: 1200, height: 900 },
+  "1x1": { width: 1200, height: 1200 },
+} as const;
+export type CropRatio = keyof typeof CROP_RATIOS;
+
+/** The ratio an address names (`r=16x9`), undefined when it names none (the link preview's 1200×630), null when unknown. */
+export function cropRatioOf(value: string | null): CropRatio | undefined | null {
+  if (value === null) return undefined;
+  return Object.hasOwn(CROP_RATIOS, value) ? (value as CropRatio) : null;
+}
+
+/** The size of the picture an address asks for: a named ratio's, else the link preview's. */
+export function cropSize(ratio: CropRatio | undefined): { width: number; height: number } {
+  return ratio ? CROP_RATIOS[ratio] : SHARE_IMAGE_SIZE;
+}
+
+/**
+ * The address of a library picture's share image, cropped around its focal point (which the address carries, so
+ * a new focal point is a new image for the platforms' caches), at the link preview's 1.91:1 or at one of
+ * `CROP_RATIOS`; null: the picture itself is shared.
+ */
+export function shareImagePath(url: string, details: Pick<ImageDetails, "focal"> | undefined, ratio?: CropRatio): string | null {
   if (!details || !SHARE_IMAGE_RASTER.test(url)) return null;
   const { x, y } = clampFocal(details.focal);
-  return `${SHARE_IMAGE_PATH}?${new URLSearchParams({ src: url, f: `${x},${y}` })}`;
+  return `${SHARE_IMAGE_PATH}?${new URLSearchParams({ src: url, f: `${x},${y}`, ...(ratio ? { r: ratio } : {}) })}`;
 }
 
 /** Keys of loader data that hold a picture's address (imageUrl, image_url, thumbnailUrl, poster…). */

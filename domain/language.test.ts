@@ -32,7 +32,8 @@ describe("language detection (public-site.md §1)", () => {
   });
 
   it("reads Accept-Language with its quality values", () => {
-    const req = (accept: string) => new Request("http://x/", { headers: { "Accept-Language": accept } });
+    // The back-office's language (a reading page's is its address's, below).
+    const req = (accept: string) => new Request("http://x/admin", { headers: { "Accept-Language": accept } });
     expect(languageOfRequest(req("de;q=0.9, fr-FR;q=0.95, en;q=0.1"))).toBe("fr");
     expect(languageOfRequest(req("de, en;q=0.5, fr;q=0.6"))).toBe("fr");
     expect(languageOfRequest(req("fr;q=0, en"))).toBe("en");
@@ -45,8 +46,18 @@ describe("language detection (public-site.md §1)", () => {
     expect(languageCookie("ar", true)).toBe("i18nextLng=ar; Max-Age=31536000; Path=/; Secure; SameSite=Lax");
   });
 
+  it("renders a reading page in its address's language alone, whatever the cookie or Accept-Language (decision 0143)", () => {
+    const req = (path: string) => new Request(`http://x${path}`, { headers: { Cookie: "i18nextLng=en", "Accept-Language": "en" } });
+    expect(languageOfRequest(req("/"))).toBe("ar");
+    expect(languageOfRequest(req("/news?page=2"))).toBe("ar");
+    expect(languageOfRequest(req("/fr"))).toBe("fr");
+    expect(languageOfRequest(req("/fr/articles/x"))).toBe("fr");
+    expect(languageOfRequest(req("/france"))).toBe("ar");
+    expect(languageOfRequest(req("/api/news"))).toBe("en");
+  });
+
   it("renders the server request in the cookie's language, else the browser's", () => {
-    const req = (headers: Record<string, string>) => new Request("http://x/", { headers });
+    const req = (headers: Record<string, string>) => new Request("http://x/admin/articles", { headers });
     expect(languageOfRequest(req({}))).toBe("ar");
     expect(languageOfRequest(req({ "Accept-Language": "fr-FR,fr;q=0.9" }))).toBe("fr");
     expect(languageOfRequest(req({ Cookie: "a=1; i18nextLng=ar", "Accept-Language": "fr" }))).toBe("ar");

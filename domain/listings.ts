@@ -6,6 +6,7 @@
  *
  * A new list page declares its listing here and calls `loadListing` (or `loadLeadAndList`) in its route's loader.
  */
+import { data } from "react-router";
 import { definitionOf, publicUrl, type ApiFieldMap, type CardField, type ContentType } from "./content-types/index.ts";
 
 /** The section pages: a parent category with its children (public-site.md §2–3). */
@@ -164,3 +165,69 @@ function apiValue(type: ContentType, card: Readonly<Record<string, unknown>>, so
   const value = card[source];
   return value instanceof Date ? value.toISOString() : value;
 }
+
+// ---- Keyset paging (issue 42, docs/decisions/0144-archive-and-moved-addresses.md) ----
+
+/**
+ * A keyset cursor: the sort values of the row a page stops at (a time written to the microsecond, then what breaks
+ * ties), so the next page is an index scan from that row, whatever its depth, where an OFFSET would read and drop
+ * every row before it. Opaque to readers: base64url of a JSON array.
+ */
+export type Cursor = readonly (string | number)[];
+
+/** A cursor's time: ISO 8601 in UTC to the microsecond, as the database writes it (a JavaScript Date keeps ms only). */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** What each place of a cursor holds: a time, a positive id, or one of a few words (a type). */
+export type CursorShape = readonly ("time" | "id" | readonly string[])[];
+
+const toBase64Url = (text: string) => btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+export function encodeCursor(values: Cursor): string {
+  return toBase64Url(JSON.stringify(values));
+}
+
+/** The cursor a parameter holds, or null when it is not one of this shape (a reader's edit, a cut link). */
+export function decodeCursor(text: string, shape: CursorShape): Cursor | null {
+  if (text.length > 200 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  let values: unknown;
+  try {
+    values = JSON.parse(atob(text.replace(/-/g, "+").replace(/_/g, "/")));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(values) || values.length !== shape.length) return null;
+  const ok = shape.every((kind, i) => {
+    const v: unknown = values[i];
+    if (kind === "time") return typeof v === "string" && CURSOR_TIME.test(v) && !Number.isNaN(Date.parse(v));
+    if (kind === "id") return Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= 2_147_483_647;
+    return typeof v === "string" && kind.includes(v);
+  });
+  return ok ? (values as Cursor) : null;
+}
+
+/** Which way a keyset page reads from its cursor: `before` (towards the list's end) or `after` (back to its start). */
+export type KeysetDirection = "before" | "after";
+
+/**
+ * The cursor of a keyset page's request (`?before=` or `?after=`; none: the list's start). A parameter that is not
+ * a cursor answers 400, as a bad page number does (domain/query.ts), never the first page again.
+ */
+export function cursorParam(
+  url: URL,
+  shape: CursorShape,
+  names: readonly KeysetDirection[] = ["before", "after"],
+): { direction: KeysetDirection; cursor: Cursor } | null {
+  const given = names.filter((name) => url.searchParams.has(name));
+  if (!given.length) return null;
+  const cursor = given.length === 1 ? decodeCursor(url.searchParams.get(given[0]) ?? "", shape) : null;
+  if (!cursor)
+    throw data({ error: { code: "INVALID_CURSOR", message: `The ${given.join(" and ")} parameter is not a cursor of this list.` } }, { status: 400 });
+  return { direction: given[0], cursor };
+}
+
+/** The news listing's cursor: its creation time and id. */
+export const NEWS_CURSOR: CursorShape = ["time", "id"];
+
+/** The last `?page=N` of /news (its cumulative pages); older news is reached with `?before=` from there. */
+export const NEWS_MAX_PAGE = 20;

@@ -1,9 +1,23 @@
-import type { Language } from "./language.ts";
+import { DEFAULT_LANGUAGE, type Language } from "./language.ts";
 import { firstStrongDirection } from "./bidi.ts";
 
 /** The French variant when French is shown and the variant exists; the Arabic text otherwise. */
 export function localized<T extends string | null | undefined>(lang: Language, arabic: T, french: string | null | undefined): T | string {
   return lang === "fr" && french ? french : arabic;
+}
+
+/**
+ * The languages an item has a text of its own in (issue 42, docs/decisions/0143-language-addresses.md): Arabic, the
+ * original, always; French or English when the item's title in that language is written (`titleFr`; items have no
+ * English fields yet, so `titleEn` is read only where a row carries it). The one rule for "this language's page is a
+ * page of its own": only these addresses are indexable, listed in the sitemaps and given as hreflang alternates; the
+ * others show the Arabic text, say so, and are noindex.
+ */
+export function languagesWithText(item: { titleFr?: string | null; titleEn?: string | null }): Language[] {
+  const own: Language[] = [DEFAULT_LANGUAGE];
+  if (item.titleFr?.trim()) own.push("fr");
+  if (item.titleEn?.trim()) own.push("en");
+  return own;
 }
 
 // Tags and character references (&nbsp; would read as Latin letters).

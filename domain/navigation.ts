@@ -43,6 +43,8 @@ export const FOOTER_LINKS = {
     { to: "/privacy", label: "footer.privacy" },
     { to: "/terms", label: "footer.terms" },
     { to: "/sitemap", label: "footer.sitemap" },
+    // The archive by date (decision 0144): the door to everything older than the lists' pages.
+    { to: `/archive/${new Date().getUTCFullYear()}`, label: "archive.title" },
   ],
 } as const;
 
@@ -59,15 +61,21 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
  * presses it ("moderate"), and answered by the page cache. Not detail pages, which count a view when requested,
  * nor the account pages, the back-office, the API or search (which counts against the reader's budget). Speculation
  * rules: no script, and the browser leaves them out on Save-Data or a weak battery. Inline in every reading page
- * (root.tsx), allowed by its hash in the Content-Security-Policy (server/http/security.server.ts).
+ * (root.tsx), allowed by its hash in the Content-Security-Policy (server/http/security.server.ts). The pages left out
+ * are left out in every language: at the root (Arabic) and under `/fr`, `/en` (issue 42).
  */
+const ANY_LANGUAGE = "{/:lang(fr|en)}?";
 export const PREFETCH_RULES = JSON.stringify({
   prefetch: [
     {
       where: {
         and: [
           { selector_matches: "nav a[href], footer a[href], a[rel~=next], a[rel~=prev]" },
-          { not: { href_matches: ["/admin{/*}?", "/auth{/*}?", "/setup{/*}?", "/api/*", "/search{/*}?", "/*.*"] } },
+          {
+            not: {
+              href_matches: ["/admin{/*}?", `${ANY_LANGUAGE}/auth{/*}?`, `${ANY_LANGUAGE}/setup{/*}?`, "/api/*", `${ANY_LANGUAGE}/search{/*}?`, "/*.*"],
+            },
+          },
         ],
       },
       eagerness: "moderate",

@@ -8,6 +8,8 @@
  *    Arabic home and article pages (bench-lighthouse.ts); PASS/FAIL per criterion. Again on PostgreSQL when
  *    DATABASE_URL (or BENCH_DATABASE_URL, TEST_DATABASE_URL) is set, on a throw-away database;
  *  - newsroom (bench-newsroom.ts), search (bench-search.ts, then suggestions as you type: bench-suggest.ts), upload (bench-upload.ts);
+ *  - archive (bench-archive.ts): `/archive/YYYY/MM` and a keyset page of /news ≈ 6,000 items deep against
+ *    `/news?page=2`, page cache off, at 100,000 items on PostgreSQL (10,000 on PGlite without it);
  *  - processes (bench-processes.ts): two web processes on PostgreSQL and Redis against one, as a ratio;
  *  - bodies (bench-bodies.ts): the server's peak memory under 20 concurrent 200 MB chunked bodies against its idle memory;
  *  - fastpath, memory (bench-fastpath.ts): cached `/`, `/news` and an article with the page cache's fast path on and
@@ -23,7 +25,7 @@ export {};
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 
-const SECTIONS = ["pages", "newsroom", "search", "upload", "processes", "bodies", "fastpath", "memory"];
+const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory"];
 const only = process.env.BENCH_ONLY?.split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -50,6 +52,12 @@ if (runs("search")) {
   // Suggestions as you type on the same database (decision 0128).
   const { benchSuggest } = await import("./bench-suggest.ts");
   await benchSuggest();
+}
+
+// The archive by date and the news beyond page 20 at 100,000 items (issue 42; scripts/bench-archive.ts).
+if (runs("archive")) {
+  const { benchArchive } = await import("./bench-archive.ts");
+  await benchArchive();
 }
 
 if (runs("upload")) {

@@ -4,7 +4,7 @@
  * file directly. `prepare()` runs the start-up check, the migrations and the first-run seed.
  */
 import "react-router";
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import path from "node:path";
 import fs from "node:fs";
 import express from "express";
@@ -16,8 +16,9 @@ import { ensureSchema, getDatabaseHandle, seedIfEmpty } from "./db/client.server
 import { logger } from "./ops/logger.server.ts";
 import { publicSecurityHeaders, securityHeaders } from "./http/security.server.ts";
 import { BODY_LIMITS } from "./http/request-body.server.ts";
-import { requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
+import { ourOrigins, requestBodyGuard, requestTargetGuard } from "./http/request-guard.server.ts";
 import { oneClickUnsubscribe } from "./http/one-click-unsubscribe.server.ts";
+import { entryRedirect, entryRedirectTarget } from "./http/entry-redirect.server.ts";
 import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
 import { announceFirstRunSetup } from "./auth/setup.server.ts";
 import { armScheduledPublishing } from "./content/newsroom/scheduling.server.ts";
@@ -223,6 +224,10 @@ export function createApp() {
   // check refuses it (server/http/one-click-unsubscribe.server.ts).
   app.use(oneClickUnsubscribe(config));
 
+  // The reader's stored language, honoured at the bare entry `/` only, before any cache could answer with the
+  // Arabic home (server/http/entry-redirect.server.ts).
+  app.use(entryRedirect(config));
+
   // Whatever depends on the session is private, in any format (server/http/page-cache.server.ts), with the cache on or off.
   app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
   // Anonymous public pages and feeds from the full-page cache (server/http/page-cache.server.ts); everything else renders below.
@@ -233,7 +238,9 @@ export function createApp() {
     // Its fresh pages, answered before Express runs when server.js puts fastPathOf(app) in front (server/http/fast-path.server.ts).
     if (config.PAGE_CACHE_FAST_PATH === "on") {
       void loadLabeller().catch(() => {}); // the label middleware reports a failure to load the build
-      fastPaths.set(app, createFastPath({ app, track, securityHeaders: publicSecurityHeaders(config), cache, label: () => labeller }));
+      const ours = ourOrigins(config);
+      const redirects = (req: IncomingMessage) => entryRedirectTarget(req, ours) !== undefined;
+      fastPaths.set(app, createFastPath({ app, track, securityHeaders: publicSecurityHeaders(config), cache, label: () => labeller, redirects }));
     }
   }
 

@@ -246,19 +246,22 @@ doc.addEventListener("click", async (event) => {
   }
 });
 
-/* ---- the language: a choice stored in the browser comes first when the cookie is gone (the spec's detection order) ---- */
-const COOKIE = "i18nextLng";
-const hasCookie = () => doc.cookie.split(";").some((c) => c.trim().startsWith(`${COOKIE}=`));
-try {
-  const lang = root.lang;
-  const stored = localStorage.getItem(COOKIE);
-  if (!hasCookie() && (stored === "ar" || stored === "fr" || stored === "en") && stored !== lang) {
-    doc.cookie = `${COOKIE}=${stored}; path=/; max-age=31536000; samesite=lax${location.protocol === "https:" ? "; secure" : ""}`;
-    if (hasCookie()) location.reload();
-  } else if (stored !== lang) localStorage.setItem(COOKIE, lang);
-} catch {
-  // Storage can be unavailable (private mode, blocked cookies); the cookie still carries the choice.
-}
+/* ---- the language: the address decides it (issue 42); the toggle's choice is kept for the bare entry `/` ---- */
+// The toggle is a plain link to the page's address in the other language. Its choice is stored as it is followed,
+// so that the server's redirect at `/` (server/http/language.server.ts) brings the reader back to that language;
+// a deep link never looks at it. Without JavaScript the link still works, only the choice is not kept.
+const LANGUAGE_KEY = "i18nextLng";
+doc.addEventListener("click", (event) => {
+  const toggle = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("a[data-language-toggle]"));
+  const lang = toggle?.dataset.languageToggle;
+  if (lang !== "ar" && lang !== "fr" && lang !== "en") return;
+  doc.cookie = `${LANGUAGE_KEY}=${lang}; path=/; max-age=31536000; samesite=lax${location.protocol === "https:" ? "; secure" : ""}`;
+  try {
+    localStorage.setItem(LANGUAGE_KEY, lang);
+  } catch {
+    // Storage can be unavailable (private mode); the cookie carries the choice.
+  }
+});
 
 // The page is interactive (the browser tests wait for this, as on hydrated pages) once the page's own
 // enhancement modules, which run after this one and before DOMContentLoaded, have run too.

@@ -5,11 +5,12 @@
  */
 import { definitionOf, programFeedPath } from "#domain/content-types/index.ts";
 import { localizedField, textOf, type DetailPage } from "#domain/detail-view.ts";
-import { localized } from "#domain/localized.ts";
+import { languagesWithText, localized } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";
-import { shareImagePath } from "#domain/image-details.ts";
+import { CROP_RATIOS, shareImagePath, type CropRatio } from "#domain/image-details.ts";
+import { NAV_ITEMS } from "#domain/navigation.ts";
 import { effectiveSharing } from "#domain/search-sharing.ts";
-import { absoluteUrl, contentMeta, rootData } from "./seo.ts";
+import { absoluteUrl, contentMeta, rootData, siteNameOf } from "./seo.ts";
 
 type Match = Parameters<typeof rootData>[0][number];
 
@@ -37,16 +38,23 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     canonicalUrl: textOf(item, "canonicalUrl"),
     noindex: item.noindex === true,
   });
+  const picture = sharing.image;
+  const details = picture ? page.images?.[picture] : undefined;
+  const crops = picture ? (Object.keys(CROP_RATIOS) as CropRatio[]).map((r) => shareImagePath(picture, details, r)) : [];
   const meta = contentMeta({
     matches,
     title,
     shareTitle: sharing.title,
     description: sharing.description,
     canonical: sharing.canonical,
-    noindex: sharing.noindex,
+    // A language the item has no text of its own in shows the Arabic text: not a page of its own (decision 0143).
+    noindex: sharing.noindex || !languagesWithText(item).includes(lang),
     path: page.url,
     // A library picture is shared cropped around its focal point (server/media/share-image.server.ts).
-    image: sharing.image ? (shareImagePath(sharing.image, page.images?.[sharing.image]) ?? sharing.image) : null,
+    image: picture ? (shareImagePath(picture, details) ?? picture) : null,
+    // Search engines' crops of a library picture (16:9, 4:3, 1:1, 1,200 px wide); any other picture as it is.
+    images: crops.every(Boolean) ? (crops as string[]) : undefined,
+    breadcrumb: [...sectionOf(page, root?.translations ?? {}), { name: title, path: page.url }],
     schemaType: (category && view.schema.byCategory?.[category]) || view.schema.type,
     publishedTime: item.publishDate,
     modifiedTime: item.updatedAt,
@@ -67,7 +75,7 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
   });
   // A type with a feed (the podcasts) names it, so podcast apps and feed readers find it from any episode; an
   // episode of a program names its program's feed too, and a program with episodes its own.
-  const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
+  const siteName = siteNameOf(root);
   const feedLink = (title: string, path: string) => ({
     tagName: "link",
     rel: "alternate",
@@ -82,4 +90,24 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     ...(programSlug ? [feedLink(siteName, programFeedPath(programSlug))] : []),
     ...(item.hasPodcastFeed === true ? [feedLink(title, programFeedPath(item.pageSlug))] : []),
   ];
+}
+
+/** A translation of the page's strings (root data) by its dotted key; null when there is none. */
+function translated(translations: Record<string, unknown>, key: string): string | null {
+  let node: unknown = translations;
+  for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+  return typeof node === "string" ? node : null;
+}
+
+/**
+ * The listing a detail page belongs to, as its breadcrumb shows it (the type's kicker with a link: news, programs,
+ * media) or, for a type whose kicker links nowhere, the section its category is (an article of /culture). None: the
+ * trail goes from the home page to the item.
+ */
+function sectionOf(page: DetailPage, translations: Record<string, unknown>): { name: string; path: string }[] {
+  const { kicker } = definitionOf(page.type).detail;
+  const nav = NAV_ITEMS.find((n) => n.to === kicker.href) ?? NAV_ITEMS.find((n) => n.slug === textOf(page.item, "categorySlug") && n.to !== "/");
+  if (!nav) return [];
+  const name = translated(translations, nav.label);
+  return name ? [{ name, path: nav.to }] : [];
 }

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { redirect, redirectDocument, useMatches } from "react-router";
+import { neutralPath } from "#domain/addresses.ts";
 
 /**
  * A reading route's `handle`. `hydrate: false`, or a function of the route's loader data that answers false,
@@ -52,7 +53,8 @@ export function useEnhancements(): string[] {
 
 /** The pages the React application renders in the browser: the back-office and the account pages. */
 const APP_PAGES = /^\/(admin|auth|setup)(\/|$)/;
-const isAppPage = (path: string) => APP_PAGES.test(new URL(path, "http://site.invalid").pathname);
+/** In any language: `/fr/auth` is the French account page (domain/addresses.ts). */
+const isAppPage = (path: string) => APP_PAGES.test(neutralPath(new URL(path, "http://site.invalid").pathname));
 
 /**
  * A redirect from an action of the React application: to one of its own pages as React Router's, to any other

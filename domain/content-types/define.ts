@@ -9,6 +9,7 @@
  * derived from its key and segment.
  */
 import type { Permission } from "#domain/permissions.ts";
+import type { Article, NewsArticle, PodcastEpisode, TVEpisode } from "schema-dts";
 
 /**
  * An item's states (issue 40, decision 0138): draft → review → (changes_requested ↔ review) → approved →
@@ -101,8 +102,14 @@ export type FieldInput = Omit<FieldDefinition, "column">;
 export type ColumnDisplay = "date" | "status" | "media" | "excerpt" | "text" | "category" | "option";
 export type ColumnDefinition = { field: string; display: ColumnDisplay; label: string };
 
-/** The schema.org types of a detail page's JSON-LD (app/lib/seo.ts). */
-export type SchemaType = "NewsArticle" | "Article" | "OpinionNewsArticle" | "ReportageNewsArticle" | "TVEpisode" | "PodcastEpisode";
+/**
+ * The schema.org types of a detail page's JSON-LD (app/lib/seo.ts): names of schema.org's vocabulary (schema-dts),
+ * so a misspelt one is no type at all and the definition naming it fails the type-check.
+ */
+export type SchemaType = Extract<
+  (NewsArticle | Article | TVEpisode | PodcastEpisode)["@type"],
+  "NewsArticle" | "Article" | "OpinionNewsArticle" | "ReportageNewsArticle" | "TVEpisode" | "PodcastEpisode"
+>;
 
 /** One fact under a detail page's headline: a column's value, with a label, through a template, or a flag. */
 export type FactView = {

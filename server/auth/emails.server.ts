@@ -1,10 +1,12 @@
 /**
  * The account e-mails: address verification, password reset and staff invitation. Each carries one link to
- * a page of ours (/auth/verify, /auth/reset), written in the reader's language (the language cookie of the
- * request that caused it), and is sent through the mail module (SMTP, or the outbox file; the link is never logged).
+ * a page of ours (/auth/verify, /auth/reset), written in the reader's language (the address of the page the
+ * request came from, else its language cookie) and leading to that language's address of the page (/fr/auth/reset,
+ * issue 42), and is sent through the mail module (SMTP, or the outbox file; the link is never logged).
  */
 import escapeHtml from "escape-html";
 import { type Language } from "#domain/language.ts";
+import { isAddressedByLanguage, languageOfAddress, localizedPath } from "#domain/addresses.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { linkExpiry, translate } from "#server/http/i18n.server.ts";
 import { sendMail, type SentMail } from "#server/ops/mail.server.ts";
@@ -22,16 +24,26 @@ function lifetimeOf(kind: AccountMail): { seconds: number; once: boolean } {
   return { seconds: kind === "reset" ? RESET_SECONDS : INVITATION_SECONDS, once: true };
 }
 
-/** The link a message carries. The token travels only in the link, never in a log field of its own. */
-export function accountLink(config: Config, kind: AccountMail, token: string): string {
-  const url = new URL(PATHS[kind], config.publicUrl);
+/** The link a message carries, to the page in the mail's language. The token travels only in the link, never in a log field of its own. */
+export function accountLink(config: Config, kind: AccountMail, token: string, lang: Language = "ar"): string {
+  const url = new URL(localizedPath(lang, PATHS[kind]), config.publicUrl);
   url.searchParams.set("token", token);
   if (kind === "invite") url.searchParams.set("invite", "1");
   return url.toString();
 }
 
+/**
+ * The language of the reader who asked: the sign-in forms post to /api/auth (one address for all languages), so
+ * the page they were sent from (Referer: /fr/auth/forgot) names it; without one, the request's stored choice.
+ */
 export function languageOf(request: Request | undefined): Language {
-  return request ? languageOfRequest(request) : "ar";
+  if (!request) return "ar";
+  const referer = request.headers.get("Referer");
+  if (referer && URL.canParse(referer)) {
+    const { pathname } = new URL(referer);
+    if (isAddressedByLanguage(pathname)) return languageOfAddress(pathname);
+  }
+  return languageOfRequest(request);
 }
 
 export async function sendAccountMail(
@@ -41,7 +53,7 @@ export async function sendAccountMail(
 ): Promise<SentMail> {
   const t = (key: string) => translate(lang, `authMail.${kind}.${key}`);
   const site = lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR;
-  const link = accountLink(config, kind, token);
+  const link = accountLink(config, kind, token, lang);
   const fill = (s: string) => s.replaceAll("{site}", site).replaceAll("{inviter}", inviter ?? site);
   const subject = fill(t("subject"));
   const intro = fill(t("intro"));

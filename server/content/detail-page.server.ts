@@ -8,6 +8,7 @@
  * items degrade to an empty list. Rich-text bodies are sanitised again before they reach the page.
  */
 import { redirect } from "react-router";
+import { neutralPath } from "#domain/addresses.ts";
 import { ALL_CONTENT_TYPES, definitionOf, editorStatusOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { Body, DetailItem, DetailPage, PageCorrection, RelatedItem } from "#domain/detail-view.ts";
 import { correctionsOf } from "./corrections.server.ts";
@@ -82,9 +83,13 @@ async function lookUp(db: Database, type: ContentType, key: ItemKey): Promise<Lo
   return moved ? { movedTo: publicUrl(type, moved.pageSlug, moved.id) } : null;
 }
 
-/** The type whose detail pages live under a path ("/podcasts/…" → podcast); any other is the spec's internal error. */
+/**
+ * The type whose detail pages live under a path, in any language's address ("/podcasts/…", "/fr/podcasts/…" →
+ * podcast); any other is the spec's internal error.
+ */
 export function detailTypeOfPath(pathname: string): ContentType {
-  const def = ALL_CONTENT_TYPES.find((d) => d.detailPage && pathname.startsWith(`${d.publicPath}/`));
+  const path = neutralPath(pathname);
+  const def = ALL_CONTENT_TYPES.find((d) => d.detailPage && path.startsWith(`${d.publicPath}/`));
   if (!def) throw new Error("Invalid content type");
   return def.type;
 }

@@ -1,9 +1,24 @@
 /**
- * The machine-readable site files: sitemap.xml (sitemaps.org 0.9, an index of files past 50,000 URLs),
- * robots.txt, rss.xml (RSS 2.0) and the podcast feed (RSS 2.0 with the iTunes tags Apple Podcasts and Spotify read).
- * Pure functions of their inputs; the routes fetch the data. Every URL is absolute, built from PUBLIC_URL.
+ * The machine-readable site files: sitemap.xml (sitemaps.org 0.9: an index of the files of pages and of the
+ * Google News sitemap), robots.txt, rss.xml (RSS 2.0) and the podcast feed (RSS 2.0 with the iTunes tags Apple
+ * Podcasts and Spotify read). Pure functions of their inputs; the routes fetch the data. Every URL is absolute,
+ * built from PUBLIC_URL, and a page's URL is its address in the language listed or fed (issue 42,
+ * domain/addresses.ts): one sitemap `<url>` per language with hreflang alternates, one feed per language.
  */
-import type { FeedItem, SitemapEntry } from "./sitemap.server.ts";
+import { localizedPath } from "#domain/addresses.ts";
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#domain/language.ts";
+import { localized } from "#domain/localized.ts";
+import type { Config } from "#server/config.server.ts";
+import { translate } from "#server/http/i18n.server.ts";
+import type { FeedItem, NewsSitemapItem, SitemapEntry } from "./sitemap.server.ts";
+
+/** The site's name in a language: the Arabic name, or the Latin one (SITE_NAME_FR) for French and English. */
+export const siteNameIn = (config: Pick<Config, "SITE_NAME" | "SITE_NAME_FR">, lang: Language) => (lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR);
+
+/** A feed's channel title and description in its language (the site's name; the description the interface's words). */
+export function feedChannelText(config: Pick<Config, "SITE_NAME" | "SITE_NAME_FR" | "SITE_DESCRIPTION">, lang: Language) {
+  return { title: siteNameIn(config, lang), description: lang === "ar" ? config.SITE_DESCRIPTION : translate(lang, "sitemapPage.rss") };
+}
 
 /** Characters XML 1.0 cannot carry at all, even escaped. */
 const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -16,14 +31,61 @@ const absolute = (base: string, path: string) => `${base.replace(/\/+$/, "")}${p
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const XHTML_NS = "http://www.w3.org/1999/xhtml";
+const NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9";
 
-/** One sitemap file (a <urlset>): the section pages given, then the items with their last modification. */
+/**
+ * A page's `<url>` elements: one per language it has a page of its own in, each naming all of them (itself
+ * included) and x-default, the Arabic address, as alternates, so that every alternate names it back (Google
+ * ignores hreflang that is not reciprocal). A page in one language, or with one address for all, has no alternates.
+ */
+function pageUrls(publicUrl: string, path: string, languages: readonly Language[], extra: (lang: Language) => string = () => ""): string[] {
+  const addresses = languages.map((lang) => ({ lang, href: escapeXml(absolute(publicUrl, localizedPath(lang, path))) }));
+  const distinct = new Set(addresses.map((a) => a.href));
+  if (distinct.size < 2) return [`  <url><loc>${addresses[0].href}</loc>${extra(addresses[0].lang)}</url>`];
+  const arabic = addresses.find((a) => a.lang === DEFAULT_LANGUAGE);
+  const links = [
+    ...addresses.map((a) => `<xhtml:link rel="alternate" hreflang="${a.lang}" href="${a.href}"/>`),
+    arabic ? `<xhtml:link rel="alternate" hreflang="x-default" href="${arabic.href}"/>` : "",
+  ].join("");
+  return addresses.map((a) => `  <url><loc>${a.href}</loc>${extra(a.lang)}${links}</url>`);
+}
+
+/**
+ * One sitemap file (a <urlset>): the section pages given, in every language, then the pages of the entries with
+ * their last modification, each in the languages it has.
+ */
 export function sitemapXml(publicUrl: string, sections: readonly string[], entries: readonly SitemapEntry[]): string {
   const urls = [
-    ...sections.map((path) => `  <url><loc>${escapeXml(absolute(publicUrl, path))}</loc></url>`),
-    ...entries.map((e) => `  <url><loc>${escapeXml(absolute(publicUrl, e.path))}</loc><lastmod>${e.lastModified.toISOString()}</lastmod></url>`),
+    ...sections.flatMap((path) => pageUrls(publicUrl, path, LANGUAGES)),
+    ...entries.flatMap((e) => pageUrls(publicUrl, e.path, e.languages, () => `<lastmod>${e.lastModified.toISOString()}</lastmod>`)),
   ];
-  return `${XML_HEAD}\n<urlset xmlns="${SITEMAP_NS}">\n${urls.join("\n")}\n</urlset>\n`;
+  return `${XML_HEAD}\n<urlset xmlns="${SITEMAP_NS}" xmlns:xhtml="${XHTML_NS}">\n${urls.join("\n")}\n</urlset>\n`;
+}
+
+/** Where the Google News sitemap is served: named by the sitemap index and robots.txt. */
+export const NEWS_SITEMAP_PATH = "/sitemaps/news.xml";
+
+/**
+ * The Google News sitemap (https://developers.google.com/search/docs/crawling-indexing/sitemaps/news-sitemap):
+ * one `<url>` per item and language it has a text in, with the publication's name in that language, the
+ * language, the publication date (W3C) and the title in that language.
+ */
+export function newsSitemapXml(publicUrl: string, siteNames: Readonly<Record<Language, string>>, items: readonly NewsSitemapItem[]): string {
+  const urls = items.flatMap((item) =>
+    pageUrls(
+      publicUrl,
+      item.path,
+      LANGUAGES.filter((lang) => item.titles[lang] !== undefined),
+      (lang) =>
+        "<news:news>" +
+        `<news:publication><news:name>${escapeXml(siteNames[lang])}</news:name><news:language>${lang}</news:language></news:publication>` +
+        `<news:publication_date>${item.publishDate.toISOString()}</news:publication_date>` +
+        `<news:title>${escapeXml(item.titles[lang]!)}</news:title>` +
+        "</news:news>",
+    ),
+  );
+  return `${XML_HEAD}\n<urlset xmlns="${SITEMAP_NS}" xmlns:xhtml="${XHTML_NS}" xmlns:news="${NEWS_NS}">\n${urls.join("\n")}\n</urlset>\n`;
 }
 
 /** Where the sitemap files of an index live: /sitemaps/1.xml, /sitemaps/2.xml, … */
@@ -50,44 +112,63 @@ export function sitemapFiles(
   };
 }
 
-/** The sitemap index (a <sitemapindex>) naming each file. */
+/** The sitemap index (a <sitemapindex>) naming each file of pages, then the Google News sitemap. */
 export function sitemapIndexXml(publicUrl: string, files: number): string {
-  const entries = Array.from({ length: files }, (_, i) => `  <sitemap><loc>${escapeXml(absolute(publicUrl, sitemapFilePath(i + 1)))}</loc></sitemap>`);
+  const paths = [...Array.from({ length: files }, (_, i) => sitemapFilePath(i + 1)), NEWS_SITEMAP_PATH];
+  const entries = paths.map((path) => `  <sitemap><loc>${escapeXml(absolute(publicUrl, path))}</loc></sitemap>`);
   return `${XML_HEAD}\n<sitemapindex xmlns="${SITEMAP_NS}">\n${entries.join("\n")}\n</sitemapindex>\n`;
 }
 
+/** Everything may be crawled but the back-office and the sign-in pages (in each language); both sitemaps named. */
 export function robotsTxt(publicUrl: string): string {
-  return ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /auth", "", `Sitemap: ${absolute(publicUrl, "/sitemap.xml")}`, ""].join("\n");
+  const signIn = LANGUAGES.map((lang) => `Disallow: ${localizedPath(lang, "/auth")}`);
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    ...signIn,
+    "",
+    `Sitemap: ${absolute(publicUrl, "/sitemap.xml")}`,
+    `Sitemap: ${absolute(publicUrl, NEWS_SITEMAP_PATH)}`,
+    "",
+  ].join("\n");
 }
 
 export type RssChannel = {
   title: string;
   description: string;
-  language: string;
+  /** The feed's language: its items' titles and links are that language's (the French title when written). */
+  language: Language;
   publicUrl: string;
-  /** The feed's own path (default /rss.xml) and the page it is the feed of (default /): a tag's feed names its own. */
+  /**
+   * The feed's own path (default /rss.xml) and the page it is the feed of (default /): a tag's feed names its
+   * own. Language-neutral: written as the channel language's addresses.
+   */
   path?: string;
   link?: string;
 };
 
-/** The item's summary, then its latest correction with its date (the feed is the site's Arabic one). */
-function descriptionOf(item: FeedItem): string {
+/** The item's summary in the feed's language, then its latest correction with its date (corrections are written in Arabic). */
+function descriptionOf(item: FeedItem, lang: Language): string {
   const correction = item.correction ? `تصحيح (${item.correction.at.toISOString().slice(0, 10)}): ${item.correction.text}` : "";
-  return [item.excerpt ?? "", correction].filter(Boolean).join("\n\n");
+  return [localized(lang, item.excerpt, item.excerptFr) ?? "", correction].filter(Boolean).join("\n\n");
 }
 
 export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string {
-  const self = absolute(channel.publicUrl, channel.path ?? "/rss.xml");
+  const lang = channel.language;
+  const address = (path: string) => absolute(channel.publicUrl, localizedPath(lang, path));
+  const self = address(channel.path ?? "/rss.xml");
   const lastBuild = items[0]?.publishDate ?? new Date();
   const rendered = items.map((item) => {
-    const link = absolute(channel.publicUrl, item.path);
+    const link = address(item.path);
+    const description = descriptionOf(item, lang);
     return [
       "    <item>",
-      `      <title>${escapeXml(item.title)}</title>`,
+      `      <title>${escapeXml(localized(lang, item.title, item.titleFr))}</title>`,
       `      <link>${escapeXml(link)}</link>`,
       `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
       `      <pubDate>${item.publishDate.toUTCString()}</pubDate>`,
-      descriptionOf(item) ? `      <description>${escapeXml(descriptionOf(item))}</description>` : "",
+      description ? `      <description>${escapeXml(description)}</description>` : "",
       // A corrected item says when (decision 0140): feed readers that read Atom's updated show it changed.
       item.correction ? `      <atom:updated>${item.correction.at.toISOString()}</atom:updated>` : "",
       // One dc:creator per author profile (issue 29), else the stored author name.
@@ -103,7 +184,7 @@ export function rssXml(channel: RssChannel, items: readonly FeedItem[]): string 
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">',
     "  <channel>",
     `    <title>${escapeXml(channel.title)}</title>`,
-    `    <link>${escapeXml(absolute(channel.publicUrl, channel.link ?? "/"))}</link>`,
+    `    <link>${escapeXml(address(channel.link ?? "/"))}</link>`,
     `    <description>${escapeXml(channel.description)}</description>`,
     `    <language>${escapeXml(channel.language)}</language>`,
     `    <lastBuildDate>${lastBuild.toUTCString()}</lastBuildDate>`,

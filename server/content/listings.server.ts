@@ -7,10 +7,10 @@
  * Cache keys and tags are derived from the declaration (`loadListing`, `loadLeadAndList`): the listing's name and
  * its parameters; its types, and the categories, authors it reads.
  */
-import { and, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { definitionOf, type CardField, type ContentType, type DefinitionOf } from "#domain/content-types/index.ts";
-import { refine, type LeadAndList, type Listing, type ListingFilter } from "#domain/listings.ts";
+import { encodeCursor, refine, type Cursor, type KeysetDirection, type LeadAndList, type Listing, type ListingFilter } from "#domain/listings.ts";
 import type { BylineAuthor } from "#domain/authors.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories } from "#server/db/schema.server.ts";
@@ -225,4 +225,75 @@ export function loadLeadAndList<L extends Listing>(db: Database, page: { listing
   return cached(listingKey(page.listing, "lead", filter, page.lead, pageNumber), listingTags(refine(page.listing, filter)), () =>
     readLeadAndList(db, page, filter, pageNumber),
   );
+}
+
+// ---- Keyset pages (issue 42, decision 0144): any depth costs what the second page costs ----
+
+/** A time column as a cursor writes it: UTC to the microsecond, which a JavaScript Date would cut to the millisecond. */
+export const cursorTimeSql = (column: PgColumn | SQL): SQL<string> => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The one time column a keyset listing is ordered by (newest first), then its id. */
+function keysetColumn(l: Listing): { type: ContentType; time: PgColumn; id: PgColumn } {
+  const order = orderOf(l);
+  if (l.types.length !== 1 || order.length !== 1) {
+    throw new ListingError("LISTING_NO_KEYSET", "Keyset pages read one type ordered by one time column", { context: { listing: l.name } });
+  }
+  const type = l.types[0];
+  return { type, time: columnNamed(type, order[0]), id: tableOf(type).id };
+}
+
+/**
+ * One page of a listing from a cursor: `before` reads on towards the oldest, `after` back towards the newest. The
+ * condition is written so that the index on the time column bounds the scan (`time <= t`, then the tie on id), not
+ * as a row comparison the planner may not use. Answers the page, newest first, and the cursors of its neighbours
+ * (null where the list ends).
+ */
+export async function keysetPageOfCards<L extends Listing>(
+  db: Database,
+  l: L,
+  from: { direction: KeysetDirection; cursor: Cursor } | null,
+  pageSize: number = l.limit,
+): Promise<{ items: CardOf<L>[]; older: string | null; newer: string | null }> {
+  const { type, time, id } = keysetColumn(l);
+  const t = tableOf(type);
+  const selection = Object.fromEntries([...cardExpressions(type, l.with ?? [])].map(([name, e]) => [name, e.sql]));
+  const backwards = from?.direction === "after";
+  let bound: SQL | undefined;
+  if (from) {
+    const [at, cursorId] = [sql`${String(from.cursor[0])}::timestamptz`, Number(from.cursor[1])];
+    bound = backwards
+      ? and(sql`${time} >= ${at}`, or(sql`${time} > ${at}`, sql`${id} > ${cursorId}`))
+      : and(sql`${time} <= ${at}`, or(sql`${time} < ${at}`, sql`${id} < ${cursorId}`));
+  }
+  const category = definitionOf(type).card.category ? categoryColumn(type) : undefined;
+  const query = db.select({ ...selection, cursorTime: cursorTimeSql(time) }).from(t);
+  const rows = (await (category ? query.leftJoin(categories, eq(category, categories.id)) : query)
+    .where(and(listingWhere(db, type, l.filter), bound))
+    .orderBy(...(backwards ? [asc(time), asc(id)] : [desc(time), desc(id)]))
+    .limit(pageSize + 1)) as (Record<string, unknown> & { id: number; cursorTime: string })[];
+  const more = rows.length > pageSize;
+  const page = rows.slice(0, pageSize);
+  if (backwards) page.reverse();
+  const cursorOf = (row: { id: number; cursorTime: string } | undefined) => (row ? encodeCursor([row.cursorTime, row.id]) : null);
+  const items = page.map(({ cursorTime: _, ...card }) => card) as CardOf<L>[];
+  // Read forwards, the page after a cursor has newer rows (the cursor's own); read back, older ones.
+  const older = backwards || more ? cursorOf(page.at(-1)) : null;
+  const newer = from && (!backwards || more) ? cursorOf(page[0]) : null;
+  return { items, older, newer };
+}
+
+/** The cursor of a listing's row (the last of a numbered page, where keyset pages take over), or null. */
+export async function cursorOfCard(db: Database, l: Listing, cardId: number): Promise<string | null> {
+  const { type, time, id } = keysetColumn(l);
+  const [row] = await db
+    .select({ at: cursorTimeSql(time) })
+    .from(tableOf(type))
+    .where(eq(id, cardId))
+    .limit(1);
+  return row ? encodeCursor([row.at, cardId]) : null;
+}
+
+/** A keyset page (keysetPageOfCards), cached until one of its listing's tags is invalidated. */
+export function loadKeysetPage<L extends Listing>(db: Database, l: L, from: { direction: KeysetDirection; cursor: Cursor } | null, pageSize: number = l.limit) {
+  return cached(listingKey(l, "keyset", from, pageSize), listingTags(l), () => keysetPageOfCards(db, l, from, pageSize));
 }

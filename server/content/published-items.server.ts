@@ -109,6 +109,9 @@ export type FeedItem = {
   path: string;
   title: string;
   excerpt: string | null;
+  /** The French title and summary when written: the French feed's (issue 42). */
+  titleFr?: string | null;
+  excerptFr?: string | null;
   author: string | null;
   /** The author profiles' names in byline order (dc:creator each); empty: `author`. */
   authors?: string[];
@@ -140,7 +143,9 @@ export async function listPublishedFeedItems(db: Database, { types, where }: Pub
           id: t.id,
           slug: t.pageSlug,
           title: t.title,
+          titleFr: t.titleFr,
           excerpt: sql<string | null>`${columnOf(type, summaryOf(type)) ?? noText}`.as("excerpt"),
+          excerptFr: sql<string | null>`${columnOf(type, `${summaryOf(type)}Fr`) ?? noText}`.as("excerpt_fr"),
           author: t.authorName,
           authors: bylineNamesSql(type, t.id).as("authors"),
           category: (field ? sql<string | null>`${categories.name}` : noText).as("category"),
@@ -160,7 +165,9 @@ export async function listPublishedFeedItems(db: Database, { types, where }: Pub
     type: types[r.rank],
     path: publicUrl(types[r.rank], r.slug, r.id),
     title: r.title,
+    titleFr: r.titleFr,
     excerpt: r.excerpt,
+    excerptFr: r.excerptFr,
     author: r.author,
     authors: r.authors ?? [],
     category: category ?? r.category,

@@ -3,8 +3,13 @@
  * and the latest items of the feed's types for the RSS feed. Both loop over the content-type definitions
  * (domain/content-types/): a type with `detailPage` is in the sitemap, a type with a detail page and a
  * category is in the feed. Published-only through isPublished().
+ *
+ * Every page has an address per language (issue 42, domain/addresses.ts): a sitemap entry names the languages
+ * whose address is a page of its own (`languagesWithText`, domain/localized.ts) and feeds.server.ts writes one
+ * `<url>` per language with the others as hreflang alternates. The Google News sitemap lists the news-like items
+ * of the last two days the same way.
  */
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { authors } from "#server/db/schema.server.ts";
 import { authorPath } from "#domain/authors.ts";
@@ -13,17 +18,33 @@ import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
 import { tags } from "#server/db/schema.server.ts";
 import { tagPath } from "#domain/tags.ts";
 import { ALL_CONTENT_TYPES, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
+import { LANGUAGES, type Language } from "#domain/language.ts";
+import { languagesWithText } from "#domain/localized.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
+import { cached } from "./cache.server.ts";
 import { isPublished } from "./published.server.ts";
 import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 
 export type { FeedItem } from "./published-items.server.ts";
 
-export type SitemapEntry = { path: string; lastModified: Date };
+/**
+ * A page of the site (its language-neutral path) and the languages whose address of it is a page of its own:
+ * every language for the sections, author and tag pages (their words are the interface's), the item's
+ * `languagesWithText` for an item.
+ */
+export type SitemapEntry = { path: string; lastModified: Date; languages: readonly Language[] };
 
-/** A sitemap file holds at most 50,000 URLs; past that the site serves a sitemap index (server/content/feeds.server.ts). */
+/** The protocol's bound on the URLs of one sitemap file (sitemaps.org), and on its size: 50 MB uncompressed. */
 export const SITEMAP_MAX_URLS = 50_000;
+
+/**
+ * How many pages one sitemap file lists. Each page is up to one `<url>` per language, each carrying up to four
+ * alternates (three languages and x-default): with the longest slug (120 Arabic letters, percent-encoded to 720
+ * bytes) a `<url>` is about 4 KB, so 3,000 pages (9,000 URLs) stay well under 50 MB, which 16,666 pages
+ * (50,000 URLs) would not. sitemap.test.ts measures the worst case.
+ */
+export const SITEMAP_PAGES_PER_FILE = 3_000;
 
 /** The section pages every sitemap lists first, before the items. */
 export const SITEMAP_SECTIONS: readonly string[] = [...NAV_ITEMS.map((i) => i.to), ...MORE_SECTIONS.map((i) => i.to), ...FOOTER_LINKS.legal.map((l) => l.to)];
@@ -56,7 +77,7 @@ export async function countSitemapEntries(db: Database): Promise<number> {
  */
 export async function listSitemapEntries(
   db: Database,
-  { offset = 0, limit = SITEMAP_MAX_URLS }: { offset?: number; limit?: number } = {},
+  { offset = 0, limit = SITEMAP_PAGES_PER_FILE }: { offset?: number; limit?: number } = {},
 ): Promise<SitemapEntry[]> {
   const types = detailTypes();
   // The author pages (profiles with a published item, issue 29) come last, as one more "type" of the union.
@@ -68,6 +89,7 @@ export async function listSitemapEntries(
           rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
           id: tags.id,
           slug: tags.slug,
+          titleFr: sql<string | null>`null`,
           updatedAt: tags.updatedAt,
           publishDate: tags.createdAt,
         })
@@ -80,6 +102,7 @@ export async function listSitemapEntries(
           rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
           id: authors.id,
           slug: authors.slug,
+          titleFr: sql<string | null>`null`,
           updatedAt: authors.updatedAt,
           publishDate: authors.createdAt,
         })
@@ -88,7 +111,14 @@ export async function listSitemapEntries(
     }
     const t = tableOf(type);
     return db
-      .select({ rank: sql<number>`${sql.raw(String(rank))}`.as("rank"), id: t.id, slug: t.pageSlug, updatedAt: t.updatedAt, publishDate: t.publishDate })
+      .select({
+        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+        id: t.id,
+        slug: t.pageSlug,
+        titleFr: t.titleFr,
+        updatedAt: t.updatedAt,
+        publishDate: t.publishDate,
+      })
       .from(t)
       .where(isPublished(t, indexed(type)));
   })
@@ -96,10 +126,67 @@ export async function listSitemapEntries(
     .limit(limit)
     .offset(offset);
   // A scheduled item becomes public at its publish date, which may be after its last edit.
-  return rows.map((r) => ({
-    path: r.rank === types.length ? authorPath(r.slug) : r.rank === types.length + 1 ? tagPath(r.slug) : publicUrl(types[r.rank], r.slug),
-    lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate,
-  }));
+  return rows.map((r) => {
+    const item = r.rank < types.length;
+    return {
+      path: item ? publicUrl(types[r.rank], r.slug) : r.rank === types.length ? authorPath(r.slug) : tagPath(r.slug),
+      lastModified: r.updatedAt > r.publishDate ? r.updatedAt : r.publishDate,
+      // An author's or a tag's page is a list in the interface's words: a page of its own in every language.
+      languages: item ? languagesWithText(r) : LANGUAGES,
+    };
+  });
+}
+
+/**
+ * The types in the Google News sitemap: those whose page is a news article (schema.org NewsArticle and its kinds:
+ * news, articles, coverage), not the programs, podcasts and media library.
+ */
+export const newsSitemapTypes = (): ContentType[] =>
+  ALL_CONTENT_TYPES.filter((d) => d.detailPage && d.detail.schema.type.endsWith("NewsArticle")).map((d) => d.type);
+
+/** What Google News reads (https://developers.google.com/search/docs/crawling-indexing/sitemaps/news-sitemap): two days, 1,000 URLs. */
+export const NEWS_SITEMAP_HOURS = 48;
+export const NEWS_SITEMAP_MAX_URLS = 1_000;
+
+/** An item of the Google News sitemap: its page, its titles in the languages it has a text in, its publication. */
+export type NewsSitemapItem = { path: string; publishDate: Date; titles: Partial<Record<Language, string>> };
+
+/**
+ * The news-like items published in the last 48 hours, newest first, at most 1,000 URLs' worth (an item is a URL
+ * per language it has a text in). Kept in the read cache under the types' tags, so a publish, an edit or an
+ * unpublish (their `invalidate`) is listed by the next request; a scheduled item reaches it within the TTL.
+ */
+export function listNewsSitemapItems(db: Database, now = new Date()): Promise<NewsSitemapItem[]> {
+  const types = newsSitemapTypes();
+  return cached(`news-sitemap:${Math.floor(now.getTime() / 60_000)}`, types, async () => {
+    const since = new Date(now.getTime() - NEWS_SITEMAP_HOURS * 3_600_000);
+    const rows = await unionOf(types, (type, rank) => {
+      const t = tableOf(type);
+      return db
+        .select({
+          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+          id: t.id,
+          slug: t.pageSlug,
+          title: t.title,
+          titleFr: t.titleFr,
+          publishDate: t.publishDate,
+        })
+        .from(t)
+        .where(isPublished(t, and(indexed(type), gte(t.publishDate, since)), sql`${t.publishDate} <= ${now.toISOString()}`));
+    })
+      .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
+      .limit(NEWS_SITEMAP_MAX_URLS);
+    const items: NewsSitemapItem[] = [];
+    let urls = 0;
+    for (const r of rows) {
+      const languages = languagesWithText(r);
+      if (urls + languages.length > NEWS_SITEMAP_MAX_URLS) break;
+      urls += languages.length;
+      const titles = Object.fromEntries(languages.map((lang) => [lang, lang === "fr" ? r.titleFr! : r.title]));
+      items.push({ path: publicUrl(types[r.rank], r.slug), publishDate: new Date(r.publishDate), titles });
+    }
+    return items;
+  });
 }
 
 /** The latest published items of the feed's types together, newest first: the RSS feed. */

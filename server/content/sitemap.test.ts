@@ -8,9 +8,20 @@ import { setDatabaseHandle } from "#server/db/client.server.ts";
 import { seedDemoContent } from "#server/db/seed.server.ts";
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
 import { parse as parseXml, validate as validateXml } from "fast-xml-parser";
-import { countSitemapEntries, listFeedItems, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "./sitemap.server.ts";
+import {
+  countSitemapEntries,
+  listFeedItems,
+  listNewsSitemapItems,
+  listSitemapEntries,
+  NEWS_SITEMAP_MAX_URLS,
+  newsSitemapTypes,
+  SITEMAP_MAX_URLS,
+  SITEMAP_PAGES_PER_FILE,
+  SITEMAP_SECTIONS,
+} from "./sitemap.server.ts";
 import { listPodcastEpisodes } from "./types/podcast.server.ts";
-import { durationSeconds, escapeXml, podcastRssXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "./feeds.server.ts";
+import { invalidate } from "./cache.server.ts";
+import { durationSeconds, escapeXml, newsSitemapXml, podcastRssXml, robotsTxt, rssXml, sitemapFiles, sitemapIndexXml, sitemapXml } from "./feeds.server.ts";
 import { loader as sitemapLoader } from "#app/routes/feeds/sitemap-xml.ts";
 import { loader as sitemapFileLoader } from "#app/routes/feeds/sitemap-file.ts";
 import { loader as podcastFeedLoader } from "#app/routes/feeds/podcast-feed-xml.ts";
@@ -50,6 +61,85 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
     expect(entries.every((e) => e.lastModified instanceof Date && !Number.isNaN(e.lastModified.getTime()))).toBe(true);
   });
 
+  it("lists an item's French address only when it has a French title, never an English one without English text", async () => {
+    const [withFr, arabicOnly] = await t.db
+      .insert(news)
+      .values([
+        {
+          title: "خبر مترجم",
+          titleFr: "Une nouvelle",
+          content: "نص",
+          pageSlug: "langs-with-fr",
+          status: "published",
+          publishDate: new Date(Date.now() - 60_000),
+        },
+        { title: "خبر عربي", titleFr: "  ", content: "نص", pageSlug: "langs-arabic-only", status: "published", publishDate: new Date(Date.now() - 60_000) },
+      ])
+      .returning({ id: news.id });
+    try {
+      const entries = await listSitemapEntries(t.db);
+      expect(entries.find((e) => e.path === "/news/langs-with-fr")?.languages).toEqual(["ar", "fr"]);
+      expect(entries.find((e) => e.path === "/news/langs-arabic-only")?.languages).toEqual(["ar"]);
+      // Author and tag pages are lists in the interface's words: every language.
+      const author = entries.find((e) => e.path.startsWith("/authors/"));
+      if (author) expect(author.languages).toEqual(["ar", "fr", "en"]);
+    } finally {
+      await t.db.delete(news).where(inArray(news.id, [withFr.id, arabicOnly.id]));
+    }
+  });
+
+  it("lists in the news sitemap the news-like items of the last 48 hours, newest first, and drops older ones", async () => {
+    expect(new Set(newsSitemapTypes())).toEqual(new Set(["news", "article", "coverage"]));
+    const minuteAgo = new Date(Date.now() - 60_000);
+    const [fresh, stale, program] = await Promise.all([
+      t.db
+        .insert(news)
+        .values({ title: "خبر الساعة", titleFr: "Nouvelle", content: "نص", pageSlug: "gn-fresh", status: "published", publishDate: minuteAgo })
+        .returning({ id: news.id }),
+      t.db
+        .insert(articles)
+        .values({ title: "مقال قديم", content: "نص", pageSlug: "gn-stale", status: "published", publishDate: new Date(Date.now() - 49 * 3_600_000) })
+        .returning({ id: articles.id }),
+      t.db
+        .insert(programs)
+        .values({ title: "برنامج", description: "وصف", pageSlug: "gn-program", status: "published", publishDate: minuteAgo })
+        .returning({ id: programs.id }),
+    ]);
+    try {
+      const items = await listNewsSitemapItems(t.db, new Date(Date.now() + 1_000));
+      const paths = items.map((i) => i.path);
+      expect(paths[0]).toBe("/news/gn-fresh");
+      expect(items[0].titles).toEqual({ ar: "خبر الساعة", fr: "Nouvelle" });
+      expect(paths).not.toContain("/articles/gn-stale");
+      expect(paths).not.toContain("/programs/gn-program");
+      const times = items.map((i) => i.publishDate.getTime());
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      expect(times.every((time) => time >= Date.now() - 48 * 3_600_000)).toBe(true);
+    } finally {
+      await t.db.delete(news).where(eq(news.id, fresh[0].id));
+      await t.db.delete(articles).where(eq(articles.id, stale[0].id));
+      await t.db.delete(programs).where(eq(programs.id, program[0].id));
+    }
+  });
+
+  it("lists a publish in the news sitemap at the next read: the newsroom's invalidation reaches its cached list", async () => {
+    const now = new Date(Date.now() + 1_000);
+    const before = await listNewsSitemapItems(t.db, now);
+    const [row] = await t.db
+      .insert(news)
+      .values({ title: "خبر منشور للتو", content: "نص", pageSlug: "gn-just-published", status: "published", publishDate: new Date(Date.now() - 1_000) })
+      .returning({ id: news.id });
+    try {
+      // Cached: the same minute's list until a write of the type says otherwise.
+      expect((await listNewsSitemapItems(t.db, now)).map((i) => i.path)).toEqual(before.map((i) => i.path));
+      invalidate("news");
+      expect((await listNewsSitemapItems(t.db, now))[0].path).toBe("/news/gn-just-published");
+    } finally {
+      await t.db.delete(news).where(eq(news.id, row.id));
+      invalidate("news");
+    }
+  });
+
   it("reads any window of the list in the same order, and counts what it lists", async () => {
     const all = await listSitemapEntries(t.db);
     expect(await countSitemapEntries(t.db)).toBe(all.length);
@@ -86,7 +176,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
       .returning({ id: podcasts.id });
     setDatabaseHandle(t);
     try {
-      const res = await podcastFeedLoader({ params: {} } as never);
+      const res = await podcastFeedLoader({ params: {}, request: new Request("http://localhost/podcasts/feed.xml") } as never);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
       expect(res.headers.get("cache-control")).toBe("public, max-age=300");
@@ -181,7 +271,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
       ])
       .returning({ id: podcasts.id });
     setDatabaseHandle(t);
-    const feedOf = (slug: string) => podcastFeedLoader({ params: { slug } } as never);
+    const feedOf = (slug: string) => podcastFeedLoader({ params: { slug }, request: new Request(`http://localhost/programs/${slug}/feed.xml`) } as never);
     try {
       const res = await feedOf("feed-caravan-tales");
       expect(res.status).toBe(200);
@@ -206,7 +296,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
       expect(items[0]["itunes:duration"]).toBe("750");
       expect(items[0].enclosure["@type"]).toBe("audio/mpeg");
       // The site's feed still has every episode.
-      const all = await (await podcastFeedLoader({ params: {} } as never)).text();
+      const all = await (await podcastFeedLoader({ params: {}, request: new Request("http://localhost/podcasts/feed.xml") } as never)).text();
       expect(all).toContain("حلقة القوافل الثانية");
       expect(all).toContain("حلقة برنامج آخر");
       // A program that is not published, or none of that name: 404.
@@ -227,9 +317,10 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
 
 const urlsOf = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 
-describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
+describe.each(testDatabaseKinds)("a sitemap past one file's pages on %s", (kind) => {
   let t: TestDatabase;
-  const ITEMS = 60_000;
+  // More pages than one file holds, a few more than the sections leave room for.
+  const ITEMS = SITEMAP_PAGES_PER_FILE + 500;
   const call = async (loader: (args: never) => Promise<Response>, file?: string) => {
     const res = await loader({ request: new Request("http://localhost/"), params: { file }, context: {} } as never);
     return { status: res.status, type: res.headers.get("content-type"), body: await res.text() };
@@ -237,7 +328,7 @@ describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     setDatabaseHandle(t);
-    // This throw-away database needs no search: the 60,000 rows are not queued for indexing.
+    // This throw-away database needs no search: the rows are not queued for indexing.
     await t.db.execute(sql`alter table news disable trigger news_search_write`);
     await t.db.execute(sql`
       insert into news (title, content, page_slug, status, publish_date, updated_at)
@@ -250,28 +341,41 @@ describe.each(testDatabaseKinds)("a sitemap past 50,000 URLs on %s", (kind) => {
     await t?.drop();
   });
 
-  it("serves /sitemap.xml as an index of two files, which list every URL once, 50,000 at most each", async () => {
+  it("serves /sitemap.xml as an index of two files and the news sitemap; the files list every page once, in its languages", async () => {
     expect(await countSitemapEntries(t.db)).toBe(ITEMS);
     const index = await call(sitemapLoader);
     expect(index.status).toBe(200);
     expect(index.type).toContain("application/xml");
     expect(index.body).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     const files = urlsOf(index.body);
-    expect(files).toEqual(["http://localhost:3000/sitemaps/1.xml", "http://localhost:3000/sitemaps/2.xml"]);
+    expect(files).toEqual(["http://localhost:3000/sitemaps/1.xml", "http://localhost:3000/sitemaps/2.xml", "http://localhost:3000/sitemaps/news.xml"]);
 
     const first = await call(sitemapFileLoader, "1.xml");
     const second = await call(sitemapFileLoader, "2.xml");
-    expect(first.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    expect(first.body).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
     const [a, b] = [urlsOf(first.body), urlsOf(second.body)];
-    expect(a).toHaveLength(SITEMAP_MAX_URLS);
-    expect(b).toHaveLength(SITEMAP_SECTIONS.length + ITEMS - SITEMAP_MAX_URLS);
-    // The sections open the first file; every item appears exactly once, the draft never.
-    expect(a.slice(0, SITEMAP_SECTIONS.length)).toEqual(SITEMAP_SECTIONS.map((p) => `http://localhost:3000${p === "/" ? "/" : p}`));
-    const items = [...a.slice(SITEMAP_SECTIONS.length), ...b];
+    // The sections open the first file in the three languages; the bulk items have no French title: Arabic only.
+    const sections = SITEMAP_SECTIONS.length * 3;
+    expect(a).toHaveLength(sections + SITEMAP_PAGES_PER_FILE - SITEMAP_SECTIONS.length);
+    expect(a.length).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
+    expect(b).toHaveLength(ITEMS - (SITEMAP_PAGES_PER_FILE - SITEMAP_SECTIONS.length));
+    expect(a.slice(0, 3)).toEqual(["http://localhost:3000/", "http://localhost:3000/fr", "http://localhost:3000/en"]);
+    const items = [...a.slice(sections), ...b];
     expect(new Set(items).size).toBe(ITEMS);
     expect(items[0]).toBe("http://localhost:3000/news/bulk-1");
     expect(items.at(-1)).toBe(`http://localhost:3000/news/bulk-${ITEMS}`);
     expect(items).not.toContain("http://localhost:3000/news/bulk-draft");
+    expect(items.some((u) => /\/(fr|en)\/news\//.test(u))).toBe(false);
+  });
+
+  it("lists at most 1,000 URLs in the news sitemap, the newest", async () => {
+    const res = await call(sitemapFileLoader, "news.xml");
+    expect(res.status).toBe(200);
+    expect(validateXml(res.body)).toBe(true);
+    const urls = urlsOf(res.body);
+    expect(urls).toHaveLength(NEWS_SITEMAP_MAX_URLS);
+    expect(urls[0]).toBe("http://localhost:3000/news/bulk-1");
+    expect(urls.at(-1)).toBe(`http://localhost:3000/news/bulk-${NEWS_SITEMAP_MAX_URLS}`);
   });
 
   it("answers 404 for a file past the last and for names that are not a file number", async () => {
@@ -297,11 +401,12 @@ describe("the site files", () => {
     expect(sitemapFiles(10, 200_000, 50_000).files).toBe(5);
   });
 
-  it("builds a sitemap index with absolute file URLs", () => {
+  it("builds a sitemap index with absolute file URLs, the Google News sitemap last", () => {
     const xml = sitemapIndexXml("https://sahara.example/", 2);
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
         "  <sitemap><loc>https://sahara.example/sitemaps/1.xml</loc></sitemap>\n  <sitemap><loc>https://sahara.example/sitemaps/2.xml</loc></sitemap>\n" +
+        "  <sitemap><loc>https://sahara.example/sitemaps/news.xml</loc></sitemap>\n" +
         "</sitemapindex>\n",
     );
   });
@@ -310,19 +415,98 @@ describe("the site files", () => {
     expect(escapeXml(`<a href="x">&'</a>\u0001\uFFFE`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
   });
 
-  it("builds a sitemap with absolute URLs and lastmod", () => {
-    const xml = sitemapXml("https://sahara.example/", ["/", "/news"], [{ path: "/news/a-b", lastModified: new Date("2026-01-02T03:04:05Z") }]);
-    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
-    expect(xml).toContain("<url><loc>https://sahara.example/</loc></url>");
-    expect(xml).toContain("<url><loc>https://sahara.example/news/a-b</loc><lastmod>2026-01-02T03:04:05.000Z</lastmod></url>");
+  it("builds a sitemap with absolute URLs, lastmod, and each page in its languages with reciprocal alternates", () => {
+    const modified = new Date("2026-01-02T03:04:05Z");
+    const xml = sitemapXml(
+      "https://sahara.example/",
+      ["/", "/news"],
+      [
+        { path: "/news/a-b", lastModified: modified, languages: ["ar", "fr"] },
+        { path: "/news/c", lastModified: modified, languages: ["ar"] },
+      ],
+    );
+    expect(validateXml(xml)).toBe(true);
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
+    const home =
+      '<xhtml:link rel="alternate" hreflang="ar" href="https://sahara.example/"/><xhtml:link rel="alternate" hreflang="fr" href="https://sahara.example/fr"/>' +
+      '<xhtml:link rel="alternate" hreflang="en" href="https://sahara.example/en"/><xhtml:link rel="alternate" hreflang="x-default" href="https://sahara.example/"/>';
+    for (const loc of ["https://sahara.example/", "https://sahara.example/fr", "https://sahara.example/en"])
+      expect(xml).toContain(`<url><loc>${loc}</loc>${home}</url>`);
+    const item =
+      '<lastmod>2026-01-02T03:04:05.000Z</lastmod><xhtml:link rel="alternate" hreflang="ar" href="https://sahara.example/news/a-b"/>' +
+      '<xhtml:link rel="alternate" hreflang="fr" href="https://sahara.example/fr/news/a-b"/><xhtml:link rel="alternate" hreflang="x-default" href="https://sahara.example/news/a-b"/></url>';
+    expect(xml).toContain(`<url><loc>https://sahara.example/news/a-b</loc>${item}`);
+    expect(xml).toContain(`<url><loc>https://sahara.example/fr/news/a-b</loc>${item}`);
+    // No French or English text of its own: only the Arabic address, with no alternates.
+    expect(xml).toContain("<url><loc>https://sahara.example/news/c</loc><lastmod>2026-01-02T03:04:05.000Z</lastmod></url>");
+    expect(xml).not.toContain("/en/news/");
+    expect(xml).not.toContain("/fr/news/c");
   });
 
-  it("allows everything in robots.txt but the back-office and sign-in, and names the sitemap", () => {
+  it("keeps a file of pages with the longest slugs under 50 MB and 50,000 URLs", () => {
+    const slug = "ص".repeat(120);
+    const entries = Array.from({ length: SITEMAP_PAGES_PER_FILE }, (_, i) => ({
+      path: `/coverage/${encodeURIComponent(`${slug}${i}`)}`,
+      lastModified: new Date(),
+      languages: ["ar", "fr", "en"] as const,
+    }));
+    const xml = sitemapXml("https://www.sahara-media.example", SITEMAP_SECTIONS, entries);
+    expect(Buffer.byteLength(xml)).toBeLessThan(50 * 1024 * 1024);
+    expect(urlsOf(xml).length).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
+  });
+
+  it("allows everything in robots.txt but the back-office and sign-in in every language, and names both sitemaps", () => {
     const txt = robotsTxt("https://sahara.example");
     expect(txt).toMatch(/^User-agent: \*$/m);
     expect(txt).toMatch(/^Disallow: \/admin$/m);
-    expect(txt).toMatch(/^Disallow: \/auth$/m);
+    for (const path of ["/auth", "/fr/auth", "/en/auth"]) expect(txt).toContain(`\nDisallow: ${path}\n`);
     expect(txt).toMatch(/^Sitemap: https:\/\/sahara\.example\/sitemap\.xml$/m);
+    expect(txt).toMatch(/^Sitemap: https:\/\/sahara\.example\/sitemaps\/news\.xml$/m);
+  });
+
+  it("builds the Google News sitemap: a URL per language with a text, its publication's name and language, date and title", () => {
+    const xml = newsSitemapXml("https://sahara.example", { ar: "صحراء ميديا", fr: "Sahara Média", en: "Sahara Média" }, [
+      { path: "/news/x", publishDate: new Date("2026-03-04T05:06:07Z"), titles: { ar: "عنوان & خبر", fr: "Titre" } },
+    ]);
+    expect(validateXml(xml)).toBe(true);
+    expect(xml).toContain('xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"');
+    expect(urlsOf(xml)).toEqual(["https://sahara.example/news/x", "https://sahara.example/fr/news/x"]);
+    expect(xml).toContain(
+      "<loc>https://sahara.example/fr/news/x</loc><news:news><news:publication><news:name>Sahara Média</news:name><news:language>fr</news:language></news:publication>" +
+        "<news:publication_date>2026-03-04T05:06:07.000Z</news:publication_date><news:title>Titre</news:title></news:news>",
+    );
+    expect(xml).toContain("<news:name>صحراء ميديا</news:name><news:language>ar</news:language>");
+    expect(xml).toContain("<news:title>عنوان &amp; خبر</news:title>");
+  });
+
+  it("feeds a language its own addresses and its titles where written", () => {
+    const item = {
+      type: "news" as const,
+      path: "/news/x",
+      title: "عنوان",
+      titleFr: "Titre",
+      excerpt: "ملخص",
+      excerptFr: null,
+      author: null,
+      category: null,
+      publishDate: new Date(),
+    };
+    const fr = rssXml(
+      { title: "Sahara Média", description: "d", language: "fr", publicUrl: "https://sahara.example", path: "/tags/t/feed.xml", link: "/tags/t" },
+      [item],
+    );
+    expect(fr).toContain("<language>fr</language>");
+    expect(fr).toContain("<link>https://sahara.example/fr/tags/t</link>");
+    expect(fr).toContain('<atom:link href="https://sahara.example/fr/tags/t/feed.xml" rel="self"');
+    expect(fr).toContain("<title>Titre</title>");
+    expect(fr).toContain("<link>https://sahara.example/fr/news/x</link>");
+    // No French summary: the Arabic one.
+    expect(fr).toContain("<description>ملخص</description>");
+    const en = rssXml({ title: "Sahara Média", description: "d", language: "en", publicUrl: "https://sahara.example" }, [item]);
+    expect(en).toContain("<link>https://sahara.example/en</link>");
+    expect(en).toContain('<atom:link href="https://sahara.example/en/rss.xml" rel="self"');
+    expect(en).toContain("<title>عنوان</title>");
+    expect(en).toContain('<guid isPermaLink="true">https://sahara.example/en/news/x</guid>');
   });
 
   it("builds RSS 2.0 items with escaped text and absolute links", () => {
@@ -341,7 +525,7 @@ describe("the site files", () => {
     const channel = {
       title: "بودكاست <صحراء>",
       description: "d",
-      language: "ar",
+      language: "ar" as const,
       publicUrl: "https://sahara.example",
       path: "/podcasts/feed.xml",
       link: "/programs",

@@ -24,6 +24,7 @@ import type { Database, Queryable } from "#server/db/client.server.ts";
 import { itemTags, tags } from "#server/db/schema.server.ts";
 import { ConflictError, NotFoundError } from "#server/http/errors.server.ts";
 import { invalidate } from "./cache.server.ts";
+import { forgetMovesTo, recordMove } from "./moved-addresses.server.ts";
 import { isPublished } from "./published.server.ts";
 import { linkedTo, listPublishedCards, listPublishedFeedItems, type FeedItem, type PublishedCard } from "./published-items.server.ts";
 import { tableOf } from "./registry.server.ts";
@@ -222,6 +223,13 @@ async function fold(tx: Database, into: number, from: readonly number[]): Promis
       sql`, `,
     )})
     on conflict do nothing`);
+  // The folded tags' pages now live at the tag they went into (decision 0144): their old addresses answer 301.
+  const slugs = await tx
+    .select({ id: tags.id, slug: tags.slug })
+    .from(tags)
+    .where(inArray(tags.id, [into, ...others]));
+  const target = slugs.find((s) => s.id === into);
+  if (target) for (const s of slugs) if (s.id !== into) await recordMove(tx, tagPath(s.slug), tagPath(target.slug));
   // item_tags rows of the deleted tags go with them (on delete cascade).
   await tx.delete(tags).where(inArray(tags.id, others));
 }
@@ -231,7 +239,7 @@ export type TagChange = { tag: TagSummary; mergedFrom: number[] };
 /**
  * Renames a tag (its name, its slug, or both). A name whose match key is another tag's is a merge: this tag's
  * items go to that one, which takes the new spelling, and this one is deleted. A slug another tag has answers
- * 409 SLUG_TAKEN. The old slug's page is gone (404): decision 0122.
+ * 409 SLUG_TAKEN. The old slug's page answers 301 to the new one (decision 0144; it was a 404 in decision 0122).
  */
 export async function renameTag(db: Database, id: number, patch: TagPatchInput): Promise<TagChange> {
   const touched = await typesOn(db, [id]);
@@ -264,6 +272,8 @@ export async function renameTag(db: Database, id: number, patch: TagPatchInput):
         .limit(1);
       if (taken) throw new ConflictError("tags.slugTaken", "SLUG_TAKEN", { fields: { slug: "tags.slugTaken" } });
       set.slug = patch.slug;
+      const [was] = await tx.select({ slug: tags.slug }).from(tags).where(eq(tags.id, target)).limit(1);
+      if (was && was.slug !== patch.slug) await recordMove(tx, tagPath(was.slug), tagPath(patch.slug));
     }
     await tx.update(tags).set(set).where(eq(tags.id, target));
     return { target, mergedFrom };
@@ -289,7 +299,11 @@ export async function deleteTag(db: Database, id: number): Promise<{ id: number;
   const tag = await getTag(db, id);
   if (!tag) throw tagNotFound();
   const touched = await typesOn(db, [id]);
-  await db.delete(tags).where(eq(tags.id, id));
+  await db.transaction(async (tx) => {
+    await tx.delete(tags).where(eq(tags.id, id));
+    // Old addresses that led here would lead to a 404 now: they answer their own 404 instead.
+    await forgetMovesTo(tx, [tagPath(tag.slug)]);
+  });
   invalidate("tags", ...touched);
   return { id, items: tag.count };
 }

@@ -117,6 +117,8 @@ export const articles = pgTable(
   (t) => [
     uniqueIndex("articles_page_slug_unique").on(t.pageSlug),
     index("articles_status_publish_idx").on(t.status, t.publishDate.desc()),
+    // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
+    index("articles_status_publish_id_idx").on(t.status, t.publishDate, t.id),
     index("articles_featured_idx").on(t.status, t.isFeatured, t.publishDate.desc()),
     index("articles_category_idx").on(t.categoryId, t.status, t.publishDate.desc()),
     index("articles_region_idx").on(t.region, t.status, t.publishDate.desc()),
@@ -148,6 +150,10 @@ export const news = pgTable(
     // The news listing orders by created_at (public-site.md §7); detail and related by publish_date.
     index("news_status_created_idx").on(t.status, t.createdAt.desc()),
     index("news_status_publish_idx").on(t.status, t.publishDate.desc()),
+    // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
+    index("news_status_publish_id_idx").on(t.status, t.publishDate, t.id),
+    // Keyset pages of the news listing past page 20 (decision 0144), read backwards: newest first.
+    index("news_status_created_id_idx").on(t.status, t.createdAt, t.id),
     index("news_category_idx").on(t.categoryId, t.status, t.publishDate.desc()),
   ],
 );
@@ -176,6 +182,8 @@ export const coverages = pgTable(
   (t) => [
     uniqueIndex("coverages_page_slug_unique").on(t.pageSlug),
     index("coverages_status_publish_idx").on(t.status, t.publishDate.desc()),
+    // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
+    index("coverages_status_publish_id_idx").on(t.status, t.publishDate, t.id),
     index("coverages_created_idx").on(t.createdAt.desc()),
   ],
 );
@@ -212,6 +220,8 @@ export const podcasts = pgTable(
     uniqueIndex("podcasts_page_slug_unique").on(t.pageSlug),
     index("podcasts_program_idx").on(t.programId, t.publishDate.desc()),
     index("podcasts_status_publish_idx").on(t.status, t.publishDate.desc()),
+    // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
+    index("podcasts_status_publish_id_idx").on(t.status, t.publishDate, t.id),
     index("podcasts_created_idx").on(t.createdAt.desc()),
   ],
 );
@@ -245,6 +255,8 @@ export const programs = pgTable(
   (t) => [
     uniqueIndex("programs_page_slug_unique").on(t.pageSlug),
     index("programs_status_publish_idx").on(t.status, t.publishDate.desc()),
+    // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
+    index("programs_status_publish_id_idx").on(t.status, t.publishDate, t.id),
     index("programs_created_idx").on(t.createdAt.desc()),
   ],
 );
@@ -587,6 +599,21 @@ export const slugRedirects = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.contentType, t.oldSlug] }), index("slug_redirects_item_idx").on(t.contentType, t.itemId)],
+);
+
+/**
+ * Reading pages' addresses that moved (drizzle/0024_moved_addresses.sql, decision 0144): a renamed or merged tag's,
+ * a published item's old slug. Language-neutral paths (the Arabic address); a 404 at an old one, in any language,
+ * answers 301 to the new one in the same language. Chains are kept collapsed: every row leads to a live address.
+ */
+export const movedAddresses = pgTable(
+  "moved_addresses",
+  {
+    oldPath: text("old_path").primaryKey(),
+    newPath: text("new_path").notNull(),
+    movedAt: timestamp("moved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("moved_addresses_new_idx").on(t.newPath)],
 );
 
 /**

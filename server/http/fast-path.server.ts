@@ -12,8 +12,9 @@
  *  - the page cache sends the page (`sendFresh`: ETag/304, the stored gzip/brotli bytes, Vary, Cache-Control,
  *    the CSP of the page's script hashes) and counts its views, as its middleware does for a HIT.
  * Everything the fast path is not sure of goes the long way, untouched: a request the guards would refuse or
- * rewrite (server/http/request-guard.server.ts `passesGuardsUnchanged`), any cookie but the language's or an
- * Authorization header, a page not in the cache under this exact target and language, a stale or expired page
+ * rewrite (server/http/request-guard.server.ts `passesGuardsUnchanged`), the bare entry `/` that a reader's stored
+ * language sends to `/fr` or `/en` (server/http/entry-redirect.server.ts), any cookie but the language's or an
+ * Authorization header, a page not in the cache under this exact address, a stale or expired page
  * (the middleware renders it again), and an identity body to a client that accepts an encoding compression()
  * in server.js would apply (deflate).
  */
@@ -38,6 +39,8 @@ export type FastPathParts = {
   cache: PageCache;
   /** The access log's route label of a path (routeLabeller); undefined until the build's routes are loaded. */
   label: () => ((pathname: string) => string) | undefined;
+  /** Whether the app redirects this request elsewhere before its page cache (entryRedirectTarget). */
+  redirects: (req: IncomingMessage) => boolean;
 };
 
 type TrustFn = (address: string, hop: number) => boolean;
@@ -46,7 +49,7 @@ type TrustFn = (address: string, hop: number) => boolean;
 const compressionWouldEncode = (accept: string | undefined) => accept !== undefined && !/^\s*(?:identity(?:\s*;\s*q=[\d.]+)?)?\s*$/i.test(accept);
 
 /** Returns the handler: true when it answered (or is answering) the request, false when Express must. */
-export function createFastPath({ app, track, securityHeaders, cache, label }: FastPathParts): FastPath {
+export function createFastPath({ app, track, securityHeaders, cache, label, redirects }: FastPathParts): FastPath {
   const trust = app.get("trust proxy fn") as TrustFn;
   // Route labels by path: the same few pages are asked for over and over (bounded like the cache's keys).
   const labels = new LRUCache<string, string>({ max: 5000 });
@@ -54,6 +57,7 @@ export function createFastPath({ app, track, securityHeaders, cache, label }: Fa
     const labeller = label();
     if (!labeller) return false;
     if (!passesGuardsUnchanged(req, trust(req.socket.remoteAddress ?? "", 0))) return false;
+    if (redirects(req)) return false;
     const entry = cache.freshPage(req as IncomingMessage & { method: string; url: string });
     if (!entry) return false;
     const accept = req.headers["accept-encoding"];

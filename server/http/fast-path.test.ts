@@ -21,6 +21,8 @@ import { labelRequest, notePageCache } from "#server/ops/request-context.server.
 import { publicSecurityHeaders, securityHeaders } from "./security.server.ts";
 import { requestBodyGuard, requestTargetGuard } from "./request-guard.server.ts";
 import { createFastPath } from "./fast-path.server.ts";
+import { entryRedirect, entryRedirectTarget } from "./entry-redirect.server.ts";
+import { ourOrigins } from "./request-guard.server.ts";
 import { createPageCache, followInvalidations, PAGE_CACHE_DEFAULTS, publicCacheControl, responseCachePolicy, type PageCache } from "./page-cache.server.ts";
 import type { RenderedView } from "./render-scope.server.ts";
 
@@ -30,7 +32,16 @@ const page = (text: string) =>
 
 type Line = Record<string, unknown> & { msg: string };
 type Counted = { request: Request; views: readonly RenderedView[] };
-type Setup = { port: number; cache: PageCache; lines: Line[]; counted: Counted[]; clock: { t: number }; fast: { on: boolean }; renders: () => number };
+type Setup = {
+  port: number;
+  cache: PageCache;
+  lines: Line[];
+  counted: Counted[];
+  clock: { t: number };
+  fast: { on: boolean };
+  renders: () => number;
+  publicUrl: string;
+};
 
 let stop: (() => Promise<void>) | undefined;
 
@@ -77,6 +88,7 @@ async function start(): Promise<Setup> {
     next();
   });
   app.use(requestBodyGuard(config));
+  app.use(entryRedirect(config));
   app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
   app.use((req, res, next) => (notePageCache("bypass"), cache.middleware(req, res, next)));
   // What renders when the cache steps aside: a personal page with the request's nonce.
@@ -89,7 +101,9 @@ async function start(): Promise<Setup> {
   outer.use(compression());
   outer.use(app);
   const fast = { on: true };
-  const fastPath = createFastPath({ app, track, securityHeaders: publicSecurityHeaders(config), cache, label: () => label });
+  const ours = ourOrigins(config);
+  const redirects = (req: http.IncomingMessage) => entryRedirectTarget(req, ours) !== undefined;
+  const fastPath = createFastPath({ app, track, securityHeaders: publicSecurityHeaders(config), cache, label: () => label, redirects });
   const server = http.createServer((req, res) => {
     if (!(fast.on && fastPath(req, res))) outer(req, res);
   });
@@ -99,7 +113,7 @@ async function start(): Promise<Setup> {
       unfollow();
       server.close(() => resolve());
     });
-  return { port: (server.address() as AddressInfo).port, cache, lines, counted, clock, fast, renders: () => renders };
+  return { port: (server.address() as AddressInfo).port, cache, lines, counted, clock, fast, renders: () => renders, publicUrl: config.publicUrl };
 }
 
 type Raw = { statusLine: string; headers: [string, string][]; body: Buffer };
@@ -177,20 +191,54 @@ describe("the page cache's fast path", () => {
     expect(header(fast, "content-security-policy")).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]{44}' 'sha256-[A-Za-z0-9+/=]{44}';/);
   });
 
-  it("keeps a page per language: the language cookie and Accept-Language pick the same page as the Express path", async () => {
+  it("keeps a page per address: the language cookie and Accept-Language change nothing, on either path", async () => {
     const s = await start();
-    const readers: Record<string, string>[] = [{ Cookie: "i18nextLng=fr" }, { "Accept-Language": "en-GB,en;q=0.8" }, { "Accept-Language": "ar" }];
-    for (const headers of readers) {
-      await raw(s.port, "GET", "/culture", headers);
-      s.fast.on = false;
-      const long = await raw(s.port, "GET", "/culture", { ...headers, "Accept-Encoding": "br" });
-      s.fast.on = true;
-      const before = s.cache.stats().fastHits;
-      const fast = await raw(s.port, "GET", "/culture", { ...headers, "Accept-Encoding": "br" });
-      expect(s.cache.stats().fastHits).toBe(before + 1);
-      expect(comparable(fast)).toEqual(comparable(long));
+    const readers: Record<string, string>[] = [{}, { Cookie: "i18nextLng=fr" }, { "Accept-Language": "en-GB,en;q=0.8" }, { "Accept-Language": "ar" }];
+    for (const path of ["/culture", "/fr/culture", "/en/culture"]) {
+      for (const headers of readers) {
+        await raw(s.port, "GET", path, headers);
+        s.fast.on = false;
+        const long = await raw(s.port, "GET", path, { ...headers, "Accept-Encoding": "br" });
+        s.fast.on = true;
+        const before = s.cache.stats().fastHits;
+        const fast = await raw(s.port, "GET", path, { ...headers, "Accept-Encoding": "br" });
+        expect(s.cache.stats().fastHits, `${path} ${JSON.stringify(headers)}`).toBe(before + 1);
+        expect(comparable(fast)).toEqual(comparable(long));
+        expect(header(fast, "vary"), path).toBe("Accept-Encoding");
+      }
     }
-    expect(s.renders()).toBe(3); // fr, en, ar
+    expect(s.renders()).toBe(3); // one per address, whoever asked first
+  });
+
+  it("leaves the bare entry of a reader who chose French or English to Express, which redirects it uncached", async () => {
+    const s = await start();
+    await raw(s.port, "GET", "/");
+    await raw(s.port, "GET", "/news");
+    const fastHits = () => s.cache.stats().fastHits;
+    for (const [lang, to] of [
+      ["fr", "/fr"],
+      ["en", "/en?utm_source=x"],
+    ]) {
+      const target = to.includes("?") ? "/?utm_source=x" : "/";
+      const entry = await raw(s.port, "GET", target, { Cookie: `i18nextLng=${lang}` });
+      expect(entry.statusLine, lang).toBe("HTTP/1.1 302 Found");
+      expect(header(entry, "location"), lang).toBe(to);
+      expect(header(entry, "cache-control"), lang).toBe("private, no-store");
+      expect(header(entry, "x-page-cache"), lang).toBeUndefined();
+    }
+    expect(fastHits()).toBe(0);
+    // From a page of ours (the toggle, the logo), an Arabic choice, or any other path: the page, from the fast path.
+    const answered: Record<string, string>[] = [{ Cookie: "i18nextLng=fr", Referer: `${s.publicUrl}/fr/news` }, { Cookie: "i18nextLng=ar" }, {}];
+    for (const headers of answered) {
+      const home = await raw(s.port, "GET", "/", headers);
+      expect(home.statusLine, JSON.stringify(headers)).toBe("HTTP/1.1 200 OK");
+      expect(header(home, "vary")).toBe("Accept-Encoding");
+    }
+    const deep = await raw(s.port, "GET", "/news", { Cookie: "i18nextLng=fr" });
+    expect(deep.statusLine).toBe("HTTP/1.1 200 OK");
+    expect(fastHits()).toBe(answered.length + 1);
+    // Another site's link to the entry is no page of ours: redirected.
+    expect((await raw(s.port, "GET", "/", { Cookie: "i18nextLng=fr", Referer: "https://www.google.com/" })).statusLine).toMatch(/ 302 /);
   });
 
   it("writes the same access-log line and counts the views of what it answers", async () => {
@@ -225,7 +273,7 @@ describe("the page cache's fast path", () => {
     await raw(s.port, "GET", "/news");
     const fastHits = () => s.cache.stats().fastHits;
     // A session cookie: the personal page, private, never from the cache.
-    const signedIn = await raw(s.port, "GET", "/news", { Cookie: "i18nextLng=ar; sahara.session_token=abc" });
+    const signedIn = await raw(s.port, "GET", "/news", { Cookie: "i18nextLng=fr; sahara.session_token=abc" });
     expect(signedIn.body.toString()).toContain("signed in as");
     expect(header(signedIn, "x-page-cache")).toBeUndefined();
     expect(header(signedIn, "cache-control")).toBe("private, no-store");

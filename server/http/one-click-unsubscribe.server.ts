@@ -16,7 +16,7 @@ import { getDb } from "#server/db/client.server.ts";
 import { NewsletterTokenError, unsubscribeByToken } from "#server/newsletter/tokens.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { translate } from "./i18n.server.ts";
-import { languageOfHeaders } from "./language.server.ts";
+import { languageOfTarget } from "./language.server.ts";
 import { parseFormData, RequestBodyError } from "./request-body.server.ts";
 import { fromOurOrigin, isOneClickUnsubscribe, ONE_CLICK_MAX_BYTES, ourOrigins, refuseCrossOrigin } from "./request-guard.server.ts";
 
@@ -46,7 +46,8 @@ export function oneClickUnsubscribe(config: Pick<Config, "publicUrl" | "PUBLIC_U
   const ours = ourOrigins(config);
   return async (req: Request, res: Response, next: NextFunction) => {
     if (!isOneClickUnsubscribe(req) || fromOurOrigin(req.headers.origin, req.headers.referer, ours)) return next();
-    const lang = languageOfHeaders(req.headers.cookie, req.headers["accept-language"]);
+    // The address of the message's link names the language (/fr/newsletter/unsubscribe…), as every reading page's.
+    const lang = languageOfTarget(req.path, req.headers.cookie, req.headers["accept-language"]);
     const answer = (status: number, state: "done" | "invalid") =>
       void res
         .status(status)

@@ -82,10 +82,22 @@ describe.each(testDatabaseKinds)("the origin check and one-click unsubscribe (%s
     const framed = await subscriber("framed");
     const multipart = new FormData();
     multipart.append("List-Unsubscribe", "One-Click");
-    const res = await post(`/newsletter/unsubscribe?token=${framed.token}`, multipart, { Origin: "null", "Accept-Language": "fr" });
+    // The message's link names its language (decision 0143): French at /fr/…, whatever the client's headers say.
+    const res = await post(`/fr/newsletter/unsubscribe?token=${framed.token}`, multipart, { Origin: "null", "Accept-Language": "en" });
     expect(res.status).toBe(200);
     expect(res.text).toContain("Vous êtes désabonné(e)");
     expect(await framed.status()).toBe("unsubscribed");
+  });
+
+  it("answers in the language of the link's address, Arabic at the root, never the client's Accept-Language", async () => {
+    const reader = await subscriber("addressed");
+    const arabic = await post(`/newsletter/unsubscribe?token=${reader.token}`, form, { ...urlencoded, "Accept-Language": "fr" });
+    expect(arabic.status).toBe(200);
+    expect(arabic.text).not.toContain("Vous êtes désabonné(e)");
+    expect(arabic.text).toMatch(/[\u0600-\u06FF]/);
+    const english = await post(`/en/newsletter/unsubscribe?token=${reader.token}`, form, { ...urlencoded, Cookie: "i18nextLng=fr", "Accept-Language": "fr" });
+    expect(english.status).toBe(200);
+    expect(english.text).not.toMatch(/[\u0600-\u06FF]|désabonné/);
   });
 
   it("refuses a token that is not one with a 400, logged at info, never as an error", async () => {

@@ -1,8 +1,9 @@
 /**
  * The full-page cache for anonymous readers (docs/decisions/0106-page-cache.md).
  *
- * A public GET page (or feed: /rss.xml, /sitemap.xml, /sitemaps/N.xml) is rendered once per URL (path and
- * query) and language, kept as bytes (identity, gzip and brotli) with a weak ETag, and served from memory:
+ * A public GET page (or feed: /rss.xml and its /fr, /en twins, /sitemap.xml, /sitemaps/N.xml) is rendered once per
+ * address (path and query as sent: the language is in the address, docs/decisions/0143-language-addresses.md),
+ * kept as bytes (identity, gzip and brotli) with a weak ETag, and served from memory:
  *  - fresh for `freshMs`; then served stale for `staleMs` more while one request renders it again in the
  *    background (stale-while-revalidate); after that a request waits for a new render;
  *  - a miss renders once: requests for the same page arriving meanwhile wait for that render (no stampede);
@@ -11,9 +12,11 @@
  *  - every read-cache invalidation (server/content/cache.server.ts `invalidate`: the newsroom's saves and deletes, scheduled
  *    publishing, and other processes' writes through Redis) expires every page; a change of the social feed
  *    expires the pages that show it. An expired page is not served again except when a render fails.
- * Only requests with no cookie but the language cookie and no Authorization header are served from it;
+ * Only requests with no cookie but the language cookie and no Authorization header are served from it (the
+ * language cookie decides nothing on an address that names its language: it is not even passed to the render);
  * only 200 HTML (or feed XML) answers without Set-Cookie and without a private or no-store Cache-Control are
  * kept. Everything else passes to the app untouched; responseCachePolicy marks what is personal `private`.
+ * A kept page varies on Accept-Encoding alone, so that a shared cache (a CDN) keeps one copy per address.
  *
  * Pages are rendered without a nonce; the Content-Security-Policy of a cached page lists the SHA-256 hash of
  * each of its inline scripts instead of the per-request nonce (no nonce is ever reused).
@@ -25,7 +28,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { parse as parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import { LANGUAGE_COOKIE } from "#domain/language.ts";
-import { languageOfHeaders } from "./language.server.ts";
+import { isAddressedByLanguage, neutralPath } from "#domain/addresses.ts";
 import { onInvalidate } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { withRenderScope, type RenderedView } from "./render-scope.server.ts";
@@ -75,12 +78,13 @@ type Fill = { entry: Entry | null; rendered: Rendered | null; error?: unknown };
 
 export const PAGE_CACHE_DEFAULTS = { freshMs: 60_000, staleMs: 10 * 60_000, errorMs: 24 * 60 * 60_000, maxBytes: 64 * 1024 * 1024 };
 
-/** Never from the cache: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
+/** Never from the cache, in any language: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
 const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(?:\/|$)/;
 /** The feeds and sitemaps, kept like pages so that an outage serves their last good copy (not HTML, but public). */
 const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
-export const isFeedPath = (path: string) => FEED_PATHS.test(path);
-/** Pages that show the social feed (home and news blocks, /facebook): expired when the feed changes. */
+/** Whether a path (any language's address) is a feed or sitemap the cache keeps. */
+export const isFeedPath = (path: string) => FEED_PATHS.test(neutralPath(path));
+/** Pages that show the social feed (home and news blocks, /facebook, in every language): expired when the feed changes. */
 const SOCIAL_PAGES = new Set(["/", "/news", "/facebook"]);
 /** Headers of the rendered answer that the cache sets itself or must never replay. */
 const DROPPED_HEADERS = new Set([
@@ -128,9 +132,11 @@ export function carriesCredentials(req: Pick<RequestParts, "headers">): boolean 
 /** Whether a request may be answered from the cache: an anonymous GET or HEAD of a public page. */
 export function isCacheableRequest(req: RequestParts): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (PRIVATE_PATHS.test(req.path)) return false;
+  if (PRIVATE_PATHS.test(neutralPath(req.path))) return false;
   // Files, feeds and React Router's data requests (/news.data) are not HTML pages.
   if (/\.[a-z0-9]+$/i.test(req.path) && !isFeedPath(req.path)) return false;
+  // A page whose language the reader's headers would choose cannot be kept under its address alone.
+  if (!isAddressedByLanguage(req.path) && !isFeedPath(req.path)) return false;
   return !carriesCredentials(req);
 }
 
@@ -143,18 +149,20 @@ export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PA
  * Cache headers of every answer that does not come from the page cache, whether the cache is on or off: an
  * answer to a request with credentials (a session cookie) is `private, no-store` in any format — HTML, React
  * Router's `.data`, JSON — unless its route said otherwise, and so is any other HTML; a page or its `.data`
- * varies with the Cookie header. An anonymous `.data` answer may be kept by shared caches like its page
- * (`pageControl`) when it is a 200; any other (a redirect, an error) is `no-store`.
+ * varies with the Cookie header, except an anonymous reading page's, whose address alone decides its language
+ * (decision 0143: it varies on Accept-Encoding only). An anonymous `.data` answer may be kept by shared caches
+ * like its page (`pageControl`) when it is a 200; any other (a redirect, an error) is `no-store`.
  */
 export function responseCachePolicy(pageControl: string) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const personal = carriesCredentials(req);
     const isData = req.path.endsWith(".data");
+    const addressed = isAddressedByLanguage(isData ? pageOfData(req.path) : req.path);
     const writeHead = res.writeHead.bind(res);
     res.writeHead = function (...args: Parameters<typeof writeHead>) {
       const status = typeof args[0] === "number" ? args[0] : res.statusCode;
       const isHtml = String(res.getHeader("Content-Type") ?? "").startsWith("text/html");
-      if (personal || isHtml || isData) res.vary("Cookie");
+      if (personal || ((isHtml || isData) && !addressed)) res.vary("Cookie");
       const control = res.getHeader("Cache-Control");
       // A route's own no-store, on an answer for someone, says private too.
       if (personal && typeof control === "string" && /\bno-store\b/.test(control) && !/\bprivate\b/.test(control))
@@ -172,6 +180,12 @@ export function responseCachePolicy(pageControl: string) {
   };
 }
 
+/** The page a React Router data request is for: `/fr/news.data` → `/fr/news`, `/_root.data` → `/`. */
+function pageOfData(path: string): string {
+  const page = path.slice(0, -".data".length);
+  return page.endsWith("/_root") ? page.slice(0, -"_root".length) : page;
+}
+
 /** The encoding a cached page is sent in: brotli, else gzip, else the page as it is (only what the cache keeps). */
 export function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
   const q = new Map<string, number>();
@@ -187,17 +201,20 @@ export function preferredEncoding(accept: string | undefined): "br" | "gzip" | "
   return "identity";
 }
 
-/** The request the page is rendered from: the reader's headers without anything personal, under our origin. */
+/**
+ * The request the page is rendered from: the reader's headers without anything personal, under our origin. Nor
+ * the language cookie or Accept-Language: the page is kept under its address alone, so nothing but the address
+ * may choose its language.
+ */
 function renderRequest(req: ExpressRequest, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === "cookie" || name === "authorization" || name.startsWith("if-") || name === "host") continue;
+    if (value === undefined || UNRENDERED_HEADERS.has(name) || name.startsWith("if-")) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const language = parseCookie(req.headers.cookie ?? "")[LANGUAGE_COOKIE];
-  if (language) headers.set("cookie", `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}`);
   return new Request(requestUrl(req, origin), { method: "GET", headers });
 }
+const UNRENDERED_HEADERS = new Set(["cookie", "authorization", "host", "accept-language"]);
 
 type Lifetimes = { freshMs: number; staleMs: number; now: () => number };
 
@@ -258,7 +275,8 @@ type SendSettings = { cacheControl: string; origin: string; countViews?: CountVi
 function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string, { cacheControl, origin, countViews, now }: SendSettings) {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("Cache-Control", cacheControl);
-  res.setHeader("Vary", "Accept-Encoding, Accept-Language, Cookie");
+  // The address decides the language and nothing personal is served from here (decision 0143).
+  res.setHeader("Vary", "Accept-Encoding");
   res.setHeader("ETag", entry.etag);
   res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
   res.setHeader(PAGE_CACHE_HEADER, state);
@@ -334,8 +352,8 @@ export function createPageCache(options: PageCacheOptions) {
   const sending: SendSettings = { cacheControl: publicCacheControl({ freshMs, staleMs, errorMs }), origin, countViews, now };
   const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) => sendEntry(req, res, entry, state, sending);
 
-  /** The key of a page: the language the reader gets (cookie, then Accept-Language) and the target, path and query as sent. */
-  const keyOf = (headers: ExpressRequest["headers"], target: string) => `${languageOfHeaders(headers.cookie, headers["accept-language"])} ${target}`;
+  /** The key of a page: its address, the target (path and query) as sent; the address names the language. */
+  const keyOf = (target: string) => target;
 
   /** Starts (or joins) the render of a page; a good page is stored when it lands. */
   function fill(key: string, request: Request): { fill: Promise<Fill>; joined: boolean } {
@@ -366,7 +384,7 @@ export function createPageCache(options: PageCacheOptions) {
     }
     try {
       const request = renderRequest(req, origin);
-      const key = keyOf(req.headers, req.originalUrl);
+      const key = keyOf(req.originalUrl);
       const entry = entries.get(key);
       const t = now();
       if (entry && t < entry.freshUntil) {
@@ -400,7 +418,7 @@ export function createPageCache(options: PageCacheOptions) {
   function freshPage(req: { method: string; url: string; headers: RequestParts["headers"] & ExpressRequest["headers"] }): Entry | undefined {
     const path = req.url.split("?", 1)[0];
     if (!isCacheableRequest({ method: req.method, path, headers: req.headers })) return undefined;
-    const entry = entries.get(keyOf(req.headers, req.url));
+    const entry = entries.get(keyOf(req.url));
     return entry && now() < entry.freshUntil ? entry : undefined;
   }
 
@@ -428,7 +446,7 @@ export function createPageCache(options: PageCacheOptions) {
     sendFresh,
     expire,
     /** A change of the social feed: the pages that show it. */
-    expireSocialPages: () => expire((entry) => SOCIAL_PAGES.has(entry.path)),
+    expireSocialPages: () => expire((entry) => SOCIAL_PAGES.has(neutralPath(entry.path))),
     clear: () => {
       generation++;
       entries.clear();

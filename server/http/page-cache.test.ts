@@ -101,11 +101,35 @@ describe("page cache", () => {
     expect(a.headers.get("etag")).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
     expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
     expect(a.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=600, stale-if-error=3600");
-    expect(a.headers.get("vary")).toContain("Cookie");
-    // Another query or another language is another page.
+    expect(a.headers.get("vary")).toBe("Accept-Encoding");
+    expect(b.headers.get("vary")).toBe("Accept-Encoding");
+    // Another query or another language's address is another page.
     await fetch(s.base + "/news?page=3");
-    await fetch(s.base + "/news?page=2", { headers: { Cookie: "i18nextLng=fr" } });
+    await fetch(s.base + "/fr/news?page=2");
     expect(s.renders()).toBe(3);
+  });
+
+  it("keeps each language's address apart, whatever the language cookie or Accept-Language says (decision 0143)", async () => {
+    const s = await start();
+    const readers: Record<string, string>[] = [{}, { Cookie: "i18nextLng=fr" }, { Cookie: "i18nextLng=en" }, { "Accept-Language": "fr-FR,fr;q=0.9" }];
+    for (const headers of readers) {
+      for (const path of ["/news", "/fr/news", "/en/news", "/", "/fr"]) {
+        const res = await fetch(s.base + path, { headers });
+        expect(await res.text(), `${path} ${JSON.stringify(headers)}`).toBe(page(path));
+        expect(res.headers.get("vary"), path).toBe("Accept-Encoding");
+      }
+    }
+    // One render per address: the later readers, whatever their cookie, got the same copies.
+    expect(s.renders()).toBe(5);
+    expect(s.cache.stats().hits).toBe(15);
+  });
+
+  it("expires the pages showing the social feed in every language when the feed changes, and no other", async () => {
+    const s = await start();
+    for (const p of ["/fr/news", "/en", "/news", "/fr/facebook", "/articles/a"]) await fetch(s.base + p);
+    s.cache.expireSocialPages();
+    for (const p of ["/fr/news", "/en", "/news", "/fr/facebook"]) expect((await fetch(s.base + p)).headers.get("x-page-cache"), p).toBe("MISS");
+    expect((await fetch(s.base + "/articles/a")).headers.get("x-page-cache")).toBe("HIT");
   });
 
   it("answers 304 when the reader's copy is current", async () => {
@@ -113,6 +137,7 @@ describe("page cache", () => {
     const etag = (await fetch(s.base + "/")).headers.get("etag")!;
     const again = await fetch(s.base + "/", { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
+    expect(again.headers.get("vary")).toBe("Accept-Encoding");
     expect(await again.text()).toBe("");
     const other = await fetch(s.base + "/", { headers: { "If-None-Match": 'W/"something-else"' } });
     expect(other.status).toBe(200);
@@ -155,21 +180,40 @@ describe("page cache", () => {
     expect(await (await fetch(s.base + "/", { headers: { Cookie: "sahara.session_token=abc.def" } })).text()).toContain("reader@example.com");
   });
 
-  it("renders the page under the public origin, with no cookie but the language", async () => {
+  it("renders the page under the public origin, with no cookie and no Accept-Language: only the address names its language", async () => {
     const s = await start();
     const seen: Request[] = [];
     behaviour = (request) => {
       seen.push(request);
       return html(page("x"));
     };
-    await fetch(s.base + "/search?q=sahara", { headers: { Cookie: "i18nextLng=en", "X-Forwarded-Host": "evil.example" } });
-    expect(seen[0].url).toBe("https://news.example/search?q=sahara");
-    expect(seen[0].headers.get("cookie")).toBe("i18nextLng=en");
+    await fetch(s.base + "/en/search?q=sahara", {
+      headers: { Cookie: "i18nextLng=fr", "Accept-Language": "fr", "X-Forwarded-Host": "evil.example", "User-Agent": "reader" },
+    });
+    expect(seen[0].url).toBe("https://news.example/en/search?q=sahara");
+    expect(seen[0].headers.get("cookie")).toBeNull();
+    expect(seen[0].headers.get("accept-language")).toBeNull();
+    expect(seen[0].headers.get("user-agent")).toBe("reader");
   });
 
   it("steps aside for the back-office, sign-in, APIs, data requests and files", async () => {
     const s = await start();
-    for (const p of ["/admin", "/admin/articles", "/auth", "/api/news", "/debug/facebook", "/setup", "/news.data", "/robots.txt", "/feed.json"]) {
+    for (const p of [
+      "/admin",
+      "/admin/articles",
+      "/auth",
+      "/fr/auth",
+      "/en/auth/forgot",
+      "/api/news",
+      "/debug/facebook",
+      "/fr/debug/facebook",
+      "/setup",
+      "/en/setup",
+      "/news.data",
+      "/fr/news.data",
+      "/robots.txt",
+      "/feed.json",
+    ]) {
       const res = await fetch(s.base + p);
       expect(res.headers.get("x-page-cache"), p).toBeNull();
     }
@@ -185,11 +229,12 @@ describe("page cache", () => {
         : new Response(`<?xml version="1.0"?><rss><channel><title>${new URL(request.url).pathname}</title></channel></rss>`, {
             headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
           });
-    for (const p of ["/rss.xml", "/sitemap.xml", "/sitemaps/2.xml"]) {
+    for (const p of ["/rss.xml", "/fr/rss.xml", "/en/rss.xml", "/sitemap.xml", "/sitemaps/2.xml"]) {
       expect((await fetch(s.base + p)).headers.get("x-page-cache"), p).toBe("MISS");
-      const hit = await fetch(s.base + p);
+      const hit = await fetch(s.base + p, { headers: { Cookie: "i18nextLng=fr" } });
       expect(hit.headers.get("x-page-cache"), p).toBe("HIT");
       expect(hit.headers.get("content-type")).toMatch(/xml/);
+      expect(hit.headers.get("vary"), p).toBe("Accept-Encoding");
     }
     s.cache.expire();
     failing = true;
@@ -209,9 +254,12 @@ describe("page cache", () => {
       expect(res.headers.get("cache-control"), p).toBe("private, no-store");
       expect(res.headers.get("vary"), p).toMatch(/\bCookie\b/);
     }
-    const anonymous = await fetch(s.base + "/news.data");
-    expect(anonymous.headers.get("cache-control")).toBe(publicCacheControl(PAGE_CACHE_DEFAULTS));
-    expect(anonymous.headers.get("vary")).toMatch(/\bCookie\b/);
+    // The address names the language of an anonymous .data answer too: it varies on nothing but the encoding.
+    for (const p of ["/news.data", "/fr/news.data", "/_root.data", "/en.data"]) {
+      const anonymous = await fetch(s.base + p, { headers: { Cookie: "i18nextLng=fr" } });
+      expect(anonymous.headers.get("cache-control"), p).toBe(publicCacheControl(PAGE_CACHE_DEFAULTS));
+      expect(anonymous.headers.get("vary") ?? "", p).not.toMatch(/Cookie|Accept-Language/);
+    }
   });
 
   it("keeps no anonymous .data answer but a 200: a redirect (React Router's 202) and an error are no-store", async () => {

@@ -36,7 +36,8 @@ import { stripControls } from "#domain/sanitize.ts";
 import { arabic } from "./errors.server.ts";
 import { BODY_LIMITS, bodyKindOf, SLOW_BODY_KINDS } from "./request-body.server.ts";
 import { crossOriginPage } from "./refusal-page.server.ts";
-import { languageOfRequest } from "./language.server.ts";
+import { languageOfTarget } from "./language.server.ts";
+import { neutralPath } from "#domain/addresses.ts";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const ALLOW = ALLOWED_METHODS.join(", ");
@@ -241,7 +242,7 @@ export const ONE_CLICK_MAX_BYTES = 1024;
  * body with this guard's 403.
  */
 export function isOneClickUnsubscribe(req: Pick<Request, "method" | "path" | "headers">): boolean {
-  if (req.method !== "POST" || req.path !== ONE_CLICK_UNSUBSCRIBE_PATH) return false;
+  if (req.method !== "POST" || neutralPath(req.path) !== ONE_CLICK_UNSUBSCRIBE_PATH) return false;
   const type = String(req.headers["content-type"] ?? "").toLowerCase();
   if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return false;
   const length = req.headers["content-length"];
@@ -365,12 +366,7 @@ export function refuseCrossOrigin(req: Request, res: Response, ours: readonly st
   return void res.status(403).set({ "Cache-Control": "no-store", "Content-Language": lang }).type("html").send(crossOriginPage(lang, ours[0]));
 }
 
-/** The language a refusal page is written in: the reader's (the language cookie, then Accept-Language). */
+/** The language a refusal page is written in: its address's on a reading page, else the reader's (cookie, Accept-Language). */
 function languageOf(req: Request) {
-  const headers = new Headers();
-  for (const name of ["cookie", "accept-language"]) {
-    const value = req.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  return languageOfRequest(new Request("http://localhost/", { headers }));
+  return languageOfTarget(req.path, req.headers.cookie, req.headers["accept-language"]);
 }

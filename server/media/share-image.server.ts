@@ -8,9 +8,11 @@
  * Only a raster picture the library has, read from this site's storage, is ever cropped (no address is fetched
  * from elsewhere); anything else is answered null and the route sends the picture itself.
  */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { LRUCache } from "lru-cache";
 import sharp from "sharp";
-import { focalCrop, SHARE_IMAGE_RASTER, SHARE_IMAGE_SIZE } from "#domain/image-details.ts";
+import { cropSize, focalCrop, PUBLISHER_LOGO_SIZE, SHARE_IMAGE_RASTER, type CropRatio } from "#domain/image-details.ts";
 import { clampFocal, type FocalPoint } from "#domain/library.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { libraryDetailsByUrl, storageKeyOf } from "#server/media/library.server.ts";
@@ -18,6 +20,7 @@ import { collect } from "#server/media/storage/driver.server.ts";
 import { getStorage } from "#server/media/storage/index.server.ts";
 import { IMAGE_PIXEL_LIMIT } from "#server/media/storage/images.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
+import { projectRoot } from "#server/paths.server.ts";
 
 const MAX_SOURCE_BYTES = 12 * 1024 * 1024;
 
@@ -25,19 +28,20 @@ const MAX_SOURCE_BYTES = 12 * 1024 * 1024;
 const made = new LRUCache<string, Promise<Uint8Array | null>>({ max: 50, ttl: 60 * 60 * 1000 });
 
 /**
- * The 1200×630 JPEG of a library picture, cropped around its focal point as the library has it now; null when it
+ * The JPEG of a library picture at 1200×630 (link previews) or at one of the article markup's ratios (`ratio`,
+ * domain/image-details.ts CROP_RATIOS), cropped around its focal point as the library has it now; null when it
  * is not one. The crop is kept under the library's focal point, not the one the address names: another `f` in
  * the address cannot make the server crop again, and a page naming an old one gets the current crop.
  */
-export async function shareImage(db: Database, src: string): Promise<Uint8Array | null> {
+export async function shareImage(db: Database, src: string, ratio?: CropRatio): Promise<Uint8Array | null> {
   if (!SHARE_IMAGE_RASTER.test(src) || src.length > 2048) return null;
   const details = (await libraryDetailsByUrl(db, [src])).get(src);
   if (details?.kind !== "image") return null;
   const { x, y } = clampFocal(details.focal);
-  const key = `${x},${y}|${src}`;
+  const key = `${x},${y}|${ratio ?? ""}|${src}`;
   let work = made.get(key);
   if (!work) {
-    work = crop(src, details.focal).then(
+    work = crop(src, details.focal, cropSize(ratio)).then(
       (bytes) => {
         // A picture the storage does not have (yet) is asked again next time.
         if (!bytes) made.delete(key);
@@ -54,7 +58,7 @@ export async function shareImage(db: Database, src: string): Promise<Uint8Array 
   return work;
 }
 
-async function crop(src: string, focal: FocalPoint): Promise<Uint8Array | null> {
+async function crop(src: string, focal: FocalPoint, size: { width: number; height: number }): Promise<Uint8Array | null> {
   const storage = getStorage();
   const key = storageKeyOf(storage, src);
   if (!key) return null;
@@ -66,11 +70,48 @@ async function crop(src: string, focal: FocalPoint): Promise<Uint8Array | null> 
   const width = turned ? meta.height : meta.width;
   const height = turned ? meta.width : meta.height;
   if (!width || !height) return null;
-  const area = focalCrop(width, height, SHARE_IMAGE_SIZE.width / SHARE_IMAGE_SIZE.height, focal);
-  return image
-    .extract(area)
-    .resize(SHARE_IMAGE_SIZE.width, SHARE_IMAGE_SIZE.height, { fit: "cover" })
-    .flatten({ background: "#ffffff" })
-    .jpeg({ quality: 80, mozjpeg: true })
+  const area = focalCrop(width, height, size.width / size.height, focal);
+  return (
+    image
+      .extract(area)
+      // A smaller picture is enlarged: search engines take an article's image only from 1,200 px wide.
+      .resize(size.width, size.height, { fit: "cover" })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 80, mozjpeg: true })
+      .toBuffer()
+  );
+}
+
+/**
+ * The publisher's logo as search engines read it (JSON-LD `publisher.logo`, app/lib/seo.ts): a raster square of
+ * PUBLISHER_LOGO_SIZE made from the site's logo (an SVG by default, which Google's article markup does not take),
+ * when that logo is a file of the project's public folder; null otherwise (the route sends the logo itself).
+ */
+export async function publisherLogo(logoUrl: string): Promise<Uint8Array | null> {
+  let work = logos.get(logoUrl);
+  if (!work) {
+    work = renderLogo(logoUrl).catch((error: unknown) => {
+      logger.warn({ err: error, logoUrl }, "publisher logo not made");
+      return null;
+    });
+    logos.set(logoUrl, work);
+  }
+  return work;
+}
+
+const logos = new Map<string, Promise<Uint8Array | null>>();
+
+async function renderLogo(logoUrl: string): Promise<Uint8Array | null> {
+  if (!/^\/(?!\/)[\w./-]+$/.test(logoUrl) || logoUrl.includes("..")) return null;
+  const publicDir = path.join(projectRoot(), "public");
+  const file = path.join(publicDir, logoUrl);
+  if (!file.startsWith(publicDir + path.sep)) return null;
+  const bytes = await readFile(file).catch(() => null);
+  if (!bytes) return null;
+  const { width, height } = PUBLISHER_LOGO_SIZE;
+  // An SVG is drawn at the density that makes it the logo's size, not enlarged from its own few pixels.
+  return sharp(bytes, { density: 600, limitInputPixels: IMAGE_PIXEL_LIMIT })
+    .resize(width, height, { fit: "contain", background: { r: 255, g: 255, b: 255, alpha: 0 } })
+    .png()
     .toBuffer();
 }

@@ -7,6 +7,7 @@ import { getConfig, type Config } from "#server/config.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import type { NewsletterSendKind } from "#domain/newsletter-sends.ts";
 import type { NewsletterItem } from "./items.server.ts";
 
@@ -17,12 +18,18 @@ export const TOKEN_SLOT = "__NEWSLETTER_TOKEN__";
 
 const absolute = (config: Config, url: string) => (/^https?:\/\//i.test(url) ? url : `${config.publicUrl}${url.startsWith("/") ? "" : "/"}${url}`);
 
-export function unsubscribeUrl(token: string, sendId: number | null, config: Config = getConfig()) {
-  return `${config.publicUrl}/newsletter/unsubscribe?token=${token}${sendId ? `&send=${sendId}` : ""}`;
+/**
+ * A page of ours as a link in a mail in `lang`: that language's address (issue 42), so a French subscriber lands on
+ * the French page; files (images) and outside links come back unchanged.
+ */
+const addressIn = (config: Config, lang: Language, url: string) => absolute(config, localizedPath(lang, url));
+
+export function unsubscribeUrl(token: string, sendId: number | null, config: Config = getConfig(), lang: Language = "ar") {
+  return addressIn(config, lang, `/newsletter/unsubscribe?token=${token}${sendId ? `&send=${sendId}` : ""}`);
 }
 
-export function preferencesUrl(token: string, config: Config = getConfig()) {
-  return `${config.publicUrl}/newsletter/preferences?token=${token}`;
+export function preferencesUrl(token: string, config: Config = getConfig(), lang: Language = "ar") {
+  return addressIn(config, lang, `/newsletter/preferences?token=${token}`);
 }
 
 /**
@@ -40,15 +47,15 @@ export function renderNewsletter(
   const align = rtl ? "right" : "left";
   const site = lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR;
   const t = (key: string) => translate(lang, `newsletterMail.${key}`).replaceAll("{site}", site);
-  const unsubscribe = unsubscribeUrl(token, sendId, config);
-  const preferences = preferencesUrl(token, config);
+  const unsubscribe = unsubscribeUrl(token, sendId, config, lang);
+  const preferences = preferencesUrl(token, config, lang);
   const e = escapeHtml;
   const cell = `dir="${dir}" align="${align}" style="direction:${dir};text-align:${align};`;
   const font = "font-family:Tahoma,Arial,sans-serif;";
 
   const itemsHtml = content.items
     .map((item) => {
-      const url = absolute(config, item.url);
+      const url = addressIn(config, lang, item.url);
       const image = item.imageUrl
         ? `<tr><td ${cell}padding:0 0 8px 0;"><a href="${e(url)}"><img src="${e(absolute(config, item.imageUrl))}" alt="" width="560" style="display:block;width:100%;max-width:560px;height:auto;border:0;border-radius:6px;"></a></td></tr>`
         : "";

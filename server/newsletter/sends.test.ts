@@ -438,7 +438,10 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;b&gt;du jour&lt;/b&gt;");
     expect(html).toContain('src="https://sahara.test/uploads/a.jpg"');
-    expect(headers["List-Unsubscribe"]).toBe(`<https://sahara.test/newsletter/unsubscribe?token=${"t".repeat(43)}&send=9>`);
+    // Links to our pages are the French addresses (issue 42); the image is a file, one address for all.
+    expect(html).toContain('href="https://sahara.test/fr/news/x"');
+    expect(html).toContain(`href="https://sahara.test/fr/newsletter/preferences?token=${"t".repeat(43)}"`);
+    expect(headers["List-Unsubscribe"]).toBe(`<https://sahara.test/fr/newsletter/unsubscribe?token=${"t".repeat(43)}&send=9>`);
   });
 });
 

@@ -21,6 +21,7 @@ import { logger } from "#server/ops/logger.server.ts";
 import { linkExpiry, translate } from "#server/http/i18n.server.ts";
 import { enqueue } from "#server/jobs/queue.server.ts";
 import type { Language } from "#domain/language.ts";
+import { localizedPath } from "#domain/addresses.ts";
 
 export const CONFIRMATION_TTL_MS = 48 * 60 * 60 * 1000;
 /** A second sign-up for the same pending address within this time sends no second e-mail. */
@@ -36,8 +37,9 @@ export const NEWSLETTER_CONFIRM_ATTEMPTS = 3;
 
 export const hashToken = (token: string) => crypto.createHash("sha256").update(token, "utf8").digest("hex");
 
-export function confirmationLink(token: string, config: Config = getConfig()) {
-  return `${config.publicUrl}/newsletter/confirm?token=${encodeURIComponent(token)}`;
+/** The confirmation page in the subscriber's language (its address, issue 42: /fr/newsletter/confirm for French). */
+export function confirmationLink(token: string, config: Config = getConfig(), language: Language = "ar") {
+  return `${config.publicUrl}${localizedPath(language, `/newsletter/confirm?token=${encodeURIComponent(token)}`)}`;
 }
 
 type Options = { config?: Config; now?: Date };
@@ -90,7 +92,7 @@ export async function sendConfirmation(
     .returning({ id: newsletterSubscribers.id, createdAt: newsletterSubscribers.createdAt });
   if (!row) return { outcome: "already-confirmed" };
 
-  const link = confirmationLink(token, config);
+  const link = confirmationLink(token, config, language);
   try {
     await sendMail({ to: email, ...confirmationMail(language, link, config), links: [link] }, config);
   } catch (error) {

@@ -65,6 +65,8 @@ describe.each(testDatabaseKinds)("newsletter on %s", (kind) => {
     await sendConfirmation(t.db, { email, language: "fr" }, { config });
     const mail = await smtp.waitFor(email);
     expect(mail.subject).toMatch(/Confirmez votre inscription/);
+    // The French subscriber's link is the French confirmation page's address (issue 42).
+    expect(mail.links[0]).toMatch(/^https:\/\/sahara\.test\/fr\/newsletter\/confirm\?token=/);
     const token = tokenOf(mail.links[0]);
     expect(await confirmNewsletterSubscription(t.db, token)).toEqual({ ok: true, email });
     const stored = await row(email);

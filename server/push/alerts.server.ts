@@ -23,6 +23,7 @@ import webpush, { type RequestOptions } from "web-push";
 import { CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
 import { localized } from "#domain/localized.ts";
 import { LANGUAGES, type Language } from "#domain/language.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import type { Database, Queryable } from "#server/db/client.server.ts";
 import { categories, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
@@ -270,17 +271,20 @@ async function claimAlert(db: Database, whereAlert: SQL, jobId: number, perHour:
   });
 }
 
-/** The notification in each language, written once for every subscriber. */
+/**
+ * The notification in each language, written once for every subscriber: its title in that language where written,
+ * and the item's address in that language (issue 42), so a tap opens the page the subscriber reads.
+ */
 function alertPayloads(type: ContentType, id: number, item: AlertItem, options: SendOptions): Map<Language, string> {
   const path = publicUrl(type, item.pageSlug, id);
-  const url = `${options.publicUrl.replace(/\/+$/, "")}${path}`;
+  const origin = options.publicUrl.replace(/\/+$/, "");
   return new Map<Language, string>(
     LANGUAGES.map((lang) => {
       const message: PushMessage = {
         lang,
         title: localized(lang, item.title, (item as { titleFr?: string | null }).titleFr ?? null),
         body: `${translate(lang, "push.kicker")} · ${lang === "ar" ? options.siteName.ar : options.siteName.fr}`,
-        url,
+        url: `${origin}${localizedPath(lang, path)}`,
         tag: `${type}-${id}`,
       };
       return [lang, JSON.stringify(message)];

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { localizedPath } from "#domain/addresses.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import webpush from "web-push";
@@ -102,14 +103,20 @@ for (const kind of testDatabaseKinds) {
       const url = `https://sahara.example${item.url}`;
       const byPath = Object.fromEntries(got.map((g) => [g.path, g.message]));
       expect(byPath["/push/ar1"]).toEqual({ lang: "ar", title: "عاجل: أمطار غزيرة على نواكشوط", body: "عاجل · صحراء ميديا", url, tag: `news-${item.id}` });
+      // Each language's alert opens the item at that language's address (issue 42).
       expect(byPath["/push/fr1"]).toEqual({
         lang: "fr",
         title: "Urgent : fortes pluies sur Nouakchott",
         body: "Urgent · Sahara Média",
-        url,
+        url: `https://sahara.example/fr${item.url}`,
         tag: `news-${item.id}`,
       });
-      expect(byPath["/push/en1"]).toMatchObject({ lang: "en", title: "عاجل: أمطار غزيرة على نواكشوط", body: "Breaking news · Sahara Média", url });
+      expect(byPath["/push/en1"]).toMatchObject({
+        lang: "en",
+        title: "عاجل: أمطار غزيرة على نواكشوط",
+        body: "Breaking news · Sahara Média",
+        url: `https://sahara.example/en${item.url}`,
+      });
       for (const { headers } of got) {
         checkVapid(headers.authorization as string, vapid.publicKey, push.origin, subject);
         expect(headers["content-encoding"]).toBe("aes128gcm");
@@ -156,7 +163,12 @@ for (const kind of testDatabaseKinds) {
       const article = await createItem(h.db, "article", { ...validInput("article", section.id, "مقال عاجل عن الجفاف"), urgent: "on" }, editor);
       expect(article.urgent).toBe(true);
       await runJobs();
-      expect(messages().map((m) => m.message.url)).toEqual(Array(4).fill(`https://sahara.example${article.url}`));
+      // Each at the address of its subscriber's language: /fr/…, /en/…, the Arabic at the root.
+      const got = messages();
+      expect(got.map((m) => m.message.url.replace(/^https:\/\/sahara\.example\/(?:fr|en)\//, "https://sahara.example/"))).toEqual(
+        Array(4).fill(`https://sahara.example${article.url}`),
+      );
+      expect(got.map((m) => m.message.url)).toEqual(got.map((m) => `https://sahara.example${localizedPath(m.message.lang, article.url)}`));
       expect(await pushAlertOf(h.db, "article", article.id)).toMatchObject({ state: "sent", sent: 3, failed: 1 });
       expect(await pushAlertOf(h.db, "news", draft.id)).toBeNull();
       expect(await pushAlertOf(h.db, "news", ordinary.id)).toBeNull();

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { CARD_IMAGE_SIZES, ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage, useText } from "#app/lib/i18n.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { textProps } from "#domain/localized.ts";
 
 /** An author of a byline: the name in the reader's language and the address of the profile's page. */
@@ -62,6 +63,7 @@ export function ContentCard({
   headingLevel = 3,
 }: ContentCardProps) {
   const lang = useLanguage();
+  const local = useLocalPath();
   const horizontal = layout === "horizontal";
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -87,7 +89,7 @@ export function ContentCard({
           </span>
         )}
         <Heading className={`font-bold leading-snug ${horizontal ? "text-base" : "text-lg"}`} {...textProps(lang, title)}>
-          <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+          <Link to={local(href)} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
             {titleNode ?? title}
           </Link>
         </Heading>
@@ -163,13 +165,14 @@ export function Byline({
  */
 export function AuthorLinks({ authors, testId = "byline-authors" }: { authors: readonly BylineLink[]; testId?: string }) {
   const lang = useLanguage();
+  const local = useLocalPath();
   const and = useText()("common.and");
   return (
     // The run takes the names' language and direction (Arabic names on a French page read right to left).
     <bdi data-testid={testId} {...textProps(lang, authors.map((a) => a.name).join(" "))}>
       {authors.flatMap((a, i) => [
         i === 0 ? null : <span key={`and${i}`}>{i === authors.length - 1 ? ` ${and} ` : lang === "ar" ? "، " : ", "}</span>,
-        <Link key={a.href} to={a.href} className="relative z-10 font-bold hover:underline" data-testid="byline-author" {...textProps(lang, a.name)}>
+        <Link key={a.href} to={local(a.href)} className="relative z-10 font-bold hover:underline" data-testid="byline-author" {...textProps(lang, a.name)}>
           {a.name}
         </Link>,
       ])}

@@ -13,7 +13,7 @@ import { definitionOf, type DetailView } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import { useCount } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
-import { localized, textProps } from "#domain/localized.ts";
+import { languagesWithText, localized, textProps } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";
 import { AuthorLinks } from "./content-card.tsx";
 
@@ -141,6 +141,12 @@ export function ContentDetail({ page }: { page: DetailPage }) {
         related={page.related}
         relatedTitle={t(view.relatedTitle)}
       >
+        {/* The page of a language the item has no text in shows the Arabic text (noindex, decision 0143): say so. */}
+        {!languagesWithText(item).includes(lang) && (
+          <p role="note" className="mb-6 rounded-lg border border-sand-300 bg-sand-100 px-4 py-3 text-ink-soft" data-testid="arabic-only">
+            {t("detail.arabicOnly")}
+          </p>
+        )}
         <ArticleBody
           lang={lang}
           body={lang === "fr" && page.bodyFr ? page.bodyFr : page.body}

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { useTranslation } from "react-i18next";
 import { ContentCard } from "./content-card.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
@@ -9,6 +10,7 @@ import { ShareButton } from "./share-button.tsx";
 import { ShareLinks } from "./share-links.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { archiveDayPath } from "#domain/archive.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
 import type { DetailPage } from "#domain/detail-view.ts";
@@ -93,19 +95,20 @@ export function DetailLayout({
 }: DetailLayoutProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
+  const local = useLocalPath();
   const shown = facts.filter((f) => f.value);
   return (
     <article className="mx-auto max-w-4xl px-4 py-8" data-testid={testId}>
       <Breadcrumbs
         className="mb-4 text-sm text-ink-soft"
         steps={[
-          <Link key="home" to="/" className="hover:underline" data-testid="breadcrumb-home">
+          <Link key="home" to={local("/")} className="hover:underline" data-testid="breadcrumb-home">
             {t("detail.home")}
           </Link>,
           ...(kicker
             ? [
                 kicker.href ? (
-                  <Link key="kicker" to={kicker.href} className="hover:underline" data-testid="detail-category" {...textProps(lang, kicker.label)}>
+                  <Link key="kicker" to={local(kicker.href)} className="hover:underline" data-testid="detail-category" {...textProps(lang, kicker.label)}>
                     {kicker.label}
                   </Link>
                 ) : (
@@ -135,9 +138,12 @@ export function DetailLayout({
           <div className="flex gap-1">
             <dt className="sr-only">{t(dateLabel)}</dt>
             <dd>
-              <time dateTime={isoDate(date)} data-testid="detail-date">
-                {formatDate(date, lang)}
-              </time>
+              {/* The day's archive page (decision 0144): what else was published that day. */}
+              <a href={local(archiveDayPath(date))} className="hover:underline" title={t("archive.dayLink")} data-testid="detail-date-link">
+                <time dateTime={isoDate(date)} data-testid="detail-date">
+                  {formatDate(date, lang)}
+                </time>
+              </a>
             </dd>
           </div>
           {shown.map((f, i) => (

@@ -2,15 +2,18 @@ import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { RootLoaderData } from "#app/root.tsx";
 import { absoluteUrl } from "#app/lib/seo.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 
 /**
  * WhatsApp and Telegram, where readers here share: plain links to each app's documented share address
- * (wa.me/?text=, t.me/share/url), no script of theirs and no request until a reader taps one.
+ * (wa.me/?text=, t.me/share/url), no script of theirs and no request until a reader taps one. The link shared is
+ * the page's address in the language shown (issue 42): a French reader shares the French page.
  */
 export function ShareLinks({ title, path }: { title: string; path: string }) {
   const { t } = useTranslation();
   const root = useRouteLoaderData<RootLoaderData>("root");
-  const url = absoluteUrl(root?.site.publicUrl ?? "", path);
+  const localPath = useLocalPath();
+  const url = absoluteUrl(root?.site.publicUrl ?? "", localPath(path));
   const links = [
     {
       app: "whatsapp",

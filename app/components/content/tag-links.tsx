@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { tagPath } from "#domain/tags.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 
 /**
  * An item's tags under its body (decision 0122): each a link to the tag's page, in the page's HTML (the reading
@@ -8,6 +9,7 @@ import { tagPath } from "#domain/tags.ts";
  */
 export function TagLinks({ tags }: { tags: readonly { id: number; slug: string; name: string }[] | undefined }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   if (!tags?.length) return null;
   return (
     <nav aria-labelledby="item-tags-title" className="mt-8 border-t border-sand-200 pt-4" data-testid="item-tags">
@@ -18,7 +20,7 @@ export function TagLinks({ tags }: { tags: readonly { id: number; slug: string; 
         {tags.map((tag) => (
           <li key={tag.id}>
             <Link
-              to={tagPath(tag.slug)}
+              to={local(tagPath(tag.slug))}
               rel="tag"
               dir="auto"
               className="inline-flex min-h-9 items-center rounded-full border border-sand-300 bg-sand-50 px-3 text-sm font-bold text-ink hover:border-desert-600 hover:text-desert-700"

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { isRouteErrorResponse, Link, useLocation, type MetaDescriptor } from "react-router";
 import { useTranslation } from "react-i18next";
 import { rootData } from "#app/lib/seo.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { documentErrorNumber, errorScreenShown, failedDataRequestId, makeErrorNumber, useRequestId, type ErrorNumberSource } from "#app/lib/request-id.ts";
 
 /**
@@ -59,6 +60,7 @@ function useErrorText() {
 
 export function NotFound() {
   const text = useErrorText();
+  const local = useLocalPath();
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="not-found">
       <p className="text-7xl font-bold text-desert-600" aria-hidden="true">
@@ -66,7 +68,7 @@ export function NotFound() {
       </p>
       <h1 className="mt-4 text-3xl font-bold">{text("errors.notFoundTitle")}</h1>
       <p className="mt-3 text-lg text-ink-soft">{text("errors.notFoundText")}</p>
-      <Link to="/" className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+      <Link to={local("/")} className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
         {text("errors.backHome")}
       </Link>
     </section>
@@ -75,6 +77,7 @@ export function NotFound() {
 
 export function GeneralError({ error }: { error: unknown }) {
   const text = useErrorText();
+  const local = useLocalPath();
   const { number: errorNumber, source } = useErrorNumber();
   useEffect(() => console.error(`[error ${errorNumber}]`, error), [errorNumber, error]);
   return (
@@ -103,7 +106,7 @@ export function GeneralError({ error }: { error: unknown }) {
         >
           {text("errors.reload")}
         </button>
-        <a href="/" className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100" data-testid="home-button">
+        <a href={local("/")} className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100" data-testid="home-button">
           {text("errors.backHome")}
         </a>
       </div>
@@ -130,12 +133,13 @@ export function isCrossOriginRefusal(error: unknown): boolean {
 
 function CrossOriginRefused() {
   const text = useErrorText();
+  const local = useLocalPath();
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="cross-origin-refused" role="alert">
       <h1 className="text-3xl font-bold">{text("requestRefused.title")}</h1>
       <p className="mt-3 text-lg text-ink-soft">{text("adminShell.crossOrigin")}</p>
       <div className="mt-8 flex justify-center gap-3">
-        <a href="/" className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+        <a href={local("/")} className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
           {text("errors.backHome")}
         </a>
       </div>

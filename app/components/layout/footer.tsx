@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { FOOTER_LINKS } from "#domain/navigation.ts";
 import { FacebookIcon, InstagramIcon, TwitterIcon, YoutubeIcon } from "#app/components/ui/icons.tsx";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { Logo } from "./logo.tsx";
 
 type SocialLinks = { facebook: string | null; twitter: string | null; instagram: string | null; youtube: string | null };
@@ -16,13 +17,14 @@ const SOCIAL = [
 
 function LinkColumn({ title, links }: { title: string; links: readonly { to: string; label: string }[] }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   return (
     <div>
       <h2 className="mb-3 text-base font-bold text-white">{title}</h2>
       <ul className="space-y-2">
         {links.map((l) => (
           <li key={l.to}>
-            <Link to={l.to} className="text-sand-200 hover:text-white hover:underline">
+            <Link to={local(l.to)} className="text-sand-200 hover:text-white hover:underline">
               {t(l.label)}
             </Link>
           </li>

@@ -1,4 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { localizedPath } from "#domain/addresses.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { useTranslation } from "react-i18next";
 import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
 import type { Language } from "#domain/language.ts";
@@ -18,27 +20,29 @@ type HeaderProps = {
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `whitespace-nowrap rounded-md px-3 py-2 text-[0.95rem] transition-colors ${isActive ? "bg-desert-600 text-white font-bold" : "text-ink hover:bg-sand-100"}`;
 
-/** The language toggle: FR while Arabic (or English) is shown, ع while French is shown. A plain form, so it works without JavaScript. */
+/**
+ * The language toggle: FR while Arabic (or English) is shown, ع while French is shown. A plain link to the same
+ * page's address in the other language (issue 42), so it works without JavaScript and a crawler follows it; with
+ * JavaScript, app/enhance/reading.js keeps the choice (data-language-toggle) for the bare entry `/`.
+ */
 export function LanguageToggle({ lang }: { lang: Language }) {
   const { t } = useTranslation();
   const location = useLocation();
   const target: Language = lang === "fr" ? "ar" : "fr";
   const label = lang === "fr" ? "ع" : "FR";
   return (
-    <Form method="post" action="/language" preventScrollReset>
-      <input type="hidden" name="lang" value={target} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button
-        type="submit"
-        data-testid="language-toggle"
-        // The accessible name starts with the visible label, as speech-input users say what they see.
-        aria-label={`${label} – ${t("language.switchTo")}`}
-        lang={target}
-        className="inline-flex h-10 min-w-10 items-center justify-center rounded-md border border-sand-300 px-2 font-bold text-ink hover:bg-sand-100"
-      >
-        {label}
-      </button>
-    </Form>
+    <a
+      href={localizedPath(target, location.pathname + location.search)}
+      hrefLang={target}
+      lang={target}
+      data-language-toggle={target}
+      data-testid="language-toggle"
+      // The accessible name starts with the visible label, as speech-input users say what they see.
+      aria-label={`${label} – ${t("language.switchTo")}`}
+      className="inline-flex h-10 min-w-10 items-center justify-center rounded-md border border-sand-300 px-2 font-bold text-ink hover:bg-sand-100"
+    >
+      {label}
+    </a>
   );
 }
 
@@ -50,6 +54,7 @@ export function LanguageToggle({ lang }: { lang: Language }) {
 export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: HeaderProps) {
   const { t } = useTranslation();
   const location = useLocation();
+  const local = useLocalPath();
   const fit = NAV_FIT[lang];
 
   const accountLink = signedIn ? (
@@ -57,7 +62,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
       {t("nav.admin")}
     </Link>
   ) : (
-    <Link to="/auth" data-testid="sign-in-link" className="rounded-md bg-palm-700 px-3 py-2 text-sm font-bold text-white hover:bg-palm-800">
+    <Link to={local("/auth")} data-testid="sign-in-link" className="rounded-md bg-palm-700 px-3 py-2 text-sm font-bold text-white hover:bg-palm-800">
       {t("nav.signIn")}
     </Link>
   );
@@ -81,7 +86,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
         <div className="ms-auto flex items-center gap-1 sm:gap-2">
           {/* A link to the search page, so it works without JavaScript; with it, it opens the field here (data-opens). */}
           <a
-            href="/search"
+            href={local("/search")}
             data-opens="site-search"
             data-testid="search-button"
             aria-label={t("nav.search")}
@@ -123,7 +128,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
               <ul className="mx-auto grid max-w-7xl gap-1 px-4 py-3 sm:grid-cols-2">
                 {NAV_ITEMS.map((item) => (
                   <li key={item.slug}>
-                    <NavLink to={item.to} end={item.to === "/"} data-testid={`mobile-nav-link-${item.slug}`} className={(s) => `block ${linkClass(s)}`}>
+                    <NavLink to={local(item.to)} end={item.to === "/"} data-testid={`mobile-nav-link-${item.slug}`} className={(s) => `block ${linkClass(s)}`}>
                       {t(item.label)}
                     </NavLink>
                   </li>
@@ -139,7 +144,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
         <ul className="mx-auto flex max-w-7xl items-center gap-1 px-4 py-1">
           {NAV_ITEMS.map((item, i) => (
             <li key={item.slug} className={inBar(i)}>
-              <NavLink to={item.to} end={item.to === "/"} prefetch="intent" data-testid={`nav-link-${item.slug}`} className={linkClass}>
+              <NavLink to={local(item.to)} end={item.to === "/"} prefetch="intent" data-testid={`nav-link-${item.slug}`} className={linkClass}>
                 {t(item.label)}
               </NavLink>
             </li>
@@ -154,7 +159,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
                 <ul className="absolute end-0 top-full z-50 mt-1 hidden min-w-48 gap-1 group-open/more:grid rounded-md border border-sand-200 bg-white p-1 shadow-lg">
                   {moreItems.map(({ item, className }) => (
                     <li key={item.slug} className={className ?? ""}>
-                      <NavLink to={item.to} end={item.to === "/"} data-testid={`nav-more-link-${item.slug}`} className={(s) => `block ${linkClass(s)}`}>
+                      <NavLink to={local(item.to)} end={item.to === "/"} data-testid={`nav-more-link-${item.slug}`} className={(s) => `block ${linkClass(s)}`}>
                         {t(item.label)}
                       </NavLink>
                     </li>
@@ -168,7 +173,7 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
 
       {/* Opened in place by app/enhance/reading.js; suggestions as you type are its to load (decision 0128). */}
       <div id="site-search" className="relative border-t border-sand-200 bg-white" hidden>
-        <Form method="get" action="/search" role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
+        <Form method="get" action={local("/search")} role="search" className="mx-auto flex max-w-3xl gap-2 px-4 py-3">
           <label htmlFor="site-search-q" className="sr-only">
             {t("nav.search")}
           </label>

@@ -11,6 +11,7 @@ import { ImageDetailsProvider } from "#app/components/content/image-details.tsx"
 import { PageLinks } from "#app/components/sections/section-ui.tsx";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
 import { useLanguage } from "#app/lib/i18n.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { analyzeQuery, type QueryAnalysis } from "#domain/arabic.ts";
 import { excerpt } from "#domain/format.ts";
 import { bylineLinks } from "#domain/authors.ts";
@@ -41,8 +42,9 @@ export function searchHref(query: string, type: SearchType | null, page = 1) {
 /** The search field and its button: a GET form, so it works without JavaScript. */
 export function SearchForm({ query, filter, invalid }: { query: string; filter: SearchType | null; invalid: boolean }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   return (
-    <Form method="get" action="/search" role="search" className="mt-6 flex max-w-3xl gap-2" data-testid="search-form">
+    <Form method="get" action={local("/search")} role="search" className="mt-6 flex max-w-3xl gap-2" data-testid="search-form">
       <label htmlFor="search-q" className="sr-only">
         {t("search.label")}
       </label>
@@ -74,13 +76,14 @@ export function SearchForm({ query, filter, invalid }: { query: string; filter: 
 /** All types, then each searched type: links to the same query filtered. */
 export function SearchFilters({ query, filter }: { query: string; filter: SearchType | null }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   return (
     <nav aria-label={t("search.filterLabel")} className="mt-4" data-testid="search-filters">
       <ul className="flex flex-wrap gap-2">
         {[null, ...SEARCH_TYPES].map((type) => (
           <li key={type ?? "all"}>
             <Link
-              to={searchHref(query, type)}
+              to={local(searchHref(query, type))}
               aria-current={filter === type ? "page" : undefined}
               className={`inline-block rounded-full border px-3 py-1 text-sm ${filter === type ? "border-desert-600 bg-desert-600 font-bold text-white" : "border-sand-300 bg-white hover:bg-sand-100"}`}
             >
@@ -125,10 +128,11 @@ export function SearchEmpty() {
 function DidYouMean({ suggestion, filter, className }: { suggestion: string; filter: SearchType | null; className: string }) {
   const { t } = useTranslation();
   const lang = useLanguage();
+  const local = useLocalPath();
   return (
     <p className={className} data-testid="search-suggestion">
       {t("search.didYouMean")}{" "}
-      <Link to={searchHref(suggestion, filter)} className="font-bold text-desert-700 underline">
+      <Link to={local(searchHref(suggestion, filter))} className="font-bold text-desert-700 underline">
         {suggestion}
       </Link>
       {lang === "ar" ? "؟" : " ?"}

@@ -7,6 +7,8 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
+import { useLocalPath } from "#app/lib/addresses.ts";
+import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
@@ -17,12 +19,13 @@ import type { ShowCard } from "#server/content/programs.server.ts";
 import type { SectionCard } from "#server/content/sections.server.ts";
 
 export function Section({ title, children, testId, more }: { title: string; children: ReactNode; testId: string; more?: { to: string; label: string } }) {
+  const local = useLocalPath();
   return (
     <section className="mx-auto max-w-7xl px-4 py-8" data-testid={testId} aria-label={title}>
       <div className="mb-5 flex items-end justify-between gap-4">
         <h2 className="border-s-4 border-desert-600 ps-3 text-2xl font-bold">{title}</h2>
         {more && (
-          <Link to={more.to} className="text-sm font-bold text-desert-700 hover:underline">
+          <Link to={local(more.to)} className="text-sm font-bold text-desert-700 hover:underline">
             {more.label}
           </Link>
         )}
@@ -34,16 +37,17 @@ export function Section({ title, children, testId, more }: { title: string; chil
 
 export function Hero() {
   const { t } = useTranslation();
+  const local = useLocalPath();
   return (
     <section className="bg-gradient-to-b from-desert-700 to-desert-600 text-white" data-testid="home-hero">
       <div className="mx-auto max-w-7xl px-4 py-12 sm:py-16">
         <h1 className="max-w-3xl text-3xl font-bold leading-tight sm:text-5xl">{t("home.heroTitle")}</h1>
         <p className="mt-4 max-w-2xl text-lg text-sand-100">{t("home.heroText")}</p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <Link to="/news" className="rounded-md bg-white px-5 py-3 font-bold text-desert-700 hover:bg-sand-100" data-testid="hero-news">
+          <Link to={local("/news")} className="rounded-md bg-white px-5 py-3 font-bold text-desert-700 hover:bg-sand-100" data-testid="hero-news">
             {t("home.latestNews")}
           </Link>
-          <Link to="/culture" className="rounded-md border-2 border-white px-5 py-3 font-bold text-white hover:bg-white/10" data-testid="hero-culture">
+          <Link to={local("/culture")} className="rounded-md border-2 border-white px-5 py-3 font-bold text-white hover:bg-white/10" data-testid="hero-culture">
             {t("home.exploreHeritage")}
           </Link>
         </div>
@@ -126,6 +130,7 @@ export function LiteratureSection({ literature }: { literature: HomeLiterature[]
 
 export function ContributeSection() {
   const { t } = useTranslation();
+  const local = useLocalPath();
   return (
     <section className="mx-auto max-w-7xl px-4 py-8" data-testid="home-contribute">
       <div className="grid gap-6 md:grid-cols-2">
@@ -133,7 +138,7 @@ export function ContributeSection() {
           <h2 className="text-2xl font-bold">{t("home.contributeTitle")}</h2>
           <p className="mt-3 text-sand-100">{t("home.contributeText")}</p>
           <div className="mt-6 flex flex-wrap gap-3">
-            <Link to="/contact" className="rounded-md bg-white px-5 py-2.5 font-bold text-palm-800 hover:bg-sand-100">
+            <Link to={local("/contact")} className="rounded-md bg-white px-5 py-2.5 font-bold text-palm-800 hover:bg-sand-100">
               {t("home.contactUs")}
             </Link>
             <Link to="/admin" className="rounded-md border-2 border-white px-5 py-2.5 font-bold hover:bg-white/10">
@@ -145,16 +150,16 @@ export function ContributeSection() {
           <h2 className="text-2xl font-bold">{t("home.joinTitle")}</h2>
           <p className="mt-3 text-ink-soft">{t("home.joinText")}</p>
           <div className="mt-6 flex flex-wrap gap-3">
-            <Link to="/contact" className="rounded-md bg-desert-600 px-5 py-2.5 font-bold text-white hover:bg-desert-700">
+            <Link to={local("/contact")} className="rounded-md bg-desert-600 px-5 py-2.5 font-bold text-white hover:bg-desert-700">
               {t("home.contactUs")}
             </Link>
-            <Link to="/opinion#write-article" className="rounded-md border-2 border-desert-600 px-5 py-2.5 font-bold text-desert-700 hover:bg-white">
+            <Link to={local("/opinion#write-article")} className="rounded-md border-2 border-desert-600 px-5 py-2.5 font-bold text-desert-700 hover:bg-white">
               {t("home.shareArticle")}
             </Link>
-            <Link to="/literature" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
+            <Link to={local("/literature")} className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
               {t("home.exploreLiterature")}
             </Link>
-            <Link to="/opinion" className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
+            <Link to={local("/opinion")} className="rounded-md px-3 py-2.5 font-bold text-desert-700 hover:underline">
               {t("home.exploreOpinion")}
             </Link>
           </div>

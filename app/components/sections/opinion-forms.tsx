@@ -7,6 +7,7 @@
 import { useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";
@@ -34,6 +35,7 @@ const checkProposal = schemaCheck<ProposalField>(ArticleProposalSchema, proposal
 
 export function NewsletterForm() {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const fetcher = useFetcher<OpinionActionData>({ key: "newsletter" });
   const result = useResult("newsletter", fetcher.data);
   const check = useFormCheck(checkNewsletter, fieldsOf(result));
@@ -52,7 +54,7 @@ export function NewsletterForm() {
       ) : (
         <fetcher.Form
           method="post"
-          action="/opinion"
+          action={local("/opinion")}
           noValidate
           onSubmit={check.onSubmit}
           onChange={check.onChange}
@@ -102,6 +104,7 @@ export function NewsletterForm() {
 
 export function ArticleProposalForm() {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const count = useCount();
   const toast = useToast();
   const fetcher = useFetcher<OpinionActionData>({ key: "proposal" });
@@ -175,7 +178,7 @@ export function ArticleProposalForm() {
       <fetcher.Form
         ref={formRef}
         method="post"
-        action="/opinion"
+        action={local("/opinion")}
         noValidate
         onSubmit={check.onSubmit}
         onChange={check.onChange}

@@ -23,6 +23,7 @@ import { publicUrl } from "#domain/content-types/index.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { localized } from "#domain/localized.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import type { Region, RegionCount, SectionCard, TimelineYear } from "#server/content/sections.server.ts";
 
 const EXCERPT = 120;
@@ -37,15 +38,16 @@ function usePoliticsText() {
   const lang = i18n.language as Language;
   const title = (a: SectionCard) => localized(lang, a.title, a.titleFr);
   const regionLabel = (r: Region | null) => (r ? t(`politicsPage.regions.${r}`) : null);
-  return { t, lang, title, regionLabel };
+  const local = useLocalPath();
+  return { t, lang, title, regionLabel, local };
 }
 
 /** Over a video item's picture: opens the player; without JavaScript it is a link to the article. */
 function PlayOverlay({ a }: { a: SectionCard }) {
-  const { t, title } = usePoliticsText();
+  const { t, title, local } = usePoliticsText();
   return a.contentType === "video" && a.videoUrl ? (
     <a
-      href={publicUrl("article", a.pageSlug, a.id)}
+      href={local(publicUrl("article", a.pageSlug, a.id))}
       {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
       className="absolute inset-0 z-10 block focus-visible:outline-4 focus-visible:outline-offset-[-4px] focus-visible:outline-desert-500"
       aria-label={t("sectionPages.watchVideo", { title: title(a) })}
@@ -134,7 +136,7 @@ export function PoliticsIntro({
 
 /** The filtered items by year and month. */
 export function PoliticsTimeline({ timeline }: { timeline: TimelineYear[] }) {
-  const { t, lang, title, regionLabel } = usePoliticsText();
+  const { t, lang, title, regionLabel, local } = usePoliticsText();
   return (
     <section aria-labelledby="politics-timeline-title" data-testid="politics-timeline">
       <BlockHeading id="politics-timeline-title">{t("politicsPage.views.timeline")}</BlockHeading>
@@ -167,7 +169,7 @@ export function PoliticsTimeline({ timeline }: { timeline: TimelineYear[] }) {
                           {formatDate(a.publishDate, lang)}
                         </time>
                         <p className="font-bold leading-snug">
-                          <Link to={publicUrl("article", a.pageSlug, a.id)} className="hover:text-desert-700">
+                          <Link to={local(publicUrl("article", a.pageSlug, a.id))} className="hover:text-desert-700">
                             {title(a)}
                           </Link>
                         </p>
@@ -176,7 +178,7 @@ export function PoliticsTimeline({ timeline }: { timeline: TimelineYear[] }) {
                           {a.contentType === "video" && a.videoUrl && (
                             // Without JavaScript: the article, which has the video.
                             <a
-                              href={publicUrl("article", a.pageSlug, a.id)}
+                              href={local(publicUrl("article", a.pageSlug, a.id))}
                               {...videoOpener(playerStart(a.videoUrl), title(a), a.imageUrl)}
                               className="rounded bg-palm-700 px-2 py-0.5 font-bold text-white hover:bg-palm-800"
                               data-testid="play-video"

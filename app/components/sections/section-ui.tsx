@@ -5,10 +5,11 @@
  */
 import type { ReactNode } from "react";
 import { Link, type MetaDescriptor } from "react-router";
-import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { robotsMeta, rootData } from "#app/lib/seo.ts";
 import { useTranslation } from "react-i18next";
 import { Byline, type StoryFields } from "#app/components/content/content-card.tsx";
 import { useLanguage } from "#app/lib/i18n.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import { excerpt as cut } from "#domain/format.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
@@ -17,25 +18,19 @@ import { bylineLinks } from "#domain/authors.ts";
 import type { SectionCard } from "#server/content/sections.server.ts";
 
 /**
- * Title ("page | site"), description and canonical URL of a section page. The canonical keeps the filters
- * (each filtered listing is its own page) and drops the page number.
+ * Title ("page | site") and description of a section page. Its canonical URL and language versions are root.tsx's,
+ * as every reading page's; they keep the filters and the page number (each is a page of its own).
  */
 export function sectionMeta(
   matches: readonly ({ id: string; data: unknown } | undefined)[],
   data: { title?: string; intro?: string | null } | undefined,
-  location: { pathname: string; search: string },
+  // The page's location, which the canonical URL was made of: root.tsx makes it now, for every page alike.
+  _location?: { pathname: string; search: string },
 ): MetaDescriptor[] {
   const root = rootData(matches);
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = data?.title ?? "";
-  const params = new URLSearchParams(location.search);
-  params.delete("page");
-  const query = params.toString();
-  return [
-    { title: siteName && title ? `${title} | ${siteName}` : title || siteName },
-    { name: "description", content: data?.intro ?? "" },
-    { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", location.pathname + (query ? `?${query}` : "")) },
-  ];
+  return [{ title: siteName && title ? `${title} | ${siteName}` : title || siteName }, { name: "description", content: data?.intro ?? "" }, robotsMeta()];
 }
 
 /** The query string after changing some parameters (null removes one); the page number always resets. */
@@ -80,13 +75,14 @@ export type Chip = { key: string; label: string; to: string; active: boolean; co
 /** A row of filter links; the active one is marked for assistive technology with aria-current. */
 export function FilterChips({ label, chips, testId }: { label: string; chips: Chip[]; testId: string }) {
   const lang = useLanguage();
+  const local = useLocalPath();
   return (
     <nav aria-label={label} data-testid={testId} className="mt-4">
       <ul className="flex flex-wrap gap-2">
         {chips.map((c) => (
           <li key={c.key}>
             <Link
-              to={c.to}
+              to={local(c.to)}
               preventScrollReset
               aria-current={c.active ? "true" : undefined}
               data-testid={`${testId}-${c.key}`}
@@ -136,12 +132,13 @@ export function PageLinks(props: {
   nextTestId: string;
 }) {
   const { page, hasMore, hrefOf, labels, testId, nextTestId } = props;
+  const local = useLocalPath();
   if (page <= 1 && !hasMore) return null;
   const linkClass = "rounded-md border border-sand-300 bg-white px-4 py-2 font-bold hover:bg-sand-100";
   return (
     <nav aria-label={labels.nav} className="mt-8 flex items-center justify-between gap-4" data-testid={testId}>
       {page > 1 ? (
-        <Link to={hrefOf(page - 1)} rel="prev" className={linkClass}>
+        <Link to={local(hrefOf(page - 1))} rel="prev" className={linkClass}>
           {labels.previous}
         </Link>
       ) : (
@@ -151,7 +148,7 @@ export function PageLinks(props: {
         {labels.current}
       </span>
       {hasMore ? (
-        <Link to={hrefOf(page + 1)} rel="next" className={linkClass} data-testid={nextTestId}>
+        <Link to={local(hrefOf(page + 1))} rel="next" className={linkClass} data-testid={nextTestId}>
           {labels.next}
         </Link>
       ) : (
@@ -204,13 +201,14 @@ export function RankedItem({
   children: ReactNode;
 }) {
   const lang = useLanguage();
+  const local = useLocalPath();
   return (
     <li className="flex gap-3" data-testid={testId} data-views={views}>
       <span className="text-2xl font-bold text-desert-600" aria-hidden="true">
         {rank}
       </span>
       <div className="min-w-0">
-        <Link to={href} className="font-bold leading-snug hover:text-desert-700" {...textProps(lang, title)}>
+        <Link to={local(href)} className="font-bold leading-snug hover:text-desert-700" {...textProps(lang, title)}>
           {title}
         </Link>
         {children}
@@ -236,6 +234,7 @@ export type FeaturedStoryProps = StoryFields & {
 /** The large card at the top of a listing: picture beside the text on wide screens, above it on phones. */
 export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, author, authors, testId, overlay, children }: FeaturedStoryProps) {
   const lang = useLanguage();
+  const local = useLocalPath();
   return (
     <article className="group relative grid overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm md:grid-cols-2" data-testid={testId}>
       {imageUrl ? (
@@ -261,7 +260,7 @@ export function FeaturedStory({ href, title, excerpt, imageUrl, date, category, 
           </span>
         )}
         <h3 className="text-2xl font-bold leading-snug sm:text-3xl" {...textProps(lang, title)}>
-          <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+          <Link to={local(href)} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
             {title}
           </Link>
         </h3>

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { FacebookIcon } from "#app/components/ui/icons.tsx";
@@ -134,12 +135,13 @@ export function SocialPostGrid({ posts, variant = "compact" }: { posts: SocialPo
 /** The block below the news listing: the page's posts without a header (public-site.md §2, News listing). */
 export function SocialBlock({ posts, testId = "news-social" }: { posts: SocialPost[] | null | undefined; testId?: string }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   if (!posts?.length) return null;
   return (
     <section aria-label={t("social.title")} className="mt-12" data-testid={testId}>
       <SocialPostGrid posts={posts} />
       <p className="mt-4 text-center">
-        <Link to="/facebook" className="font-bold text-desert-700 hover:underline">
+        <Link to={local("/facebook")} className="font-bold text-desert-700 hover:underline">
           {t("social.homeMore")}
         </Link>
       </p>

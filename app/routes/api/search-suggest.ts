@@ -2,6 +2,7 @@ import type { Route } from "./+types/search-suggest";
 import { z } from "zod/mini";
 import { oneOf } from "#domain/query.ts";
 import { LANGUAGES } from "#domain/language.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { QUERY_MAX_LENGTH } from "#domain/search.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -15,7 +16,8 @@ const Query = z.strictObject({ q: z.string(), lang: oneOf(LANGUAGES) });
 
 /**
  * GET /api/search/suggest?q=…[&lang=ar|fr|en]: suggestions as you type (server/search/suggest.server.ts), as
- * `{ query, suggestions: [{ kind: "title", type, label, url } | { kind: "tag", label, url }] }`, in `lang`
+ * `{ query, suggestions: [{ kind: "title", type, label, url } | { kind: "tag", label, url }] }`, in `lang` (each
+ * `url` the page's address in that language: `/fr/news/…`, issue 42)
  * (else the reader's language, and the answer varies with it). The query follows the search's rules (400
  * QUERY_TOO_SHORT, QUERY_TOO_LONG, QUERY_MALFORMED; INVALID_QUERY for the query string itself). An answer
  * this process keeps costs nothing; others count against the suggestion budgets of
@@ -42,7 +44,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       answer = await suggestPublished(await getDb(), query, lang, { typing });
     }
     // The same for everyone who types the same, briefly; an answer that hands out the search cookie is this browser's.
-    const response = apiJson(answer, { cache: `${cookies.length ? "private" : "public"}, max-age=${SUGGEST_MAX_AGE_S}` });
+    // Kept language-neutral (the suggestions' cache), each link leads to the page in the language asked for.
+    const localized = { ...answer, suggestions: answer.suggestions.map((s) => ({ ...s, url: localizedPath(lang, s.url) })) };
+    const response = apiJson(localized, { cache: `${cookies.length ? "private" : "public"}, max-age=${SUGGEST_MAX_AGE_S}` });
     if (!params.lang) response.headers.set("Vary", "Cookie, Accept-Language");
     for (const line of cookies) response.headers.append("Set-Cookie", line);
     return response;

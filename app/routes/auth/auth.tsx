@@ -1,3 +1,6 @@
+import { localizedPath } from "#domain/addresses.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { redirectFrom } from "#app/lib/static-page.ts";
 import { useTranslation } from "react-i18next";
@@ -75,7 +78,7 @@ async function signUpWith(request: Request, form: FormData) {
     // Back to sign-in mode with the check-your-e-mail text (public-site.md §2, "/auth").
     const next = new URLSearchParams({ notice: "registered" });
     if (redirectTo !== "/admin") next.set("redirectTo", redirectTo);
-    throw redirect(`/auth?${next}`);
+    throw redirect(localizedPath(languageOfRequest(request), `/auth?${next}`));
   }
   return data<ActionData>({ ok: false, mode, formError: result.code, values: { email } }, { status: AUTH_ERRORS[result.code].status });
 }
@@ -127,6 +130,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
 function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.ComponentProps["loaderData"]; answer: ActionData | undefined }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const signingUp = mode === "signUp";
   const schema = signingUp ? SignUpSchema : SignInSchema;
   const fields = signingUp ? (["fullName", "email", "password"] as const) : (["email", "password"] as const);
@@ -178,11 +182,11 @@ function AuthForm({ mode, loaderData, answer }: { mode: Mode; loaderData: Route.
         </SubmitButton>
       </AccountForm>
       <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
-        <Link to={toggleHref} className="font-bold text-desert-700 hover:underline" data-testid="auth-toggle">
+        <Link to={local(toggleHref)} className="font-bold text-desert-700 hover:underline" data-testid="auth-toggle">
           {t(signingUp ? "auth.haveAccount" : "auth.noAccount")}
         </Link>
         {!signingUp && (
-          <Link to="/auth/forgot" className="text-ink-soft hover:underline" data-testid="forgot-link">
+          <Link to={local("/auth/forgot")} className="text-ink-soft hover:underline" data-testid="forgot-link">
             {t("auth.forgotPassword")}
           </Link>
         )}

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/forgot";
@@ -37,6 +38,7 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 
 export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const answer = actionData;
   const { check, failure } = useAccountAnswer(ForgotPasswordSchema, ["email"], answer, "other");
   return (
@@ -53,7 +55,7 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
           {t("auth.sendResetLink")}
         </SubmitButton>
       </AccountForm>
-      <Link to="/auth" className="block text-sm font-bold text-desert-700 hover:underline">
+      <Link to={local("/auth")} className="block text-sm font-bold text-desert-700 hover:underline">
         {t("auth.backToSignIn")}
       </Link>
     </AuthCard>

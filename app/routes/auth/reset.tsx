@@ -1,3 +1,6 @@
+import { localizedPath } from "#domain/addresses.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/reset";
@@ -27,7 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
   return formAction<ActionData>(request, { limit: "account" }, async (form) => {
     const result = await resetPassword(request, checkForm(NewPasswordSchema, formValues(form, ["token", "password", "confirm"])));
     if (!result.ok) return data<ActionData>({ ok: false, formError: result.code }, { status: AUTH_ERRORS[result.code].status });
-    throw redirect(`/auth?notice=${form.get("invite") === "1" ? "invited" : "reset"}`);
+    throw redirect(localizedPath(languageOfRequest(request), `/auth?notice=${form.get("invite") === "1" ? "invited" : "reset"}`));
   });
 }
 
@@ -38,6 +41,7 @@ export const meta: Route.MetaFunction = ({ matches, data: d }) => authMeta(match
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const answer = actionData;
   const { check, code, failure } = useAccountAnswer(NewPasswordSchema, ["token", "password", "confirm"], answer, "other");
   const title = t(loaderData.invite ? "auth.inviteTitle" : "auth.resetTitle");
@@ -48,7 +52,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
         <Notice tone="error" testId="reset-invalid">
           {t("auth.linkInvalid")}
         </Notice>
-        <Link to="/auth/forgot" className="block text-sm font-bold text-desert-700 hover:underline">
+        <Link to={local("/auth/forgot")} className="block text-sm font-bold text-desert-700 hover:underline">
           {t("auth.requestNewLink")}
         </Link>
       </AuthCard>

@@ -1,3 +1,5 @@
+import { localizedPath } from "#domain/addresses.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
 import { data, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/setup";
@@ -33,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
     // Straight into the back-office; if signing in fails for any reason the sign-in page takes over.
     const session = await signIn(request, { email: admin.email, password: admin.password });
     if (session.ok) throw redirect("/admin", { headers: session.setCookies.map((c) => ["Set-Cookie", c] as [string, string]) });
-    throw redirect("/auth?notice=setup");
+    throw redirect(localizedPath(languageOfRequest(request), "/auth?notice=setup"));
   });
 }
 

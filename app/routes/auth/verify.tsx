@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/verify";
@@ -28,6 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) => authMeta(matches, "auth
 
 export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const { outcome } = loaderData;
   const texts: Record<typeof outcome, string> = {
     verified: "auth.verified",
@@ -41,7 +43,11 @@ export default function VerifyEmailPage({ loaderData }: Route.ComponentProps) {
       <Notice tone={outcome === "verified" ? "success" : "error"} testId={`verify-${outcome}`}>
         {t(text)}
       </Notice>
-      <Link to="/auth" className="block rounded-md bg-desert-600 px-4 py-3 text-center font-bold text-white hover:bg-desert-700" data-testid="verify-sign-in">
+      <Link
+        to={local("/auth")}
+        className="block rounded-md bg-desert-600 px-4 py-3 text-center font-bold text-white hover:bg-desert-700"
+        data-testid="verify-sign-in"
+      >
         {t("auth.signIn")}
       </Link>
     </AuthCard>

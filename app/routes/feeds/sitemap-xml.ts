@@ -1,18 +1,17 @@
-import { getConfig } from "#server/config.server.ts";
 import { getDb } from "#server/db/client.server.ts";
-import { countSitemapEntries, listSitemapEntries, SITEMAP_MAX_URLS, SITEMAP_SECTIONS } from "#server/content/sitemap.server.ts";
-import { sitemapFiles, sitemapIndexXml, sitemapXml } from "#server/content/feeds.server.ts";
+import { getConfig } from "#server/config.server.ts";
+import { countSitemapEntries, SITEMAP_PAGES_PER_FILE, SITEMAP_SECTIONS } from "#server/content/sitemap.server.ts";
+import { sitemapFiles, sitemapIndexXml } from "#server/content/feeds.server.ts";
 import { xmlFeed } from "#server/http/responses.server.ts";
 
 /**
- * GET /sitemap.xml: the sections and every published news item, article, program, podcast and coverage in
- * one file; past 50,000 URLs, a sitemap index of /sitemaps/N.xml files instead.
+ * GET /sitemap.xml: the sitemap index, one set for all languages: the files of pages (/sitemaps/N.xml: the
+ * sections, then every published item, author and tag page, each in its languages with hreflang alternates) and
+ * the Google News sitemap (/sitemaps/news.xml).
  */
 export function loader() {
   return xmlFeed("sitemap", "application/xml", async () => {
-    const db = await getDb();
-    const { publicUrl } = getConfig();
-    const { files } = sitemapFiles(SITEMAP_SECTIONS.length, await countSitemapEntries(db), SITEMAP_MAX_URLS);
-    return files === 1 ? sitemapXml(publicUrl, SITEMAP_SECTIONS, await listSitemapEntries(db)) : sitemapIndexXml(publicUrl, files);
+    const { files } = sitemapFiles(SITEMAP_SECTIONS.length, await countSitemapEntries(await getDb()), SITEMAP_PAGES_PER_FILE);
+    return sitemapIndexXml(getConfig().publicUrl, files);
   });
 }

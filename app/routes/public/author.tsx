@@ -5,7 +5,7 @@ import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { EmptyState, PageLinks } from "#app/components/sections/section-ui.tsx";
-import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { absoluteUrl, localUrl, robotsMeta, rootData } from "#app/lib/seo.ts";
 import { AUTHOR_PAGE_SIZE, authorBio, authorName } from "#domain/authors.ts";
 import { PAGE_SLUG_PATTERN } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
@@ -58,7 +58,7 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const base = root?.site.publicUrl ?? "";
   const { author } = loaded;
-  const url = absoluteUrl(base, author.url);
+  const url = localUrl(base, root?.lang ?? "ar", author.url);
   const description = (author.displayBio ?? "").slice(0, 300);
   const person = {
     "@context": "https://schema.org",
@@ -74,12 +74,12 @@ export const meta: Route.MetaFunction = ({ data: loaded, matches }) => {
   return [
     { title: siteName ? `${author.displayName} | ${siteName}` : author.displayName },
     { name: "description", content: description },
-    { tagName: "link", rel: "canonical", href: loaded.page > 1 ? `${url}?page=${loaded.page}` : url },
     { property: "og:type", content: "profile" },
     { property: "og:title", content: author.displayName },
     { property: "og:url", content: url },
     ...(author.photo_url ? [{ property: "og:image", content: absoluteUrl(base, author.photo_url) }] : []),
     { "script:ld+json": person },
+    robotsMeta(),
   ];
 };
 

@@ -8,7 +8,7 @@ import { MailIcon, MapPinIcon, PhoneIcon } from "#app/components/ui/icons.tsx";
 import { InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";
 import { Notice, SubmitButton, useOnAnswer } from "#app/components/forms/notice.tsx";
-import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { robotsMeta, rootData } from "#app/lib/seo.ts";
 import { useCount } from "#app/lib/i18n.ts";
 import {
   CONTACT_FIELDS,
@@ -112,11 +112,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const contact = (root?.translations as { contact?: { title?: string; intro?: string } } | undefined)?.contact;
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = contact?.title ?? "";
-  return [
-    { title: siteName ? `${title} | ${siteName}` : title },
-    { name: "description", content: contact?.intro ?? "" },
-    { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", "/contact") },
-  ];
+  return [{ title: siteName ? `${title} | ${siteName}` : title }, { name: "description", content: contact?.intro ?? "" }, robotsMeta()];
 };
 
 type Count = ReturnType<typeof useCount>;

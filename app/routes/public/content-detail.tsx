@@ -10,18 +10,35 @@ import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { playerModule } from "#app/components/media/video-player.tsx";
 import { getDb } from "#server/db/client.server.ts";
 import { detailTypeOfPath, loadDetailPage } from "#server/content/detail-page.server.ts";
+import { languageOfAddress, localizedPath } from "#domain/addresses.ts";
 import { countView } from "#server/content/views.server.ts";
 import { loadOrGoHome } from "#server/http/responses.server.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const type = detailTypeOfPath(new URL(request.url).pathname);
-  // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
-  const db = await loadOrGoHome(type, getDb);
-  const page = await loadDetailPage(db, type, params.slug);
-  // Once per reader per day, in the background: the page never waits for the counter.
-  countView(db, request, { contentType: type, contentId: page.item.id });
-  return page;
+  const { pathname } = new URL(request.url);
+  const type = detailTypeOfPath(pathname);
+  try {
+    // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
+    const db = await loadOrGoHome(type, getDb);
+    const page = await loadDetailPage(db, type, params.slug);
+    // Once per reader per day, in the background: the page never waits for the counter.
+    countView(db, request, { contentType: type, contentId: page.item.id });
+    return page;
+  } catch (thrown) {
+    throw inLanguageOf(pathname, thrown);
+  }
+}
+
+/**
+ * A redirect the loaders write language-neutral (an old slug's 301, home after a failed load) leads to the address
+ * in the language of the page asked for (decision 0143): a French reader stays under /fr.
+ */
+function inLanguageOf(pathname: string, thrown: unknown): unknown {
+  if (!(thrown instanceof Response)) return thrown;
+  const location = thrown.headers.get("Location");
+  if (location) thrown.headers.set("Location", localizedPath(languageOfAddress(pathname), location));
+  return thrown;
 }
 
 /**
@@ -45,14 +62,14 @@ const networkFailed = (error: unknown) => error instanceof TypeError || (typeof 
  * When the network is down, / cannot load either, so the reader stays here with the toast and a retry.
  * Redirects (old slugs, the server's own "go home") and the 404 pass through unchanged.
  */
-export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   try {
     return await serverLoader();
   } catch (error) {
     if (error instanceof Response) throw error;
     if (isRouteErrorResponse(error) && error.status < 500) throw error;
     if (networkFailed(error)) return { unreachable: true } satisfies UnreachableData;
-    throw redirect("/?notice=load-failed");
+    throw redirect(localizedPath(languageOfAddress(new URL(request.url).pathname), "/?notice=load-failed"));
   }
 }
 
@@ -83,7 +100,7 @@ function Unreachable({ attempt }: { attempt: UnreachableData }) {
         <a href={pathname} className="rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700" data-testid="detail-retry">
           {t("newsList.retry")}
         </a>
-        <a href="/" className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100">
+        <a href={localizedPath(languageOfAddress(pathname), "/")} className="rounded-md border border-sand-300 px-5 py-3 font-bold hover:bg-sand-100">
           {t("errors.backHome")}
         </a>
       </div>

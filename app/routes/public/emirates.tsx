@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { useId } from "react";
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -22,6 +23,7 @@ import { ImageDetailsProvider } from "#app/components/content/image-details.tsx"
 import { listSectionArticles, loadSectionHead } from "#server/content/sections.server.ts";
 import { listVideosOfCategories } from "#server/content/media.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { robotsMeta } from "#app/lib/seo.ts";
 
 /** Every emirate has a handful of articles; one page holds them all. */
 const ARTICLE_LIMIT = 24;
@@ -55,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...result, images: await imageDetailsOf(db, result) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }, robotsMeta()];
 
 /**
  * HTML without React in the browser: the filter is links, a card's video plays inline through
@@ -165,6 +167,7 @@ type EmirateCardProps = {
 
 function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, date, author, authors, videoSource, eager = false, testId }: EmirateCardProps) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const mediaId = useId();
   return (
@@ -192,7 +195,7 @@ function EmirateCard({ href, title, excerpt: text, imageUrl, emirate, founded, d
         </p>
         <h3 className="text-lg font-bold leading-snug" {...textProps(lang, title)}>
           {href ? (
-            <Link to={href} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
+            <Link to={local(href)} className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline">
               {title}
             </Link>
           ) : (

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
@@ -8,6 +9,7 @@ import { FacebookIcon } from "#app/components/ui/icons.tsx";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { getSocialFeed, isValidCursor, socialPageUrl } from "#server/social/feed.server.ts";
+import { robotsMeta } from "#app/lib/seo.ts";
 
 /** No React in the browser: app/enhance/facebook.js loads more (decision 0131). */
 export const handle: ReadingHandle = { hydrate: false, enhance: [facebookScript] };
@@ -43,7 +45,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
   { title: data?.title },
   { name: "description", content: data?.intro },
   // Older pages are reached by cursors that expire: not for search engines.
-  ...(data?.cursor ? [{ name: "robots", content: "noindex, follow" }] : []),
+  data?.cursor ? { name: "robots", content: "noindex, follow" } : robotsMeta(),
 ];
 
 const moreHref = (cursor: string) => `/facebook?cursor=${encodeURIComponent(cursor)}`;
@@ -57,6 +59,7 @@ type OkFeed = Extract<FeedView, { state: "ok" }>;
  */
 function FeedList({ initial }: { initial: OkFeed }) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const { posts, nextCursor: next } = initial;
   return (
     <div data-testid="social-feed" data-state={posts.length ? "list" : "empty"} aria-busy="false">
@@ -74,7 +77,7 @@ function FeedList({ initial }: { initial: OkFeed }) {
       <div className="mt-8 flex flex-col items-center gap-3" aria-live="polite" data-social-controls="" data-not-configured={t("social.notConfigured")}>
         {next && (
           <a
-            href={moreHref(next)}
+            href={local(moreHref(next))}
             rel="next"
             className="rounded-md bg-desert-600 px-6 py-3 font-bold text-white hover:bg-desert-700"
             data-testid="social-load-more"
@@ -104,6 +107,7 @@ function FeedList({ initial }: { initial: OkFeed }) {
 
 export default function FacebookPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const { feed, cursor, pageUrl } = loaderData;
 
   let body;
@@ -122,7 +126,7 @@ export default function FacebookPage({ loaderData }: Route.ComponentProps) {
             {feed.message}
           </p>
           <p className="mt-2 text-sm">{t("social.checkToken")}</p>
-          <a href={cursor ? moreHref(cursor) : "/facebook"} className="mt-4 inline-block font-bold underline">
+          <a href={local(cursor ? moreHref(cursor) : "/facebook")} className="mt-4 inline-block font-bold underline">
             {t("social.retry")}
           </a>
         </div>

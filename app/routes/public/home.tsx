@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { useEffect } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -73,12 +74,13 @@ function LoadFailedNotice() {
   const navigate = useNavigate();
   const toast = useToast();
   const { t } = useTranslation();
+  const local = useLocalPath();
   const notice = params.get("notice");
   useEffect(() => {
     if (notice !== "load-failed") return;
     toast({ title: t("errors.loadFailedTitle"), description: t("errors.loadFailed"), variant: "destructive" });
-    void navigate("/", { replace: true, preventScrollReset: true });
-  }, [notice, toast, t, navigate]);
+    void navigate(local("/"), { replace: true, preventScrollReset: true });
+  }, [notice, toast, t, navigate, local]);
   if (notice !== "load-failed") return null;
   // Where home does not hydrate, app/enhance/reading.js says it from here.
   return (

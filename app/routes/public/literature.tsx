@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/literature";
@@ -58,6 +59,7 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => section
 
 function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featured?: boolean; eager?: boolean }) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const sample = item.id < 0;
   const title = localized(lang, item.title, item.titleFr);
@@ -87,7 +89,7 @@ function LiteratureCard({ item, featured, eager }: { item: LiteratureItem; featu
             title
           ) : (
             <Link
-              to={publicUrl("article", item.pageSlug, item.id)}
+              to={local(publicUrl("article", item.pageSlug, item.id))}
               className="after:absolute after:inset-0 hover:text-desert-700 focus:outline-none focus-visible:underline"
             >
               {title}

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/media";
@@ -27,6 +28,7 @@ import {
 } from "#domain/media-library.ts";
 import { loadMediaPage, type MediaCard } from "#server/content/media.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { robotsMeta } from "#app/lib/seo.ts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -50,7 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...result, images: await imageDetailsOf(db, result) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }, robotsMeta()];
 
 const FILTER_LABEL: Record<MediaFilter, string> = {
   all: "mediaLibrary.filterAll",
@@ -133,6 +135,7 @@ export default function MediaLibraryPage({ loaderData }: Route.ComponentProps) {
  */
 function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const title = localized(lang, item.title, item.titleFr);
   const description = excerpt(item.description, MEDIA_DESCRIPTION_MAX);
@@ -161,7 +164,7 @@ function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }
   } else if (isVideo) {
     action = (
       <a
-        href={isVideoId(file) ? `/videos?q=${encodeURIComponent(item.title)}` : file}
+        href={isVideoId(file) ? local(`/videos?q=${encodeURIComponent(item.title)}`) : file}
         {...videoOpener(playerStart(file), title, picture)}
         aria-label={t("mediaLibrary.play", { title })}
         className={linkClass}

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-confirm";
@@ -26,6 +27,7 @@ export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, {
 
 export default function NewsletterConfirm({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const { status } = loaderData;
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center" data-testid="newsletter-confirm" data-status={status}>
@@ -34,7 +36,7 @@ export default function NewsletterConfirm({ loaderData }: Route.ComponentProps) 
       </p>
       <h1 className="mt-4 text-3xl font-bold">{t(`newsletter.confirm.${status}Title`)}</h1>
       <p className="mt-3 text-lg text-ink-soft">{t(`newsletter.confirm.${status}Text`)}</p>
-      <Link to="/opinion" className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
+      <Link to={local("/opinion")} className="mt-8 inline-block rounded-md bg-desert-600 px-5 py-3 font-bold text-white hover:bg-desert-700">
         {t("newsletter.confirm.back")}
       </Link>
     </section>

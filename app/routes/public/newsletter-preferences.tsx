@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-preferences";
@@ -57,6 +58,7 @@ const LANGUAGE_NAMES: Record<Language, string> = { ar: "العربية", fr: "Fr
 
 export default function NewsletterPreferences({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const answer = useActionData<Answer>();
   const { subscriber, token } = loaderData;
   if (!subscriber || !token || formErrorOf(answer) === "TOKEN_INVALID") {
@@ -71,7 +73,7 @@ export default function NewsletterPreferences({ loaderData }: Route.ComponentPro
   }
   const fields = fieldsOf(answer) ?? {};
   const code = formErrorOf(answer);
-  const unsubscribe = `/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
+  const unsubscribe = local(`/newsletter/unsubscribe?token=${encodeURIComponent(token)}`);
   return (
     <section className="mx-auto max-w-2xl px-4 py-12" data-testid="newsletter-preferences" data-state={subscriber.status}>
       <h1 className="text-3xl font-bold">{t("newsletterPage.preferences.title")}</h1>

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useActionData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/newsletter-unsubscribe";
@@ -69,9 +70,10 @@ export const meta: Route.MetaFunction = ({ data: loaded }) => [{ title: loaded?.
 
 export default function NewsletterUnsubscribe({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const local = useLocalPath();
   const answer = useActionData<Answer>();
   const state: State = answer?.state ?? loaderData.state;
-  const preferences = loaderData.token ? `/newsletter/preferences?token=${encodeURIComponent(loaderData.token)}` : null;
+  const preferences = loaderData.token ? local(`/newsletter/preferences?token=${encodeURIComponent(loaderData.token)}`) : null;
   const done = state === "done" || state === "already";
   return (
     <section className="mx-auto max-w-2xl px-4 py-16 text-center" data-testid="newsletter-unsubscribe" data-state={state}>

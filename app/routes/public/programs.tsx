@@ -15,6 +15,7 @@ import { translate } from "#server/http/i18n.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { cached } from "#server/content/cache.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
+import { robotsMeta } from "#app/lib/seo.ts";
 
 /** No React in the browser: links and GET forms only (decision 0131). */
 export const handle: ReadingHandle = { hydrate: false };
@@ -52,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { ...result, images: await imageDetailsOf(db, result) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }, robotsMeta()];
 
 export default function ProgramsPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

@@ -45,9 +45,10 @@ const unwrap = <T>(result: unknown) => {
   return { body: r.data as T, status: r.init?.status ?? 200 };
 };
 
-function post(fields: Record<string, string>, headers: Record<string, string> = {}) {
+/** The opinion page's form, posted to the page's address (`/fr/opinion`: the French page, issue 42). */
+function post(fields: Record<string, string>, headers: Record<string, string> = {}, path = "/opinion") {
   return opinionAction({
-    request: new Request("http://localhost/opinion", { method: "POST", body: new URLSearchParams(fields), headers }),
+    request: new Request(`http://localhost${path}`, { method: "POST", body: new URLSearchParams(fields), headers }),
     params: {},
     context: { nonce: "" },
   } as never);
@@ -247,7 +248,8 @@ describe("section pages (loaders and action)", () => {
     };
 
     it("newsletter: stores a pending subscriber, mails the link, and answers the same for a known address", async () => {
-      const first = unwrap(await post({ intent: "newsletter", email: "  Reader@Sahara.TEST " }, { Cookie: "i18nextLng=fr" }));
+      // From the French page: the subscriber's language is the address's, whatever the cookie says.
+      const first = unwrap(await post({ intent: "newsletter", email: "  Reader@Sahara.TEST " }, { Cookie: "i18nextLng=en" }, "/fr/opinion"));
       expect(first).toEqual({ status: 200, body: { intent: "newsletter", ok: true } });
       // The request only queues the confirmation (decision 0136): the job writes the subscriber and mails the link.
       await runConfirmationJobs();
@@ -255,7 +257,7 @@ describe("section pages (loaders and action)", () => {
       expect(row).toMatchObject({ status: "pending", language: "fr" });
       const mail = await smtp.waitFor("reader@sahara.test");
       const link = mail.links.find((l) => l.includes("/newsletter/confirm?token="))!;
-      expect(link.startsWith("https://sahara.test/newsletter/confirm?token=")).toBe(true);
+      expect(link.startsWith("https://sahara.test/fr/newsletter/confirm?token=")).toBe(true);
 
       const confirmed = unwrap<{ status: string }>(await call(confirmLoader, new URL(link).pathname + new URL(link).search));
       expect(confirmed.status).toBe(200);

@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
@@ -6,7 +7,7 @@ import { publicUrl } from "#domain/content-types/index.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
-import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { robotsMeta, rootData } from "#app/lib/seo.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { listPublishedNews } from "#server/content/news.server.ts";
 import { listPublishedArticles } from "#server/content/articles.server.ts";
@@ -34,16 +35,14 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   const translations = root?.translations as { footer?: { sitemap?: string } } | undefined;
   const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = translations?.footer?.sitemap ?? "";
-  return [
-    { title: siteName ? `${title} | ${siteName}` : title },
-    { tagName: "link", rel: "canonical", href: absoluteUrl(root?.site.publicUrl ?? "", "/sitemap") },
-  ];
+  return [{ title: siteName ? `${title} | ${siteName}` : title }, robotsMeta()];
 };
 
 type Item = { id: number; href: string; title: string; date: Date | string };
 
 function LatestList({ title, items, testId }: { title: string; items: Item[]; testId: string }) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   return (
     <section data-testid={testId}>
@@ -54,7 +53,7 @@ function LatestList({ title, items, testId }: { title: string; items: Item[]; te
         <ul className="space-y-2">
           {items.map((item) => (
             <li key={item.id} className="flex flex-col">
-              <Link to={item.href} className="font-bold text-ink hover:text-desert-700 hover:underline">
+              <Link to={local(item.href)} className="font-bold text-ink hover:text-desert-700 hover:underline">
                 {item.title}
               </Link>
               <time dateTime={isoDate(item.date)} className="text-sm text-ink-soft">
@@ -70,6 +69,7 @@ function LatestList({ title, items, testId }: { title: string; items: Item[]; te
 
 export default function SitemapPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const linkClass = "text-desert-700 hover:underline";
   return (
@@ -83,7 +83,7 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
           <ul className="grid grid-cols-2 gap-2">
             {[...NAV_ITEMS, ...MORE_SECTIONS].map((item) => (
               <li key={item.to}>
-                <Link to={item.to} className={linkClass}>
+                <Link to={local(item.to)} className={linkClass}>
                   {t(item.label)}
                 </Link>
               </li>
@@ -95,7 +95,7 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
           <ul className="space-y-2">
             {FOOTER_LINKS.legal.map((l) => (
               <li key={l.to}>
-                <Link to={l.to} className={linkClass}>
+                <Link to={local(l.to)} className={linkClass}>
                   {t(l.label)}
                 </Link>
               </li>
@@ -104,7 +104,7 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
           <h2 className="mb-3 mt-6 border-s-4 border-desert-600 ps-3 text-xl font-bold">{t("sitemapPage.feeds")}</h2>
           <ul className="space-y-2">
             <li>
-              <a href="/rss.xml" className={linkClass}>
+              <a href={local("/rss.xml")} className={linkClass}>
                 {t("sitemapPage.rss")}
               </a>
             </li>

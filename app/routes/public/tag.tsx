@@ -1,10 +1,12 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { redirect, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/tag";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { EmptyState, PageIntro, Pager, sectionMeta } from "#app/components/sections/section-ui.tsx";
-import { absoluteUrl, rootData } from "#app/lib/seo.ts";
+import { localUrl, rootData } from "#app/lib/seo.ts";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { CONTENT_TYPES } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
@@ -34,7 +36,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // An item's save may create the tag: its lookup is dropped with the items' reads too.
   const tag = await cached(`tag:${slug}`, [...CONTENT_TYPES, "tags"], () => tagBySlug(db, slug));
   if (!tag) notFound();
-  if (tag.slug !== slug) throw redirect(`${tagPath(tag.slug)}${url.search}`, 301);
+  if (tag.slug !== slug) throw redirect(localizedPath(lang, `${tagPath(tag.slug)}${url.search}`), 301);
   const { items, total } = await cached(`tag-items:${tag.id}:${page}`, [...CONTENT_TYPES, "tags"], () =>
     listTagItems(db, tag.id, { offset: (page - 1) * TAG_PAGE_SIZE, limit: TAG_PAGE_SIZE }),
   );
@@ -64,13 +66,14 @@ export const meta: Route.MetaFunction = ({ data, matches, location }) => {
       rel: "alternate",
       type: "application/rss+xml",
       title: siteName ? `${siteName} — ${data.tag.name}` : data.tag.name,
-      href: absoluteUrl(root?.site.publicUrl ?? "", tagFeedPath(data.tag.slug)),
+      href: localUrl(root?.site.publicUrl ?? "", root?.lang ?? "ar", tagFeedPath(data.tag.slug)),
     },
   ];
 };
 
 export default function TagPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const { search } = useLocation();
   const { tag, items, page, hasMore, images } = loaderData;
@@ -78,7 +81,11 @@ export default function TagPage({ loaderData }: Route.ComponentProps) {
     <div data-testid="tag-page" data-tag={tag.slug}>
       <PageIntro title={tag.name} intro={loaderData.intro} testId="tag-intro">
         <p className="mt-2 text-sm font-bold text-desert-700">{t("tags.kicker")}</p>
-        <a href={tagFeedPath(tag.slug)} className="mt-4 inline-flex items-center gap-2 text-sm font-bold text-desert-700 underline" data-testid="tag-feed">
+        <a
+          href={local(tagFeedPath(tag.slug))}
+          className="mt-4 inline-flex items-center gap-2 text-sm font-bold text-desert-700 underline"
+          data-testid="tag-feed"
+        >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="currentColor">
             <path d="M6.2 19.8a2.2 2.2 0 1 1 0-4.4 2.2 2.2 0 0 1 0 4.4ZM4 10.1a9.9 9.9 0 0 1 9.9 9.9h-3.1A6.8 6.8 0 0 0 4 13.2Zm0-6a15.9 15.9 0 0 1 15.9 15.9h-3.1A12.8 12.8 0 0 0 4 7.2Z" />
           </svg>

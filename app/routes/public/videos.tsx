@@ -1,3 +1,4 @@
+import { useLocalPath } from "#app/lib/addresses.ts";
 import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/videos";
@@ -17,6 +18,7 @@ import { DEFAULT_VIDEO_SORT, searchVideos, sortVideos, toVideoSort, VIDEO_QUERY_
 import { getVideoLibrary } from "#server/media/video/index.server.ts";
 import { loadVideoLibraryPage, type VideoCard } from "#server/media/video/page.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
+import { robotsMeta } from "#app/lib/seo.ts";
 
 /**
  * The video library (public-site.md §2 "Video library"): search, sort, grid and a modal player. The server
@@ -43,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "description", content: data?.intro }, robotsMeta()];
 
 /**
  * normalizeArabic (domain/arabic.ts) as the filter script applies it to the query: after NFKC each character the
@@ -72,6 +74,7 @@ export const handle: ReadingHandle = { hydrate: false, enhance: [...OPENER_PAGE_
 
 export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
+  const local = useLocalPath();
   const lang = i18n.language as Language;
   const { videos, error, q, sort } = loaderData;
   useEnhanceInApp(...OPENER_PAGE_MODULES, videosModule);
@@ -85,14 +88,14 @@ export default function VideoLibraryPage({ loaderData }: Route.ComponentProps) {
       <VideoTile video={v} eager={i < 3} lang={lang} />
     </li>
   );
-  const clearHref = sort === DEFAULT_VIDEO_SORT ? "/videos" : `/videos?sort=${sort}`;
+  const clearHref = local(sort === DEFAULT_VIDEO_SORT ? "/videos" : `/videos?sort=${sort}`);
 
   return (
     <>
       <PageIntro title={t("videos.title")} intro={t("videos.intro")} testId="videos-intro">
         <form
           method="get"
-          action="/videos"
+          action={local("/videos")}
           role="search"
           className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end"
           data-testid="videos-form"

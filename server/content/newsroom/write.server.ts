@@ -11,7 +11,15 @@
  * What one type does on a save is in its hooks (../types/).
  */
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import { CONTENT_TYPE_DEFINITIONS, offersCategory, parsePublishDate, slugify, type ContentType, type EditorStatus } from "#domain/content-types/index.ts";
+import {
+  CONTENT_TYPE_DEFINITIONS,
+  offersCategory,
+  parsePublishDate,
+  publicUrl,
+  slugify,
+  type ContentType,
+  type EditorStatus,
+} from "#domain/content-types/index.ts";
 import { formSchemaOf } from "#domain/content-types/schema.ts";
 import { fieldErrorsOf, type FieldErrors } from "#domain/schemas/shared.ts";
 import type { Database, Queryable } from "#server/db/client.server.ts";
@@ -28,6 +36,7 @@ import { forgetRelations, writeRelations } from "../item-relations.server.ts";
 import { checkStatusChange, forgetWorkflow, recordTransition, type Actor } from "../workflow.server.ts";
 import { forgetLocks, refuseIfLockedByOther } from "../item-locks.server.ts";
 import { forgetNotes } from "../item-notes.server.ts";
+import { claimAddress, recordMove } from "../moved-addresses.server.ts";
 import { hooksOf } from "../types/index.server.ts";
 import { getForStaff, NUMERIC_KINDS, tableFields, type StaffItem } from "./read.server.ts";
 import { armScheduledPublishing } from "./scheduling.server.ts";
@@ -251,6 +260,7 @@ export async function createItem(db: Database, type: ContentType, input: Record<
         .returning({ id: t.id });
       // A slug that used to lead elsewhere now belongs to this item.
       await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
+      await claimAddress(tx, publicUrl(type, slug));
       await recordSave(tx, type, { id: row.id, values: await withDefaultByline(tx, type, values, author), before: null, note }, author);
       return row.id;
     });
@@ -305,6 +315,8 @@ export async function updateItem(
           .insert(slugRedirects)
           .values({ contentType: type, oldSlug: current.page_slug, itemId: id })
           .onConflictDoUpdate({ target: [slugRedirects.contentType, slugRedirects.oldSlug], set: { itemId: id, createdAt: now } });
+        // A published item's old address was read and linked: it is a moved address of the site (decision 0144).
+        if (current.status === "published") await recordMove(tx, publicUrl(type, current.page_slug), publicUrl(type, slug));
       }
       await recordSave(tx, type, { id, values, before: current, note, restoredRevision: options.restoredRevision }, author);
     });

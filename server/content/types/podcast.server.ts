@@ -8,6 +8,9 @@
 import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
 import podcast from "#domain/content-types/podcast.ts";
 import { programFeedPath, publicUrl } from "#domain/content-types/index.ts";
+import { localizedPath } from "#domain/addresses.ts";
+import type { Language } from "#domain/language.ts";
+import { localized } from "#domain/localized.ts";
 import { SOCIAL_COVER_IMAGE } from "#domain/social.ts";
 import { getConfig } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
@@ -23,6 +26,7 @@ export async function listPodcastEpisodes(db: Database, { limit = 300, programId
     .select({
       slug: podcasts.pageSlug,
       title: podcasts.title,
+      titleFr: podcasts.titleFr,
       description: podcasts.description,
       author: sql<string | null>`coalesce(${podcasts.hostName}, ${podcasts.authorName})`,
       episodeNumber: podcasts.episodeNumber,
@@ -48,6 +52,11 @@ export async function listPodcastEpisodes(db: Database, { limit = 300, programId
   return rows.map(({ slug, audioUrl, ...r }) => ({ ...r, path: publicUrl("podcast", slug), audioUrl: audioUrl! }));
 }
 
+/** The episodes as a feed in `lang` shows them: the French title where written, the episode's address in that language. */
+function episodesIn(lang: Language, episodes: readonly (PodcastEpisode & { titleFr?: string | null })[]): PodcastEpisode[] {
+  return episodes.map(({ titleFr, ...e }) => ({ ...e, title: localized(lang, e.title, titleFr), path: localizedPath(lang, e.path) }));
+}
+
 /** The published programs that have published episodes, by title: each one's podcast feed. */
 export async function listProgramFeeds(db: Database): Promise<TypeFeed[]> {
   const rows = await db
@@ -60,50 +69,58 @@ export async function listProgramFeeds(db: Database): Promise<TypeFeed[]> {
 }
 
 /** The channel of the feed: the site's show, or a published program's (null when the slug names none). */
-async function channelOf(db: Database, programSlug: string | undefined) {
+async function channelOf(db: Database, programSlug: string | undefined, lang: Language) {
   const config = getConfig();
   if (programSlug === undefined) {
     const feed = podcast.feed!;
     return {
       programId: undefined,
-      title: `${translate("ar", "podcastFeed.title")} ${config.SITE_NAME}`,
-      description: translate("ar", "podcastFeed.description"),
-      path: feed.path,
-      link: feed.link,
+      title: `${translate(lang, "podcastFeed.title")} ${lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR}`,
+      description: translate(lang, "podcastFeed.description"),
+      path: localizedPath(lang, feed.path),
+      link: localizedPath(lang, feed.link),
       // The site has no square JPEG/PNG artwork yet (Apple asks for 1400–3000 px): the cover image stands in.
       image: SOCIAL_COVER_IMAGE,
     };
   }
   const [program] = await db
-    .select({ id: programs.id, title: programs.title, description: programs.description, pageSlug: programs.pageSlug, imageUrl: programs.imageUrl })
+    .select({
+      id: programs.id,
+      title: programs.title,
+      titleFr: programs.titleFr,
+      description: programs.description,
+      pageSlug: programs.pageSlug,
+      imageUrl: programs.imageUrl,
+    })
     .from(programs)
     .where(isPublished(programs, eq(programs.pageSlug, programSlug)))
     .limit(1);
   if (!program) return null;
   return {
     programId: program.id,
-    title: translate("ar", "podcastFeed.programTitle").replace("{{program}}", program.title),
-    description: program.description || translate("ar", "podcastFeed.description"),
-    path: programFeedPath(program.pageSlug),
-    link: publicUrl("program", program.pageSlug),
+    title: translate(lang, "podcastFeed.programTitle").replace("{{program}}", localized(lang, program.title, program.titleFr)),
+    description: program.description || translate(lang, "podcastFeed.description"),
+    path: localizedPath(lang, programFeedPath(program.pageSlug)),
+    link: localizedPath(lang, publicUrl("program", program.pageSlug)),
     image: program.imageUrl || SOCIAL_COVER_IMAGE,
   };
 }
 
 /**
- * The podcast feed as RSS 2.0 with the iTunes tags, in Arabic (the episodes' language): every episode, or those
- * of the program `programSlug` names; null when that program is not published (or unknown).
+ * The podcast feed as RSS 2.0 with the iTunes tags, in `lang` (the address's: /fr/podcasts/feed.xml is French,
+ * its links French addresses; the audio is the episodes' own, in Arabic): every episode, or those of the program
+ * `programSlug` names; null when that program is not published (or unknown).
  */
-export async function podcastFeedXml(db: Database, programSlug?: string): Promise<string | null> {
-  const channel = await channelOf(db, programSlug);
+export async function podcastFeedXml(db: Database, programSlug?: string, lang: Language = "ar"): Promise<string | null> {
+  const channel = await channelOf(db, programSlug, lang);
   if (!channel) return null;
   const { programId, ...show } = channel;
-  const episodes = await listPodcastEpisodes(db, { programId });
+  const episodes = episodesIn(lang, await listPodcastEpisodes(db, { programId }));
   const config = getConfig();
   return podcastRssXml(
     {
       ...show,
-      language: "ar",
+      language: lang,
       publicUrl: config.publicUrl,
       author: config.SITE_NAME,
       owner: config.CONTACT_EMAIL ? { name: config.SITE_NAME, email: config.CONTACT_EMAIL } : null,

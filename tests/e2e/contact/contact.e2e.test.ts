@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
-import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import ar from "#domain/locales/ar/common.json" with { type: "json" };
 import fr from "#domain/locales/fr/common.json" with { type: "json" };
 
@@ -272,8 +273,8 @@ describe.skipIf(!hasChromium)("the contact form in Chromium", () => {
   it("is accessible and fits a phone, in Arabic and in French", async () => {
     for (const lang of ["ar", "fr"] as const) {
       const { page, context } = await newPage(browser, { viewport: PHONE });
-      await useLanguage(page, base, lang);
-      await page.goto(`${base}/contact`);
+      // The page's language is its address (decision 0143).
+      await page.goto(base + localizedPath(lang, "/contact"));
       await hydrated(page);
       expect(await page.locator("h1").textContent()).toBe(lang === "ar" ? ar.contact.title : fr.contact.title);
       expect(await seriousA11yViolations(page)).toEqual([]);

@@ -20,13 +20,39 @@ describe("the document as the server renders it", () => {
     expect(html).toContain('href="/auth"');
   });
 
-  it("renders French, left to right, when the language cookie says so, and from Accept-Language", async () => {
-    const viaCookie = await (await fetch(base + "/", { headers: { Cookie: "i18nextLng=fr" } })).text();
-    expect(viaCookie).toMatch(/<html lang="fr" dir="ltr">/);
-    const viaBrowser = await (await fetch(base + "/", { headers: { "Accept-Language": "fr-FR,fr;q=0.9" } })).text();
-    expect(viaBrowser).toMatch(/<html lang="fr" dir="ltr">/);
-    const injected = await (await fetch(base + "/", { headers: { Cookie: "i18nextLng=%22%3E%3Cscript%3E" } })).text();
+  it("renders the language of the address whatever the cookie and Accept-Language say (issue 42)", async () => {
+    const other = { Cookie: "i18nextLng=ar", "Accept-Language": "ar" };
+    const french = await (await fetch(base + "/fr/news", { headers: other })).text();
+    expect(french).toMatch(/<html lang="fr" dir="ltr">/);
+    // Its links stay in French: the header's, the sign-in link, the search form.
+    expect(french).toContain('href="/fr/auth"');
+    expect(french).toContain('action="/fr/search"');
+    const english = await (await fetch(base + "/en/news", { headers: { Cookie: "i18nextLng=fr" } })).text();
+    expect(english).toMatch(/<html lang="en" dir="ltr">/);
+    const arabic = await (await fetch(base + "/news", { headers: { Cookie: "i18nextLng=fr", "Accept-Language": "fr-FR,fr;q=0.9" } })).text();
+    expect(arabic).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(arabic).toContain('href="/auth"');
+    const injected = await (await fetch(base + "/news", { headers: { Cookie: "i18nextLng=%22%3E%3Cscript%3E" } })).text();
     expect(injected).toMatch(/<html lang="ar" dir="rtl">/);
+  });
+
+  it("names each page's versions in <head>: hreflang for ar, fr, en and x-default, reciprocal, and its own canonical", async () => {
+    const headOf = async (path: string) => {
+      const html = await (await fetch(base + path)).text();
+      const alternates = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"\/>/g)].map((m) => [m[1], m[2]]);
+      return { canonical: /<link rel="canonical" href="([^"]+)"\/>/.exec(html)?.[1], alternates: Object.fromEntries(alternates) as Record<string, string> };
+    };
+    const expected = { ar: "/culture?page=2", fr: "/fr/culture?page=2", en: "/en/culture?page=2", "x-default": "/culture?page=2" };
+    for (const [lang, path] of Object.entries(expected).slice(0, 3)) {
+      const head = await headOf(path);
+      expect(head.canonical, lang).toMatch(new RegExp(`${path.replace("?", "\\?")}$`));
+      expect(Object.keys(head.alternates).sort(), lang).toEqual(["ar", "en", "fr", "x-default"]);
+      for (const [hreflang, href] of Object.entries(expected))
+        expect(head.alternates[hreflang], `${lang} → ${hreflang}`).toMatch(new RegExp(`^https?://[^/]+${href.replace("?", "\\?")}$`));
+    }
+    // The 404 page is no page of the site's: neither versions nor a canonical.
+    const missing = await headOf("/fr/no-such-page");
+    expect(missing).toEqual({ canonical: undefined, alternates: {} });
   });
 
   it("answers unknown URLs and /404 with HTTP 404 and the 404 page", async () => {
@@ -94,7 +120,8 @@ describe("the document as the server renders it", () => {
       redirect: "manual",
     });
     expect(open.status).toBe(302);
-    expect(open.headers.get("location")).toBe("/");
+    // Back to the home page in the language chosen (its address, issue 42).
+    expect(open.headers.get("location")).toBe("/fr");
   });
 });
 
@@ -154,45 +181,54 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await context.close();
   });
 
-  it("switches to French and back with the toggle, kept across a server-rendered reload", async () => {
+  /** The address of a news item, as the news list links to it (language-neutral: the Arabic address). */
+  async function newsItem(): Promise<string> {
+    const html = await (await fetch(base + "/news")).text();
+    return /href="(\/news\/[^"?#]+)"/.exec(html)![1];
+  }
+
+  it("the toggle leads from an item to the same item in French and back, with JavaScript, and keeps the choice", async () => {
+    const item = await newsItem();
     const { page, context } = await newPage(browser, { viewport: PHONE });
-    await page.goto(base + "/");
+    await page.goto(base + item);
     await hydrated(page);
     const toggle = page.getByTestId("language-toggle");
     expect((await toggle.textContent())?.trim()).toBe("FR");
+    expect(await toggle.getAttribute("hreflang")).toBe("fr");
     await toggle.click();
-    await page.waitForFunction(() => document.documentElement.lang === "fr");
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
-    expect((await toggle.textContent())?.trim()).toBe("ع");
-    expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("fr");
-    const response = await page.reload();
-    expect(await response!.text()).toMatch(/<html lang="fr" dir="ltr">/);
+    await page.waitForURL(base + "/fr" + item);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(["fr", "ltr"]);
     expect(await page.getByTestId("nav-link-news").textContent()).toBe("Dernières nouvelles");
+    // Kept for the bare entry `/`: in the cookie (a year, SameSite=Lax) and in the browser's storage.
+    const cookie = (await context.cookies()).find((c) => c.name === "i18nextLng");
+    expect(cookie).toMatchObject({ value: "fr", sameSite: "Lax" });
+    expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(360 * 86_400_000);
+    expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("fr");
+    // A deep link in another language is not sent elsewhere by the stored choice: the address decides.
+    await page.goto(base + item);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("ar");
+    await page.goto(base + "/fr" + item);
     await hydrated(page);
+    expect((await page.getByTestId("language-toggle").textContent())?.trim()).toBe("ع");
     await page.getByTestId("language-toggle").click();
-    await page.waitForFunction(() => document.documentElement.lang === "ar");
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    await page.waitForURL(base + item);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(["ar", "rtl"]);
+    expect((await context.cookies()).find((c) => c.name === "i18nextLng")?.value).toBe("ar");
     await context.close();
   });
 
-  it("honours a choice stored in localStorage when the cookie is gone", async () => {
-    const { page, context } = await newPage(browser);
-    await page.goto(base + "/");
-    await page.evaluate(() => localStorage.setItem("i18nextLng", "fr"));
-    await page.reload();
-    // The page puts the cookie back and loads itself again: poll across that navigation.
-    await expect.poll(() => page.evaluate(() => document.documentElement.lang).catch(() => null)).toBe("fr");
-    const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === "i18nextLng")?.value).toBe("fr");
-    await context.close();
-  });
-
-  it("works without JavaScript: the toggle is a form, links are links", async () => {
+  it("works without JavaScript: the toggle is a plain link to the item's French address, and back; nothing is stored", async () => {
+    const item = await newsItem();
     const { page, context } = await newPage(browser, { javaScriptEnabled: false });
-    await page.goto(base + "/");
+    await page.goto(`${base}${item}?utm_source=test`);
     await page.getByTestId("language-toggle").click();
-    await page.waitForURL(base + "/");
+    // The query goes along: the same page, in the other language.
+    await page.waitForURL(`${base}/fr${item}?utm_source=test`);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    await page.getByTestId("language-toggle").click();
+    await page.waitForURL(`${base}${item}?utm_source=test`);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("ar");
+    expect((await context.cookies()).find((c) => c.name === "i18nextLng")).toBeUndefined();
     await context.close();
   });
 
@@ -290,11 +326,12 @@ describe.skipIf(!hasChromium)("the header and footer in Chromium", () => {
     await page.getByTestId("auth-error").waitFor();
     await page.getByTestId("toast").waitFor();
 
-    // A choice stored in the browser comes first when the cookie is gone.
-    await page.evaluate(() => localStorage.setItem("i18nextLng", "fr"));
-    await context.clearCookies({ name: "i18nextLng" });
-    await page.reload();
-    await expect.poll(() => page.evaluate(() => document.documentElement.lang).catch(() => null)).toBe("fr");
+    // The toggle of a hydrated page is the same plain link: a whole document in the other language.
+    await page.getByTestId("language-toggle").click();
+    await page.waitForURL(base + "/fr/auth");
+    await hydrated(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    expect(await page.getByTestId("sign-in-link").first().getAttribute("href")).toBe("/fr/auth");
     expect(errors.filter((e) => !/404|Failed to load resource/.test(e))).toEqual([]);
     await context.close();
   });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
-import { checkPagesInEveryLayout, horizontalOverflow, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { checkPagesInEveryLayout, horizontalOverflow } from "#tests/e2e/support/a11y.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { contentA11yViolations } from "./helpers.ts";
 
 const base = sharedServer().baseUrl;
@@ -26,8 +27,7 @@ describe.skipIf(!hasChromium)("media pages: layout and accessibility", () => {
   it("the open video modal and an inline player pass too", async () => {
     for (const lang of ["ar", "fr"] as const) {
       const { page, context } = await newPage(browser, { viewport: PHONE, locale: lang });
-      await useLanguage(page, base, lang);
-      await page.goto(base + "/videos");
+      await page.goto(base + localizedPath(lang, "/videos"));
       await hydrated(page);
       await page.getByTestId("video-open").first().click();
       await page.getByTestId("video-modal").waitFor();
@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)("media pages: layout and accessibility", () => {
       expect(await contentA11yViolations(page)).toEqual([]);
       await page.keyboard.press("Escape");
 
-      await page.goto(base + "/emirates");
+      await page.goto(base + localizedPath(lang, "/emirates"));
       await hydrated(page);
       await page.getByTestId("emirate-video-toggle").first().click();
       await page.getByTestId("video-player").first().waitFor();

@@ -3,6 +3,7 @@
  * and the cards whose video plays inline, toggles off, and turns itself off when it ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localizedPath } from "#domain/addresses.ts";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
@@ -39,7 +40,7 @@ describe("the emirates page as the server renders it", () => {
       expect(notes.length, slug).toBeGreaterThanOrEqual(2);
       expect(new Set(notes), slug).toEqual(new Set([note]));
     }
-    const fr = await (await fetch(`${base}/emirates?emirate=brakna`, { headers: { Cookie: "i18nextLng=fr" } })).text();
+    const fr = await (await fetch(base + localizedPath("fr", "/emirates?emirate=brakna"))).text();
     expect(fr.includes(NOTES_FR.brakna)).toBe(true);
     expect(isActiveChip(fr, "emirates-filter-brakna")).toBe(true);
   });

@@ -10,6 +10,7 @@ import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localizedPath } from "#domain/addresses.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, PHONE } from "#tests/e2e/support/browser.ts";
 import { projectRoot } from "#tests/e2e/support/server.ts";
@@ -136,14 +137,14 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
         pickedNews = { id, title, url };
 
         // The public page, in Arabic then French: alt text, caption and credit in the reader's language.
-        const ar = await (await fetch(base + item.url, { headers: { cookie: "i18nextLng=ar" } })).text();
+        const ar = await (await fetch(base + localizedPath("ar", item.url))).text();
         const arImg = imgWithSrc(ar, url);
         expect(arImg?.alt).toBe(DETAILS.alt.ar);
         expect(arImg?.style).toBe("object-position:20% 80%");
         expect(ar).toMatch(/<figure[^>]*data-testid="detail-figure"/);
         expect(ar).toContain(`data-testid="image-caption">${DETAILS.caption.ar}</span>`);
         expect(ar).toContain(`data-testid="image-credit">${DETAILS.credit.ar}</span>`);
-        const fr = await (await fetch(base + item.url, { headers: { cookie: "i18nextLng=fr" } })).text();
+        const fr = await (await fetch(base + localizedPath("fr", item.url))).text();
         expect(imgWithSrc(fr, url)?.alt).toBe(DETAILS.alt.fr);
         expect(fr).toContain(DETAILS.caption.fr);
         expect(fr).toContain(DETAILS.credit.fr);
@@ -167,7 +168,7 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
           expect(pixel(x, y)[2], `pixel ${x},${y} is blue`).toBeGreaterThan(150);
 
         // The card on /news crops around the focal point and carries the alt text.
-        const list = await (await fetch(`${base}/news`, { headers: { cookie: "i18nextLng=ar" } })).text();
+        const list = await (await fetch(base + localizedPath("ar", "/news"))).text();
         const card = imgWithSrc(list, url);
         expect(card?.style).toBe("object-position:20% 80%");
         expect(card?.alt).toBe(DETAILS.alt.ar);
@@ -176,9 +177,8 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
         for (const lang of ["ar", "fr"] as const) {
           for (const viewport of [PHONE, DESKTOP]) {
             const reader = await browser.newContext({ viewport });
-            await reader.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
             const p = await reader.newPage();
-            await p.goto(base + item.url);
+            await p.goto(base + localizedPath(lang, item.url));
             const figure = p.locator('[data-testid="detail-figure"]');
             await figure.waitFor();
             expect(await horizontalOverflow(p)).toBe(0);
@@ -202,7 +202,7 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
     const { id, title, url } = pickedNews!;
 
     // The search results, in French: the library's French alt text, cropped around the focal point.
-    const found = await (await fetch(`${base}/search?q=${encodeURIComponent(title)}`, { headers: { cookie: "i18nextLng=fr" } })).text();
+    const found = await (await fetch(base + localizedPath("fr", `/search?q=${encodeURIComponent(title)}`))).text();
     expect(imgWithSrc(found, url)).toMatchObject({ alt: DETAILS.alt.fr, style: "object-position:20% 80%" });
 
     // The JSON the listing loads its next pages from carries the details of that page's pictures.
@@ -230,14 +230,13 @@ describe.skipIf(!hasChromium)("picking from the media library", () => {
       expect(created.status, await created.clone().text()).toBe(201);
     }
 
-    const served = await (await fetch(`${base}/news`, { headers: { cookie: "i18nextLng=ar" } })).text();
+    const served = await (await fetch(base + localizedPath("ar", "/news"))).text();
     expect(served).toContain('data-testid="news-list"');
     expect(imgWithSrc(served, url)).toBeNull();
 
     const reader = await browser.newContext({ viewport: DESKTOP });
-    await reader.addCookies([{ name: "i18nextLng", value: "ar", url: base }]);
     const p = await reader.newPage();
-    await p.goto(`${base}/news`);
+    await p.goto(base + localizedPath("ar", "/news"));
     const card = p.locator(`[data-testid="news-list"] img[src="${url}"]`);
     // The infinite scroll: the sentinel brought into view again and again until the picture or the list's end.
     await p.waitForFunction(

@@ -7,6 +7,7 @@
  * politics.e2e.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localizedPath } from "#domain/addresses.ts";
 import type { Browser } from "playwright-core";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
@@ -35,7 +36,7 @@ describe("the players' pages as the server renders them", () => {
   });
 
   it("render the player's strings in the page's language and hls.js's address, for the script", async () => {
-    const fr = await (await fetch(base + PROGRAM_WITH_VIDEO, { headers: { Cookie: "i18nextLng=fr" } })).text();
+    const fr = await (await fetch(base + localizedPath("fr", PROGRAM_WITH_VIDEO))).text();
     const box = /<div\b[^>]*data-testid="video-player"[^>]*>/.exec(fr)?.[0] ?? "";
     expect(box).toMatch(/data-hls="\/assets\/hls\.light\.min-[\w-]+\.mjs"/);
     expect(box).toContain('data-label-cannot-play="');

@@ -19,6 +19,7 @@ import {
   stopNewsroomBrowser,
   type NewsroomBrowser,
 } from "./support.ts";
+import { localizedPath } from "#domain/addresses.ts";
 
 type Who = "editor" | "admin";
 
@@ -85,11 +86,11 @@ describe.skipIf(!hasChromium)("corrections and the audit log", () => {
 
   for (const { lang, label, viewport } of LAYOUT_CASES) {
     it(`shows the correction to a reader and the steps to an administrator (${lang}, ${label})`, async () => {
-      const reader = await newPage(env.browser, { viewport, locale: lang });
+      // A reader's language is the page's address (decision 0143), whatever the browser says.
+      const reader = await newPage(env.browser, { viewport });
       try {
-        await reader.context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
         await keepEvidence(reader.page, `correction-${lang}-${label}`, async () => {
-          await reader.page.goto(base + url);
+          await reader.page.goto(base + localizedPath(lang, url));
           const correction = reader.page.locator('[data-testid="correction"]');
           await correction.waitFor();
           const text = await correction.textContent();

@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)("tags", () => {
       // The address changes before the new list renders: wait for the list, not the address.
       await expect.poll(() => page.locator('[data-testid="tag-name"]').allTextContents()).toEqual(["وادان", "مدينة وادان"]);
 
-      // Rename: name and slug; the old address is gone, the new one lists the item.
+      // Rename: name and slug; the old address answers 301 to the new one (decision 0144), which lists the item.
       const old = await tagNamed("ودان");
       await page.goto(`${base}/admin/tags?q=${encodeURIComponent("ودان")}`);
       await page.getByRole("button", { name: "تعديل الوسم ودان" }).click();
@@ -189,7 +189,11 @@ describe.skipIf(!hasChromium)("tags", () => {
       await expectToast(page, "حُفظ الوسم.");
       await page.locator('[data-testid="tag-row"][data-slug="ouadane"]').waitFor();
       expect((await publicPage(base, "/tags/ouadane")).text).toContain("خبر عن ودان ومكتباتها");
-      expect((await publicPage(base, `/tags/${encodeURIComponent(old.slug)}`)).status).toBe(404);
+      const moved = await fetch(`${base}/tags/${encodeURIComponent(old.slug)}?page=1`, { redirect: "manual" });
+      expect([moved.status, moved.headers.get("location")]).toEqual([301, "/tags/ouadane?page=1"]);
+      // In the language asked for.
+      const movedFr = await fetch(`${base}/fr/tags/${encodeURIComponent(old.slug)}`, { redirect: "manual" });
+      expect([movedFr.status, movedFr.headers.get("location")]).toEqual([301, "/fr/tags/ouadane"]);
 
       // Merge three into «وادان»: the item that had two of them keeps one.
       await page.goto(`${base}/admin/tags`);
@@ -204,7 +208,14 @@ describe.skipIf(!hasChromium)("tags", () => {
       expect(await row("مدينة-وادان").count()).toBe(0);
       expect(await row("وادان").locator('[data-testid="tag-count"]').textContent()).toBe("عنصران");
       expect(await page.locator('[data-testid="tags-selected"]').textContent()).toBe("المحدد: 0");
-      expect((await publicPage(base, "/tags/ouadane")).status).toBe(404);
+      // Merged: the old addresses, the first one too, lead to the tag they went into.
+      const into = `/tags/${encodeURIComponent("وادان")}`;
+      for (const from of ["/tags/ouadane", `/tags/${encodeURIComponent(old.slug)}`, `/tags/${encodeURIComponent("مدينة-وادان")}`]) {
+        const res = await fetch(base + from, { redirect: "manual" });
+        expect([from, res.status, res.headers.get("location")]).toEqual([from, 301, into]);
+      }
+      const followed = await fetch(`${base}/en/tags/ouadane`);
+      expect([followed.status, new URL(followed.url).pathname]).toEqual([200, `/en${into}`]);
       const itemA = (await staffItem(base, ctx.server.personas.editor.cookie, "news", a.id)) as unknown as { tags: Tag[] };
       expect(itemA.tags.map((t) => t.name)).toEqual(["وادان"]);
 
@@ -217,6 +228,8 @@ describe.skipIf(!hasChromium)("tags", () => {
       await expectToast(page, "حُذف الوسم.");
       await expect.poll(() => row("وادان").count()).toBe(0);
       expect(((await staffItem(base, ctx.server.personas.editor.cookie, "news", a.id)) as unknown as { tags: Tag[] }).tags).toEqual([]);
+      // Deleted: its old addresses are the site's 404 again, not a 301 to one.
+      expect((await publicPage(base, "/tags/ouadane")).status).toBe(404);
     });
     await context.close();
   });

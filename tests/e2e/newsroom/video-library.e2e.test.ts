@@ -261,10 +261,10 @@ describe.skipIf(!hasChromium || !hasFfmpeg)("the video library and the forms' co
     // request, with JavaScript) the error screen; both say why, in French here.
     const site = `http://localhost:${server.port}`;
     const { page, context } = await newPage(browser, {});
-    await page.context().addCookies([{ name: "i18nextLng", value: "fr", url: site }]);
     const refused = page.locator('[data-testid="cross-origin-refused"]');
     await keepEvidence(page, "refused-forms", async () => {
-      await open(page, `${site}/`);
+      // French by its address (decision 0143), not by a cookie.
+      await open(page, `${site}/fr`);
       await page.click('[data-testid="language-toggle"]');
       await refused.waitFor();
       expect(await page.getAttribute("html", "lang")).toBe("fr");

@@ -5,6 +5,7 @@
  * entries that do not fit being in its "more" menu; on a phone without JavaScript the menu opens, its links,
  * the search and the videos work. One browser context per language (resized, not recreated), pages loaded once.
  */
+import { localizedPath } from "#domain/addresses.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
@@ -61,11 +62,10 @@ describe.skipIf(!hasChromium)("directions, header widths and the site without Ja
   for (const lang of ["fr", "en"] as const) {
     it(`marks Arabic content lang="ar" right to left on ${lang} pages, the interface staying left to right`, async () => {
       const { page, context, errors } = await newPage(browser, { viewport: { width: 1280, height: 900 }, locale: lang });
-      await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
       try {
         let checked = 0;
         for (const path of ["/", "/news", "/culture", ARTICLE]) {
-          await page.goto(base + path);
+          await page.goto(base + localizedPath(lang, path));
           expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), path).toEqual([lang, "ltr"]);
           expect(await page.getByTestId("site-header").evaluate((el) => getComputedStyle(el).direction), path).toBe("ltr");
           const found = await arabicContent(page);
@@ -88,9 +88,8 @@ describe.skipIf(!hasChromium)("directions, header widths and the site without Ja
   it("keeps the desktop navigation inside the page at 1024, 1280 and 1440 px in every language, every entry reachable", async () => {
     for (const lang of LANGS) {
       const { page, context, errors } = await newPage(browser, { viewport: { width: WIDTHS[0], height: 900 }, locale: lang });
-      await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
       try {
-        await page.goto(base + "/news");
+        await page.goto(base + localizedPath(lang, "/news"));
         await hydrated(page);
         // The narrowest phone first: the bar's buttons all on screen, the page no wider than it.
         await page.setViewportSize({ width: 320, height: 700 });

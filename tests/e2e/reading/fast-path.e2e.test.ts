@@ -90,9 +90,10 @@ describe("the page cache's fast path on the built server", () => {
       { method: "GET", headers: { "Accept-Encoding": "gzip" } },
       { method: "GET", headers: {} },
       { method: "HEAD", headers: { "Accept-Encoding": "br" } },
-      { method: "GET", headers: { "Accept-Encoding": "br", Cookie: "i18nextLng=fr" } },
+      // The language cookie and Accept-Language change nothing: the address names the language (decision 0143).
+      { method: "GET", headers: { "Accept-Encoding": "br", Cookie: "i18nextLng=ar", "Accept-Language": "fr" } },
     ];
-    for (const path of ["/", "/news", article]) {
+    for (const path of ["/", "/news", article, "/fr/news", `/en${article}`]) {
       for (const { method, headers } of cases) {
         const h = { ...BOT, ...headers };
         for (const server of [fast, slow]) await raw(server.port, "GET", path, h); // rendered, kept
@@ -133,6 +134,21 @@ describe("the page cache's fast path on the built server", () => {
       cache: "hit",
       bytes: answer.body.length,
     });
+  });
+
+  it("leaves the bare entry of a reader who chose French to Express, which redirects it uncached; a deep link it answers", async () => {
+    await raw(fast.port, "GET", "/", BOT);
+    await raw(fast.port, "GET", "/news", BOT);
+    const before = await fastHits(fast);
+    const entry = await raw(fast.port, "GET", "/", { ...BOT, Cookie: "i18nextLng=fr" });
+    expect(entry.statusLine).toBe("HTTP/1.1 302 Found");
+    expect(header(entry, "location")).toBe("/fr");
+    expect(header(entry, "cache-control")).toBe("private, no-store");
+    expect(await fastHits(fast)).toBe(before);
+    const deep = await raw(fast.port, "GET", "/news", { ...BOT, Cookie: "i18nextLng=fr" });
+    expect(header(deep, "x-page-cache")).toBe("HIT");
+    expect(header(deep, "vary")).toBe("Accept-Encoding");
+    expect(await fastHits(fast)).toBe(before + 1);
   });
 
   it("never answers a signed-in reader", async () => {

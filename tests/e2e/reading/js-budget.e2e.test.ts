@@ -13,7 +13,7 @@ const KB = 1024;
 const PROGRAM_WITH_VIDEO = "/programs/khutwa-caravan-trail-ouadane-tichitt";
 
 const html = async (path: string) => {
-  const res = await fetch(base + path, { headers: { cookie: "i18nextLng=ar", "accept-encoding": "gzip" } });
+  const res = await fetch(base + path, { headers: { "accept-encoding": "gzip" } });
   // The not-found page answers 404, with its page.
   expect([200, 404], path).toContain(res.status);
   return res.text();

@@ -15,7 +15,7 @@ const base = sharedServer().baseUrl;
 const PROGRAM_WITH_VIDEO = "/programs/khutwa-caravan-trail-ouadane-tichitt";
 const BUDGET_BYTES = 20 * 1024;
 
-const page = async (path: string) => (await fetch(base + path, { headers: { cookie: "i18nextLng=ar", "accept-encoding": "gzip" } })).text();
+const page = async (path: string) => (await fetch(base + path, { headers: { "accept-encoding": "gzip" } })).text();
 const scriptSources = (html: string) => [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
 /** Inline scripts that run (JSON-LD is data). */
 const inlineScripts = (html: string) =>

@@ -20,6 +20,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { allA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { isLocalizable, localizedPath, splitAddress } from "#domain/addresses.ts";
 
 const base = sharedServer().baseUrl;
 const LANGS = ["ar", "fr", "en"] as const;
@@ -62,16 +63,19 @@ async function discoverDetails(): Promise<{ paths: string[]; unlinked: string[] 
   return { paths: DETAIL_TYPES.map((t) => found.get(t)!), unlinked };
 }
 
-async function languageContext(browser: Browser, lang: Lang, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: HEIGHT }, locale: lang, javaScriptEnabled });
+/**
+ * A browser whose own language is none of the site's: the page's address alone decides the language shown
+ * (issue 42), so a page in the wrong language shows up here rather than being hidden by a matching cookie.
+ */
+async function languageContext(browser: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: HEIGHT }, locale: "de-DE", javaScriptEnabled });
   context.setDefaultTimeout(60_000);
-  await context.addCookies([{ name: "i18nextLng", value: lang, url: base }]);
   return context;
 }
 
-/** Loads a page as a reader would; returns the findings of the load itself (status, language). */
+/** Loads a page (its language-neutral path) at its address in `lang`, as a reader would; returns the findings of the load itself (status, language). */
 async function open(page: Page, path: string, lang: Lang, hydrate: boolean): Promise<string[]> {
-  const res = await page.goto(base + path);
+  const res = await page.goto(base + localizedPath(lang, path));
   const findings: string[] = [];
   const status = res?.status() ?? 0;
   const expected = path === NOT_FOUND ? 404 : 200;
@@ -137,6 +141,42 @@ async function layoutFindings(page: Page): Promise<{ overflow: number; cut: stri
   });
 }
 
+/**
+ * A page's links and its `<head>` in its own language (issue 42): every link and form to a reading page goes to
+ * that page's address in the language shown (the language toggle alone leads to another), the canonical URL is the
+ * page's own address, and an indexable page names its versions (`hreflang`, with `x-default`) among them itself.
+ */
+async function addressFindings(page: Page, lang: Lang, path: string): Promise<string[]> {
+  const findings: string[] = [];
+  const targets = await page.$$eval("a[href]:not([data-language-toggle]), form[action]", (els) =>
+    els.map((el) => ({ tag: el.tagName.toLowerCase(), raw: el.getAttribute(el.tagName === "A" ? "href" : "action") ?? "" })),
+  );
+  for (const { tag, raw } of targets) {
+    const url = new URL(raw, page.url());
+    if (url.origin !== base) continue;
+    const { lang: named, path: neutral } = splitAddress(url.pathname);
+    if (!isLocalizable(neutral)) continue;
+    if ((named ?? "ar") !== lang) findings.push(`${lang} ${path}: <${tag}> to ${raw} leads to the ${named ?? "ar"} page`);
+  }
+  const toggle = new URL((await page.getAttribute('[data-testid="language-toggle"]', "href")) ?? "", base);
+  const other = new URL(localizedPath(lang === "fr" ? "ar" : "fr", new URL(page.url()).pathname) + new URL(page.url()).search, base);
+  // The same page and query (however its spaces are written) in the other language.
+  if (toggle.pathname !== other.pathname || toggle.searchParams.toString() !== other.searchParams.toString())
+    findings.push(`${lang} ${path}: the language toggle leads to ${toggle.pathname}${toggle.search}`);
+  if (path === NOT_FOUND) return findings;
+  const head = await page.evaluate(() => ({
+    canonical: document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.getAttribute("href") ?? null,
+    alternates: [...document.querySelectorAll<HTMLLinkElement>('link[rel="alternate"][hreflang]')].map((l) => [l.hreflang, l.getAttribute("href")]),
+    noindex: /noindex/.test(document.querySelector('meta[name="robots"]')?.getAttribute("content") ?? ""),
+  }));
+  const own = head.canonical ? new URL(head.canonical) : null;
+  if (!own || (splitAddress(own.pathname).lang ?? "ar") !== lang) findings.push(`${lang} ${path}: canonical ${head.canonical}`);
+  const versions = new Map(head.alternates as [string, string][]);
+  if (!head.noindex && (versions.get(lang) !== head.canonical || !versions.has("x-default")))
+    findings.push(`${lang} ${path}: hreflang ${JSON.stringify(head.alternates)} lacks its own address ${head.canonical} or x-default`);
+  return findings;
+}
+
 /** Every public page in one language, with JavaScript, at every width. */
 export function walkWithJavaScript(lang: Lang) {
   describe.skipIf(!hasChromium)(`the full-site walk in ${lang}: every public page and width`, () => {
@@ -150,7 +190,7 @@ export function walkWithJavaScript(lang: Lang) {
     // A limit for a hang, not a measure: 25 pages at six widths take one to two minutes of one worker on a quiet
     // 2-core machine, and several times that while stress-ng and the other workers load it.
     it(`${lang}: fits every width, nothing cut off in the header, no axe finding`, { timeout: 900_000 }, async () => {
-      const context = await languageContext(browser, lang, true);
+      const context = await languageContext(browser, true);
       const page = await context.newPage();
       // One line per finding and page, with the widths it shows at: the same cause at six widths is one thing to fix.
       const found = new Map<string, number[]>();
@@ -207,15 +247,19 @@ export function walkWithoutJavaScript() {
         const contexts = new Map<Lang, BrowserContext>();
         try {
           for (const lang of LANGS) {
-            const context = await languageContext(browser, lang, false);
+            const context = await languageContext(browser, false);
             contexts.set(lang, context);
             const page = await context.newPage();
             await page.setViewportSize({ width: 375, height: HEIGHT });
             for (const path of pages) {
               for (const f of await open(page, path, lang, false)) findings.push(`${lang} ${path}: ${f}`);
               if ((await page.locator("main").count()) === 0) findings.push(`${lang} ${path}: no <main> without JavaScript`);
-              const hrefs = await page.$$eval("a[href]", (as) => as.map((a) => (a as HTMLAnchorElement).href));
+              // The 404 page's toggle leads to the 404 page in the other language, by design.
+              const hrefs = await page.$$eval(path === NOT_FOUND ? "a[href]:not([data-language-toggle])" : "a[href]", (as) =>
+                as.map((a) => (a as HTMLAnchorElement).href),
+              );
               const here = new URL(page.url());
+              findings.push(...(await addressFindings(page, lang, path)));
               for (const href of hrefs) {
                 const url = new URL(href);
                 // A link within the page (the skip link) is checked here: requesting the page again proves nothing

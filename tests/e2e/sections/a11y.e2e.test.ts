@@ -3,11 +3,12 @@
  * wider than the screen and no serious axe-core violation — with the filters applied, in the timeline view,
  * with the politics video modal open, and on the newsletter confirmation page.
  */
+import { localizedPath } from "#domain/addresses.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
-import { checkPagesInEveryLayout, horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { checkPagesInEveryLayout, horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 // The sections as first opened are in the full-site walk (walk.ts), at every width and in the three languages;
@@ -32,8 +33,7 @@ describe.skipIf(!hasChromium)("section pages: layout and accessibility", () => {
   it("the politics video modal and the form messages pass too", async () => {
     for (const lang of ["ar", "fr"] as const) {
       const { page, context } = await newPage(browser, { viewport: PHONE, locale: lang });
-      await useLanguage(page, base, lang);
-      await page.goto(base + "/politics?type=videos");
+      await page.goto(base + localizedPath(lang, "/politics?type=videos"));
       await hydrated(page);
       await page.getByTestId("play-video").first().click();
       await page.getByTestId("video-modal").waitFor();
@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)("section pages: layout and accessibility", () => {
       await page.keyboard.press("Escape");
       await page.getByTestId("video-modal").waitFor({ state: "detached" });
 
-      await page.goto(base + "/opinion");
+      await page.goto(base + localizedPath(lang, "/opinion"));
       await hydrated(page);
       await page.getByTestId("proposal-submit").click();
       await page.getByTestId("proposal-error-name").waitFor();

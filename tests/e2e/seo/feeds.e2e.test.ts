@@ -11,6 +11,8 @@ import { DEMO_ARTICLES } from "#server/db/seed.server.ts";
 import { PROGRAMS } from "#server/db/seed-data/programs.ts";
 import { PODCASTS } from "#server/db/seed-data/podcasts.ts";
 import { parse as parseXml, validate as validateXml } from "fast-xml-parser";
+import { localizedPath } from "#domain/addresses.ts";
+import type { Language } from "#domain/language.ts";
 
 const base = sharedServer().baseUrl;
 const published = (items: { slug: string; draft?: boolean }[]) => items.filter((i) => !i.draft).map((i) => i.slug);
@@ -27,13 +29,19 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     expect(DRAFTS.length).toBeGreaterThanOrEqual(4);
   });
 
-  it("lists sections and every published item with lastmod, and no draft, in sitemap.xml", async () => {
-    const { status, type, body } = await text("/sitemap.xml");
+  it("lists sections and every published item with lastmod, and no draft, in the sitemap's first file", async () => {
+    const index = await text("/sitemap.xml");
+    expect(index.status).toBe(200);
+    expect(index.type).toContain("application/xml");
+    expect(index.body).toContain(`<sitemap><loc>${base}/sitemaps/1.xml</loc></sitemap>`);
+    const { status, type, body } = await text("/sitemaps/1.xml");
     expect(status).toBe(200);
     expect(type).toContain("application/xml");
     expect(body.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
-    expect(body).toContain(`<url><loc>${base}/</loc></url>`);
+    expect(body).toContain(`<url><loc>${base}/</loc><xhtml:link`);
+    expect(body).toContain(`<url><loc>${base}/fr</loc><xhtml:link`);
     expect(body).toContain(`<loc>${base}/contact</loc>`);
+    expect(body).toContain(`<loc>${base}/en/contact</loc>`);
     expect(body).toContain(`<loc>${base}/news/${published(NEWS)[0]}</loc><lastmod>`);
     expect(body).toContain(`<loc>${base}/articles/${published(DEMO_ARTICLES)[0]}</loc>`);
     expect(body).toContain(`<loc>${base}/programs/${published(PROGRAMS)[0]}</loc>`);
@@ -59,6 +67,37 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     for (const slug of DRAFTS) expect(body).not.toContain(`/${slug}<`);
     const dates = items.map((i) => Date.parse(/<pubDate>([^<]+)</.exec(i)![1]));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    expect(body).toContain(`<atom:link href="${base}/rss.xml" rel="self"`);
+    expect(body).toContain("<language>ar</language>");
+  });
+
+  it.each([
+    ["fr", "/fr/rss.xml"],
+    ["en", "/en/rss.xml"],
+  ])("serves the %s feed at %s: the same items at that language's addresses", async (lang, path) => {
+    const { status, type, body } = await text(path);
+    expect(status).toBe(200);
+    expect(type).toContain("application/rss+xml");
+    expect(validateXml(body)).toBe(true);
+    expect(body).toContain(`<language>${lang}</language>`);
+    expect(body).toContain(`<link>${base}/${lang}</link>`);
+    expect(body).toContain(`<atom:link href="${base}/${lang}/rss.xml" rel="self"`);
+    const items = body.match(/<item>[\s\S]*?<\/item>/g) ?? [];
+    expect(items).toHaveLength(30);
+    for (const item of items) expect(item).toMatch(new RegExp(`<link>${base}/${lang}/(news|articles)/[a-z0-9-]+</link>`));
+    const arabic = (await text("/rss.xml")).body;
+    expect(arabic).not.toContain(`${base}/${lang}/`);
+    const french = NEWS.find((n) => !n.draft && n.titleFr)!;
+    if (lang === "fr" && body.includes(`/fr/news/${french.slug}<`)) expect(body).toContain(`<title>${french.titleFr!.replace(/'/g, "&apos;")}</title>`);
+  });
+
+  it.each(["/fr/podcasts/feed.xml", "/en/tags/does-not-exist/feed.xml"])("serves the other languages' podcast and tag feeds at %s", async (path) => {
+    const { status, body } = await text(path);
+    if (path.includes("does-not-exist")) return expect(status).toBe(404);
+    expect(status).toBe(200);
+    expect(body).toContain("<language>fr</language>");
+    expect(body).toContain(`<atom:link href="${base}/fr/podcasts/feed.xml" rel="self"`);
+    for (const link of body.match(/<link>[^<]+<\/link>/g) ?? []) expect(link).toMatch(new RegExp(`^<link>${base}/fr/`));
   });
 
   it("serves /podcasts/feed.xml with what Apple Podcasts and Spotify require, every published episode and no draft", async () => {
@@ -109,7 +148,7 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     expect((await text(`/news/${published(NEWS)[0]}`)).body).not.toContain("/podcasts/feed.xml");
   });
 
-  it("allows everything but /admin and /auth in robots.txt and names the sitemap", async () => {
+  it("allows everything but /admin and /auth in robots.txt and names both sitemaps", async () => {
     const { status, type, body } = await text("/robots.txt");
     expect(status).toBe(200);
     expect(type).toContain("text/plain");
@@ -117,7 +156,9 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     expect(body).toMatch(/^Allow: \/$/m);
     expect(body).toMatch(/^Disallow: \/admin$/m);
     expect(body).toMatch(/^Disallow: \/auth$/m);
+    expect(body).toMatch(/^Disallow: \/fr\/auth$/m);
     expect(body).toContain(`Sitemap: ${base}/sitemap.xml`);
+    expect(body).toContain(`Sitemap: ${base}/sitemaps/news.xml`);
   });
 });
 
@@ -176,7 +217,7 @@ describe("the human pages", () => {
       ["fr", page === "privacy" ? "Politique de confidentialité" : "Conditions d'utilisation"],
       ["en", page === "privacy" ? "Privacy policy" : "Terms of use"],
     ]) {
-      const res = await fetch(`${base}/${page}`, { headers: { Cookie: `i18nextLng=${lang}` } });
+      const res = await fetch(base + localizedPath(lang as Language, `/${page}`));
       expect(res.status).toBe(200);
       const html = /data-testid="legal-[a-z]+"[\s\S]*?<\/article>/.exec(await res.text())?.[0] ?? "";
       expect(html).toContain(`<h1>${title}</h1>`);
@@ -218,7 +259,7 @@ describe.skipIf(!hasChromium)("well-formed XML, as a browser's parser reads it",
     await context.close();
   });
 
-  it.each(["/sitemap.xml", "/rss.xml"])("%s parses without error", async (path) => {
+  it.each(["/sitemaps/1.xml", "/sitemaps/news.xml", "/rss.xml", "/fr/rss.xml"])("%s parses without error", async (path) => {
     const { page, context } = await newPage(browser);
     await page.goto(`${base}/robots.txt`);
     const xml = (await text(path)).body;
@@ -231,8 +272,8 @@ describe.skipIf(!hasChromium)("well-formed XML, as a browser's parser reads it",
       };
     }, xml);
     expect(result.error).toBe(false);
-    expect(result.root).toBe(path === "/rss.xml" ? "rss" : "urlset");
-    expect(result.count).toBeGreaterThan(20);
+    expect(result.root).toBe(path.endsWith("rss.xml") ? "rss" : "urlset");
+    if (!path.endsWith("news.xml")) expect(result.count).toBeGreaterThan(20);
     await context.close();
   });
 });

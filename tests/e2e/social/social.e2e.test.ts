@@ -16,7 +16,8 @@ import type { Browser, Page } from "playwright-core";
 import { PRODUCTION_REFUSAL } from "#server/config.server.ts";
 import { SERVED_VERSIONS, startFakeGraph, type FakeGraph } from "#tests/helpers/fake-graph.ts";
 import { browserCookies, get, startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
-import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP, skipReason } from "#tests/e2e/support/browser.ts";
 import { projectRoot, runServerExpectingExit, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 
@@ -266,9 +267,8 @@ describe("the social feed", () => {
       const { context, page } = await newPage(browser!, { viewport, locale: lang });
       recordResponses(page, server.url, sent);
       try {
-        await useLanguage(page, server.url, lang);
         for (const p of ["/", "/news", "/facebook"]) {
-          await page.goto(server.url + p);
+          await page.goto(server.url + localizedPath(lang, p));
           await hydrated(page);
           expect(await page.locator('[data-testid="social-post"]').count(), `${lang} ${p}`).toBeGreaterThan(0);
           expect(await horizontalOverflow(page), `${lang} ${p} overflow`).toBeLessThanOrEqual(0);
@@ -411,7 +411,7 @@ describe("the social feed when Facebook never answered, and when it is not confi
     expect(page.body).toContain("تعذر تحميل المنشورات");
     expect(page.body).toContain("Facebook page not found. Check your page ID.");
     expect(page.body).toContain("تحقق من رمز الوصول إلى الصفحة.");
-    const en = await fetch(failing.url + "/facebook", { headers: { cookie: "i18nextLng=en" } }).then((r) => r.text());
+    const en = await fetch(failing.url + localizedPath("en", "/facebook")).then((r) => r.text());
     expect(en).toContain("Failed to load posts");
     expect(en.includes(TOKEN)).toBe(false);
   });
@@ -457,7 +457,7 @@ describe("the social feed when Meta no longer serves the configured Graph API ve
   });
 
   it("shows an administrator Meta's code, message and the version asked, and says to change FACEBOOK_GRAPH_VERSION", async () => {
-    const en = await get(server.url, "/debug/facebook", { cookie: `${server.personas.admin.cookie}; i18nextLng=en` });
+    const en = await get(server.url, localizedPath("en", "/debug/facebook"), { cookie: server.personas.admin.cookie });
     const body = await en.text();
     expect(en.status).toBe(200);
     expect(body).toMatch(/data-testid="debug-graph-version">v19\.0</);
@@ -500,7 +500,7 @@ describe("the social feed when Meta no longer serves the configured Graph API ve
   it("hides the blocks and shows the spec's error on /facebook, and logs the refusal once however often it is asked", async () => {
     expect((await html(server.url, "/")).body).not.toContain('data-testid="home-social"');
     expect((await html(server.url, "/news")).body).not.toContain('data-testid="news-social"');
-    const page = await fetch(server.url + "/facebook", { headers: { cookie: "i18nextLng=en" } }).then((r) => r.text());
+    const page = await fetch(server.url + localizedPath("en", "/facebook")).then((r) => r.text());
     expect(page).toContain('data-state="error"');
     expect(page).toContain("Failed to load posts");
     expect(page).toContain("Invalid Facebook API request. The access token may be expired, invalid, or lacks proper permissions. Please generate a new token.");

@@ -2,6 +2,7 @@
  * Accessibility and layout checks shared by the page tests: axe-core through @axe-core/playwright (it
  * evaluates axe over the DevTools protocol, so the page's CSP is untouched), and horizontal overflow.
  */
+import { localizedPath } from "#domain/addresses.ts";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -65,7 +66,8 @@ export function checkPagesInEveryLayout(
       await useLanguage(page, base, lang);
       try {
         for (const path of pages) {
-          await page.goto(base + path);
+          // A reading page in `lang` is at its address in that language (issue 42); the back-office reads the cookie.
+          await page.goto(base + localizedPath(lang, path));
           await page.waitForSelector("html[data-hydrated]", { state: "attached" });
           expect(await page.evaluate(() => document.documentElement.lang), path).toBe(lang);
           expect(await horizontalOverflow(page), `${path} overflow`).toBeLessThanOrEqual(0);
