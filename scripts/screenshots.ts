@@ -1,13 +1,14 @@
 /**
  * Screenshots of pages as readers see them: `npm run screenshots -- http://localhost:3000 / /news` writes PNGs
  * in Arabic, French and English (LANGS=ar,fr to narrow) at phone (375 px) and desktop (1280 px) widths into
- * tests/e2e/screenshots/. Without paths: home, /news, the newest article and /contact.
+ * tests/e2e/screenshots/, each reading page at its language's address (`/fr/news`), the back-office by the cookie. Without paths: home, /news, the newest article and /contact.
  * Back-office pages: `SIGN_IN_EMAIL=… SIGN_IN_PASSWORD=…` signs in through /auth first (an account made with
  * `npm run admin:create`); the password is read from the environment, never printed.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { launchBrowser, PHONE, DESKTOP } from "#tests/e2e/support/browser.ts";
+import { localizedPath } from "#domain/addresses.ts";
 
 const [base = "http://localhost:3000", ...given] = process.argv.slice(2);
 const languages = (process.env.LANGS ?? "ar,fr,en").split(",").filter((l): l is "ar" | "fr" | "en" => ["ar", "fr", "en"].includes(l));
@@ -40,7 +41,7 @@ try {
         ]);
       }
       for (const p of paths) {
-        await page.goto(base + p, { waitUntil: "networkidle" });
+        await page.goto(base + localizedPath(lang, p), { waitUntil: "networkidle" });
         if (process.env.FULL === "1") {
           // Bring lazy images in before a full-page shot.
           await page.evaluate(async () => {
