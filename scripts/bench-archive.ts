@@ -14,13 +14,12 @@
  * for scale. Then the plans of the archive's and the keyset's queries (no sequential scan expected). No timing is
  * asserted anywhere: the figures are printed.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { benchDatabaseUrl, benchFingerprint, keptBenchDatabase } from "./bench-database.ts";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 
@@ -61,49 +60,19 @@ async function seed(handle: DatabaseHandle, items: number, log: (line: string) =
   return (performance.now() - started) / 1000;
 }
 
-function fingerprint(items: number): string {
-  const hash = crypto.createHash("sha256").update(`${GENERATOR}:${items}`);
-  const dir = path.join(root, "drizzle");
-  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith(".sql")) hash.update(fs.readFileSync(path.join(dir, f)));
-  return hash.digest("hex").slice(0, 16);
-}
-
-async function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<{ handle: DatabaseHandle; url: string }> {
-  const target = new URL(url);
-  const name = `${target.pathname.slice(1) || "postgres"}_bench_archive`.replace(/[^a-z0-9_]/gi, "_");
-  target.pathname = `/${name}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  const print = fingerprint(items);
-  let kept = false;
-  try {
-    const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount;
-    if (exists && !process.env.BENCH_ARCHIVE_RESEED) {
-      const probe = new pg.Client({ connectionString: target.toString() });
-      await probe.connect();
-      kept = await probe
-        .query<{ fingerprint: string }>("select fingerprint from bench_archive_meta")
-        .then((r) => r.rows[0]?.fingerprint === print)
-        .catch(() => false);
-      await probe.end();
-    }
-    if (!kept) {
-      if (exists) await admin.query(`drop database "${name}" with (force)`);
-      await admin.query(`create database "${name}"`);
-    }
-  } finally {
-    await admin.end();
-  }
-  const handle = openDatabase({ url: target.toString() });
-  if (kept) {
-    log(`database ${name}: kept from an earlier run (fingerprint ${print})`);
-    return { handle, url: target.toString() };
-  }
-  await handle.migrate();
-  log(`database ${name}: seeding ${items.toLocaleString("en")} published items…`);
-  log(`  seeded in ${(await seed(handle, items, log)).toFixed(1)} s`);
-  await handle.db.execute(sql.raw(`create table bench_archive_meta (fingerprint text); insert into bench_archive_meta values ('${print}')`));
-  return { handle, url: target.toString() };
+/** The bench's own database on the PostgreSQL server of `url` (scripts/bench-database.ts), made unless kept from a run with the same fingerprint. */
+function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<{ handle: DatabaseHandle; url: string }> {
+  return keptBenchDatabase({
+    url,
+    suffix: "archive",
+    fingerprint: benchFingerprint(root, GENERATOR, items),
+    reseed: Boolean(process.env.BENCH_ARCHIVE_RESEED),
+    log,
+    seed: async (handle) => {
+      log(`database ${benchDatabaseUrl(url, "archive").name}: seeding ${items.toLocaleString("en")} published items…`);
+      log(`  seeded in ${(await seed(handle, items, log)).toFixed(1)} s`);
+    },
+  });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

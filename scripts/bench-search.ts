@@ -13,13 +13,12 @@
  * frequent words included), the recall and precision of the test corpus, whether any plan reads search_items
  * without an index, and EXPLAIN ANALYZE of the three slowest queries.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { benchDatabaseUrl, benchFingerprint, keptBenchDatabase } from "./bench-database.ts";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase, type Database, type DatabaseHandle } from "#server/db/client.server.ts";
 import { articles, coverages, news, podcasts, programs } from "#server/db/schema.server.ts";
 import { explainSearch, searchPublished } from "#server/search/search.server.ts";
@@ -176,62 +175,23 @@ export async function seed(db: Database, items: number, log: (line: string) => v
   return (performance.now() - started) / 1000;
 }
 
-function fingerprint(items: number): string {
-  const hash = crypto.createHash("sha256").update(`${GENERATOR}:${items}`);
-  const dir = path.join(root, "drizzle");
-  for (const f of fs.readdirSync(dir).sort()) if (f.endsWith(".sql")) hash.update(fs.readFileSync(path.join(dir, f)));
-  // The analysis itself: a change of its rules changes every stored row.
-  hash.update(fs.readFileSync(path.join(root, "domain/arabic.ts")));
-  hash.update(fs.readFileSync(path.join(root, "domain/search-lexicon.ts")));
-  hash.update(fs.readFileSync(path.join(root, "domain/search-plurals.ts")));
-  hash.update(fs.readFileSync(path.join(root, "domain/search-words.ts")));
-  return hash.digest("hex").slice(0, 16);
-}
+/** The analysis itself is hashed too: a change of its rules changes every stored row. */
+const ANALYSIS_FILES = ["domain/arabic.ts", "domain/search-lexicon.ts", "domain/search-plurals.ts", "domain/search-words.ts"];
 
-/** The bench's own database on the PostgreSQL server of `url`, made (migrated and seeded) unless kept from a run with the same fingerprint. */
-/** The address of the bench's own database beside the one of `url`. */
-export function benchDatabaseUrl(url: string): { name: string; url: string } {
-  const target = new URL(url);
-  const name = `${target.pathname.slice(1) || "postgres"}_bench_search`.replace(/[^a-z0-9_]/gi, "_");
-  target.pathname = `/${name}`;
-  return { name, url: target.toString() };
-}
-
+/** The bench's own database on the PostgreSQL server of `url` (scripts/bench-database.ts), made unless kept from a run with the same fingerprint. */
 export async function postgresDatabase(url: string, items: number, log: (line: string) => void): Promise<DatabaseHandle> {
-  const { name, url: target } = benchDatabaseUrl(url);
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  const print = fingerprint(items);
-  let kept = false;
-  try {
-    const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount;
-    if (exists && !process.env.BENCH_SEARCH_RESEED) {
-      const probe = new pg.Client({ connectionString: target });
-      await probe.connect();
-      kept = await probe
-        .query<{ fingerprint: string }>("select fingerprint from bench_search_meta")
-        .then((r) => r.rows[0]?.fingerprint === print)
-        .catch(() => false);
-      await probe.end();
-    }
-    if (!kept) {
-      if (exists) await admin.query(`drop database "${name}" with (force)`);
-      await admin.query(`create database "${name}"`);
-    }
-  } finally {
-    await admin.end();
-  }
-  const handle = openDatabase({ url: target });
-  if (kept) {
-    log(`database ${name}: kept from an earlier run (fingerprint ${print})`);
-    return handle;
-  }
-  await handle.migrate();
-  log(`database ${name}: seeding ${items} published items and ${Math.round(items / 50)} drafts…`);
-  const seconds = await seed(handle.db, items, log);
-  log(`  seeded in ${seconds.toFixed(0)} s`);
-  await handle.db.execute(sql.raw(`create table bench_search_meta (fingerprint text); insert into bench_search_meta values ('${print}')`));
-  return handle;
+  const made = await keptBenchDatabase({
+    url,
+    suffix: "search",
+    fingerprint: benchFingerprint(root, GENERATOR, items, ANALYSIS_FILES),
+    reseed: Boolean(process.env.BENCH_SEARCH_RESEED),
+    log,
+    seed: async (handle) => {
+      log(`database ${benchDatabaseUrl(url, "search").name}: seeding ${items} published items and ${Math.round(items / 50)} drafts…`);
+      log(`  seeded in ${(await seed(handle.db, items, log)).toFixed(0)} s`);
+    },
+  });
+  return made.handle;
 }
 
 // ---- Measuring ----
@@ -446,7 +406,7 @@ export async function benchSearch({ log = (line: string) => console.log(line) } 
     );
 
     log(`\n${formatCorpusReport(await evaluateCorpus(db), url ? "PostgreSQL" : "PGlite")}`);
-    if (url) await searchOverHttp(benchDatabaseUrl(url).url, kinds, log);
+    if (url) await searchOverHttp(benchDatabaseUrl(url, "search").url, kinds, log);
 
     const slowest = [...perQuery].sort((a, b) => percentile(b.times, 95) - percentile(a.times, 95)).slice(0, 3);
     for (const q of slowest) {
