@@ -148,10 +148,11 @@ describe("malformed requests get a 4xx, never a 500", () => {
 describe("POST /language", () => {
   const post = (headers: Record<string, string>, body: BodyInit) => fetch(`${server.url}/language`, { method: "POST", headers, body, redirect: "manual" });
 
-  it("keeps the choice and goes back, from our own pages", async () => {
+  it("keeps the choice and goes back to the page in that language, from our own pages", async () => {
     const res = await post({ Origin: origin() }, new URLSearchParams({ lang: "fr", redirectTo: "/news" }));
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/news");
+    // The page's address in the chosen language (decision 0143): the address, not the cookie, decides it.
+    expect(res.headers.get("location")).toBe("/fr/news");
     expect(res.headers.get("set-cookie")).toMatch(/=fr/);
   });
 
