@@ -8,7 +8,6 @@ import { useTranslation } from "react-i18next";
 import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { excerpt } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";

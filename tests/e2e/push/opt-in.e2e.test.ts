@@ -16,7 +16,8 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import webpush from "web-push";
-import { allA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { allA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { localizedPath } from "#domain/addresses.ts";
 import { hasChromium, launchBrowser, newPage, skipReason } from "#tests/e2e/support/browser.ts";
 import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
@@ -26,7 +27,7 @@ const BUTTON = '[data-testid="push-opt-in-button"]';
 const STATUS = '[data-testid="push-opt-in-status"]';
 
 /** The page's document as the server sent it. */
-const documentOf = async (base: string, path: string, lang = "ar") => (await fetch(`${base}${path}`, { headers: { cookie: `i18nextLng=${lang}` } })).text();
+const documentOf = async (base: string, path: string) => (await fetch(`${base}${path}`)).text();
 
 describe.skipIf(!hasChromium)("breaking-news alerts' opt-in", () => {
   let server: RunningServer;
@@ -43,8 +44,8 @@ describe.skipIf(!hasChromium)("breaking-news alerts' opt-in", () => {
 
   async function open(path: string, lang: "ar" | "fr", javaScriptEnabled = true): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
     const { context, page, errors } = await newPage(browser, { locale: lang, javaScriptEnabled });
-    await useLanguage(page, server.url, lang);
-    await page.goto(`${server.url}${path}`);
+    // The address alone decides a reading page's language (decision 0143): /news in French is /fr/news.
+    await page.goto(`${server.url}${localizedPath(lang, path)}`);
     return { page, errors, close: () => context.close() };
   }
 
@@ -107,7 +108,6 @@ describe.skipIf(!hasChromium)("breaking-news alerts' opt-in", () => {
       auth: crypto.randomBytes(16).toString("base64url"),
     };
     const { context, page, errors } = await newPage(browser, { locale: "fr" });
-    await useLanguage(page, server.url, "fr");
     await context.grantPermissions(["notifications"], { origin: server.url });
     await context.addInitScript((sub) => {
       // Init scripts run in the service worker too, which has no window.
@@ -124,7 +124,7 @@ describe.skipIf(!hasChromium)("breaking-news alerts' opt-in", () => {
         } as unknown as PushSubscription);
       };
     }, fake);
-    await page.goto(`${server.url}/news`);
+    await page.goto(`${server.url}/fr/news`);
     await page.waitForSelector(`${BOX}:not([hidden])`);
 
     const [request, response] = await Promise.all([
@@ -167,7 +167,6 @@ describe.skipIf(!hasChromium)("breaking-news alerts' opt-in", () => {
 
   it("a refused permission says so, and nothing is sent", async () => {
     const { context, page } = await newPage(browser, { locale: "ar" });
-    await useLanguage(page, server.url, "ar");
     // No permission granted: headless Chromium answers the request as "denied".
     let posted = 0;
     page.on("request", (r) => void (r.url().endsWith("/api/push/subscriptions") && posted++));

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
-import { horizontalOverflow, seriousA11yViolations, useLanguage } from "#tests/e2e/support/a11y.ts";
+import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
+import { localizedPath } from "#domain/addresses.ts";
 
 const base = sharedServer().baseUrl;
 /** The seeded article "إمارة آدرار: النخيل والقوافل وسلطة الأمراء", written with hamza and madda. */
@@ -202,9 +203,8 @@ describe.skipIf(!hasChromium)("search in Chromium", () => {
     }
     for (const lang of ["ar", "fr"] as const) {
       const { page, context } = await newPage(browser, { viewport: PHONE });
-      await useLanguage(page, base, lang);
       for (const url of [search(QUERY), search("ا".repeat(500)), `${base}/search`, search("كلمةغيرموجودةابدا")]) {
-        await page.goto(url);
+        await page.goto(base + localizedPath(lang, url.slice(base.length)));
         await hydrated(page);
         expect(await inSearchPage(page), `${lang} ${url}`).toEqual([]);
       }

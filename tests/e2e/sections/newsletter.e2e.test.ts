@@ -9,7 +9,6 @@ import type { Browser } from "playwright-core";
 import { hasChromium, hydrated, launchBrowser, newPage, PHONE, DESKTOP } from "#tests/e2e/support/browser.ts";
 import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
-import { useLanguage } from "#tests/e2e/support/a11y.ts";
 
 describe.skipIf(!hasChromium)("newsletter sign-up with double opt-in", () => {
   let browser: Browser;
@@ -87,8 +86,7 @@ describe.skipIf(!hasChromium)("newsletter sign-up with double opt-in", () => {
   it("writes the e-mail in French for a French reader, and signs up without JavaScript", async () => {
     const email = "lecteur.e2e@sahara.test";
     const { page, context } = await newPage(browser, { viewport: DESKTOP, javaScriptEnabled: false });
-    await useLanguage(page, server.url, "fr");
-    await page.goto(server.url + "/opinion");
+    await page.goto(server.url + "/fr/opinion");
     await page.locator("#newsletter-email").fill(email);
     await page.getByTestId("newsletter-submit").click();
     await page.getByTestId("newsletter-sent").waitFor();

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
-import { useLanguage } from "#tests/e2e/support/a11y.ts";
 
 const base = sharedServer().baseUrl;
 
@@ -83,8 +82,7 @@ describe.skipIf(!hasChromium)("opinion page", () => {
 
   it("the write-article box works without JavaScript, and the server refuses what is missing", async () => {
     const { page, context } = await newPage(browser, { viewport: PHONE, javaScriptEnabled: false });
-    await useLanguage(page, base, "fr");
-    await page.goto(base + "/opinion");
+    await page.goto(base + "/fr/opinion");
     await page.locator("#proposal-name").fill("Moussa");
     await page.locator("#proposal-email").fill("moussa@sahara.test");
     await page.locator("#proposal-title").fill("Un titre");
@@ -106,8 +104,7 @@ describe.skipIf(!hasChromium)("opinion page", () => {
 
   it("the newsletter form refuses a bad address in the reader's language", async () => {
     const { page, context } = await newPage(browser, { viewport: PHONE });
-    await useLanguage(page, base, "fr");
-    await page.goto(base + "/opinion");
+    await page.goto(base + "/fr/opinion");
     await hydrated(page);
     await page.locator("#newsletter-email").fill("pas une adresse");
     await page.getByTestId("newsletter-submit").click();
