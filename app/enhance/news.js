@@ -59,7 +59,8 @@ if (list && sentinel && controls && form && button && pageInput) {
 
   /** @param {number} page @returns {Promise<HTMLTemplateElement>} */
   const fetchPage = async (page) => {
-    const res = await fetch(`/api/news?page=${page}`, { headers: { Accept: "text/html" } });
+    // The cards in the page's own language: the address decided it (decision 0143), not a cookie the API would read.
+    const res = await fetch(`/api/news?page=${page}&lang=${doc.documentElement.lang}`, { headers: { Accept: "text/html" } });
     if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}`), { status: res.status });
     const html = doc.createElement("template");
     html.innerHTML = await res.text();

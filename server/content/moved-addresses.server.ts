@@ -7,8 +7,11 @@
  */
 import { eq, inArray, or } from "drizzle-orm";
 import { isLocalizable, languageOfAddress, localizedPath, neutralPath } from "#domain/addresses.ts";
+import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
 import type { Queryable } from "#server/db/client.server.ts";
 import { movedAddresses } from "#server/db/schema.server.ts";
+import { isPublished } from "./published.server.ts";
+import { tableOf } from "./registry.server.ts";
 
 /** Paths are compared in one spelling: percent-encoded, Unicode NFC (a browser may send either form of an Arabic slug). */
 export function canonicalPath(path: string): string {
@@ -63,6 +66,25 @@ export async function movedTo(db: Queryable, path: string): Promise<string | nul
   return (rows.find((r) => r.oldPath === wanted) ?? rows[0])?.newPath ?? null;
 }
 
+/**
+ * Whether the page a move leads to is one readers may open. An item's address is live only while the item is
+ * published: a story unpublished (a draft, scheduled again) or deleted after its slug changed must not lead its old
+ * address to a 404, nor give away its new slug (a 301 to a 404 helps nobody). Items keep `slug_redirects` for when
+ * they are published again. Tags' moves are forgotten when the tag is deleted (forgetMovesTo).
+ */
+async function leadsToLivePage(db: Queryable, to: string): Promise<boolean> {
+  const [, section, slug, ...rest] = to.split("/");
+  const def = rest.length === 0 && slug ? ALL_CONTENT_TYPES.find((d) => d.detailPage && d.publicPath === `/${section}`) : undefined;
+  if (!def) return true;
+  const t = tableOf(def.type);
+  const rows = await db
+    .select({ id: t.id })
+    .from(t)
+    .where(isPublished(t, eq(t.pageSlug, decodeURIComponent(slug))))
+    .limit(1);
+  return rows.length > 0;
+}
+
 const lookedUp = new WeakSet<Request>();
 
 /**
@@ -79,7 +101,7 @@ export async function movedAddressResponse(db: Queryable, request: Request): Pro
   const path = neutralPath(url.pathname);
   if (!isLocalizable(path)) return null;
   const to = await movedTo(db, path);
-  if (!to) return null;
+  if (!to || !(await leadsToLivePage(db, to))) return null;
   const location = localizedPath(languageOfAddress(url.pathname), to) + url.search;
   return new Response(null, { status: 301, headers: { Location: location, "Cache-Control": "public, max-age=3600" } });
 }

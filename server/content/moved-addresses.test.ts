@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { categories } from "#server/db/schema.server.ts";
 import { createItem, updateItem } from "./newsroom/write.server.ts";
-import { canonicalPath, movedTo } from "./moved-addresses.server.ts";
+import { canonicalPath, movedAddressResponse, movedTo } from "./moved-addresses.server.ts";
 import { deleteTag, mergeTags, renameTag, tagBySlug } from "./tags.server.ts";
 
 const editor = { id: "user-moves", email: "moves.desk@example.org" };
@@ -50,5 +50,17 @@ describe.each(testDatabaseKinds)("moved addresses on %s", (kind) => {
     const draft = await article("مسودة لم تنشر بعد", "", "draft");
     await updateItem(h.db, "article", draft.id, { page_slug: "draft-renamed" }, editor, { partial: true });
     expect(await movedTo(h.db, `/articles/${encodeURIComponent(draft.page_slug)}`)).toBeNull();
+  });
+
+  it("answers the move with a 301 while the item is published, and not once it is a draft again", async () => {
+    const item = await article("مقال ينقل ثم يعاد مسودة", "");
+    await updateItem(h.db, "article", item.id, { ...item, category_id: String(categoryId), page_slug: "moved-then-drafted" }, editor, { partial: true });
+    const oldAddress = (lang: string) => new Request(`http://site.test${lang}/articles/${encodeURIComponent(item.page_slug)}?from=share`);
+    const moved = await movedAddressResponse(h.db, oldAddress("/fr"));
+    expect([moved?.status, moved?.headers.get("location")]).toEqual([301, "/fr/articles/moved-then-drafted?from=share"]);
+    await updateItem(h.db, "article", item.id, { status: "draft" }, editor, { partial: true });
+    // The row stays (the item may be published again); the answer is the page's own 404, not a 301 to one.
+    expect(await movedTo(h.db, `/articles/${encodeURIComponent(item.page_slug)}`)).toBe("/articles/moved-then-drafted");
+    expect(await movedAddressResponse(h.db, oldAddress(""))).toBeNull();
   });
 });

@@ -257,21 +257,27 @@ describe.skipIf(!hasChromium || !hasFfmpeg)("the video library and the forms' co
 
   it("tells a reader whose form reached the site under another name why, in the page's language, not «unexpected error»", async () => {
     // This server's PUBLIC_URL is http://127.0.0.1:PORT; the page is opened at http://localhost:PORT, another
-    // origin for it. The language toggle (a document post) gets the guard's page, the sign-in form (a data
-    // request, with JavaScript) the error screen; both say why, in French here.
+    // origin for it. A document post (the newsletter form, without JavaScript) gets the guard's page, the sign-in
+    // form (a data request, with JavaScript) the error screen; both say why, in French here: the language of the
+    // address the form was posted to (decision 0143), not a cookie.
     const site = `http://localhost:${server.port}`;
-    const { page, context } = await newPage(browser, {});
-    const refused = page.locator('[data-testid="cross-origin-refused"]');
-    await keepEvidence(page, "refused-forms", async () => {
-      // French by its address (decision 0143), not by a cookie.
-      await open(page, `${site}/fr`);
-      await page.click('[data-testid="language-toggle"]');
+    const plain = await newPage(browser, { javaScriptEnabled: false });
+    await keepEvidence(plain.page, "refused-document-post", async () => {
+      await plain.page.goto(`${site}/fr/opinion`);
+      await plain.page.fill("#newsletter-email", "lecteur@loopback.test");
+      await plain.page.click('[data-testid="newsletter-submit"]');
+      const refused = plain.page.locator('[data-testid="cross-origin-refused"]');
       await refused.waitFor();
-      expect(await page.getAttribute("html", "lang")).toBe("fr");
+      expect(await plain.page.getAttribute("html", "lang")).toBe("fr");
       expect(await refused.textContent()).toContain(fr.requestRefused.title);
       expect(await refused.textContent()).toContain(server.url);
+    });
+    await plain.context.close();
 
-      await open(page, `${site}/auth`);
+    const { page, context } = await newPage(browser, {});
+    const refused = page.locator('[data-testid="cross-origin-refused"]');
+    await keepEvidence(page, "refused-data-request", async () => {
+      await open(page, `${site}/fr/auth`);
       await page.fill('input[name="email"]', "someone@loopback.test");
       await page.fill('input[name="password"]', "Whatever123");
       await page.click('[data-testid="auth-submit"]');
