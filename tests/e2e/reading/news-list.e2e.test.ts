@@ -9,7 +9,8 @@ import type { Browser, Page, Route } from "playwright-core";
 import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, renderedFrames } from "#tests/e2e/support/browser.ts";
 
 const base = sharedServer().baseUrl;
-const API = /\/api\/news\?page=\d+$/;
+/** The listing's requests for its next pages, in the page's language (these pages are Arabic: /news). */
+const API = /\/api\/news\?page=\d+&lang=ar$/;
 
 type ApiPage = { items: { id: number }[]; total: number | null; hasMore: boolean };
 const apiTotal = async () => ((await (await fetch(`${base}/api/news?page=1`)).json()) as ApiPage).total!;
