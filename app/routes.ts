@@ -112,6 +112,7 @@ export default [
   route("api/search", "routes/api/search.ts"),
   route("api/search/suggest", "routes/api/search-suggest.ts"),
   route("api/push/subscriptions", "routes/api/push-subscriptions.ts"),
+  route("api/views", "routes/api/views.ts"),
   route("api/*", "routes/api/not-found.ts"),
   route("sitemap.xml", "routes/feeds/sitemap-xml.ts"),
   route("sitemaps/:file", "routes/feeds/sitemap-file.ts"),

@@ -252,6 +252,25 @@ const CASES: Record<string, Row> = {
     },
     en: { 0: "The link expires in 0 days.", 1: "The link expires in one day.", 2: "The link expires in 2 days." },
   },
+  "cdnNotice.ttl": {
+    ar: {
+      0: "يرى القرّاء تعديلاتك فور الحفظ.",
+      1: "يرى القرّاء تعديلاتك خلال ثانية واحدة على الأكثر من الحفظ، حين تنتهي صلاحية نسخة الصفحة المحفوظة في الذاكرة المؤقتة للموقع.",
+      2: "يرى القرّاء تعديلاتك خلال ثانيتين على الأكثر من الحفظ، حين تنتهي صلاحية نسخة الصفحة المحفوظة في الذاكرة المؤقتة للموقع.",
+      3: "يرى القرّاء تعديلاتك خلال 3 ثوانٍ على الأكثر من الحفظ، حين تنتهي صلاحية نسخة الصفحة المحفوظة في الذاكرة المؤقتة للموقع.",
+      60: "يرى القرّاء تعديلاتك خلال 60 ثانية على الأكثر من الحفظ، حين تنتهي صلاحية نسخة الصفحة المحفوظة في الذاكرة المؤقتة للموقع.",
+      300: "يرى القرّاء تعديلاتك خلال 300 ثانية على الأكثر من الحفظ، حين تنتهي صلاحية نسخة الصفحة المحفوظة في الذاكرة المؤقتة للموقع.",
+    },
+    fr: {
+      1: "Les lecteurs voient vos modifications au plus 1 seconde après l’enregistrement, quand la copie de la page gardée en cache expire.",
+      60: "Les lecteurs voient vos modifications au plus 60 secondes après l’enregistrement, quand la copie de la page gardée en cache expire.",
+      1_000_000: `Les lecteurs voient vos modifications au plus ${MILLION_FR} de secondes après l’enregistrement, quand la copie de la page gardée en cache expire.`,
+    },
+    en: {
+      1: "Readers see your changes at most 1 second after saving, when the copy of the page kept in the site’s cache expires.",
+      60: "Readers see your changes at most 60 seconds after saving, when the copy of the page kept in the site’s cache expires.",
+    },
+  },
 };
 
 describe("plural forms", () => {

@@ -9,6 +9,7 @@ import { ensureSchema, getDatabaseHandle } from "#server/db/client.server.ts";
 import { startJobWorker } from "#server/jobs/index.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { startCacheBus } from "#server/content/cache-bus.server.ts";
+import { followInvalidationsToCdn } from "#server/cdn/purge.server.ts";
 
 const config = startupCheck({ ...process.env, JOB_WORKER: "embedded" }, logger);
 if (config.drivers.database !== "postgres") {
@@ -25,8 +26,11 @@ try {
 }
 // A video that becomes ready here must reach the web processes' caches.
 const bus = config.REDIS_URL ? startCacheBus({ url: config.REDIS_URL }) : undefined;
+// …and the shared cache in front (CDN_PURGE): a scheduled publish or a video made ready here is purged from here.
+const purges = followInvalidationsToCdn(handle.db, config);
 const worker = startJobWorker(handle.db, config);
 const stop = async () => {
+  await purges?.stop();
   await worker.stop();
   await bus?.stop();
   await handle.close();

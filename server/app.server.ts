@@ -23,20 +23,15 @@ import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media
 import { announceFirstRunSetup } from "./auth/setup.server.ts";
 import { armScheduledPublishing } from "./content/newsroom/scheduling.server.ts";
 import { syncSearchIndex } from "./search/search-index.server.ts";
-import { CLIENT_IP_HEADER, countView, type ViewContentType } from "./content/views.server.ts";
-import {
-  createPageCache,
-  followInvalidations,
-  PAGE_CACHE_DEFAULTS,
-  publicCacheControl,
-  responseCachePolicy,
-  type PageCache,
-} from "./http/page-cache.server.ts";
+import { CLIENT_IP_HEADER } from "./content/views.server.ts";
+import { createPageCache, followInvalidations, responseCachePolicy, type PageCache } from "./http/page-cache.server.ts";
+import { MEDIA_SURROGATE_HEADERS, sharedPageCacheControl } from "./http/shared-cache.server.ts";
 import { createFastPath, type FastPath } from "./http/fast-path.server.ts";
 import { startCacheBus, type CacheBus } from "./content/cache-bus.server.ts";
 import { setReadCacheLimit } from "./content/cache.server.ts";
 import { onSocialFeedChanged } from "./social/feed.server.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
+import { followInvalidationsToCdn, type CdnPurgeFollower } from "./cdn/purge.server.ts";
 import { releaseOrphanedJobs, type Worker } from "./jobs/queue.server.ts";
 import { createLocalTusServer } from "./media/video/tus.server.ts";
 import { createFileUploadServer, FILE_TUS_PATH } from "./media/storage/file-uploads.server.ts";
@@ -61,6 +56,7 @@ declare module "react-router" {
 let prepared: Promise<Config> | undefined;
 let worker: Worker | undefined;
 let cacheBus: CacheBus | undefined;
+let cdnPurge: CdnPurgeFollower | null | undefined;
 
 /** The largest form body an action without a file accepts; each route kind's limit is in server/request-body.ts. */
 export const MAX_FORM_BYTES = BODY_LIMITS.form;
@@ -109,6 +105,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     await announceFirstRunSetup(handle.db);
     // With several processes, each hears the others' invalidations (docs/decisions/0106-page-cache.md).
     if (config.REDIS_URL) cacheBus ??= startCacheBus({ url: config.REDIS_URL });
+    // The shared cache in front (CDN_PURGE) is told, from the job queue, what each write here changed (issue 43).
+    cdnPurge ??= followInvalidationsToCdn(handle.db, config, { onSocialChange: (listener) => onSocialFeedChanged(() => listener()) });
     // Items scheduled before this start appear at their time (the read cache is told when one comes due).
     await armScheduledPublishing(handle.db);
     // What was queued for search while the server was down (an import, a migration that changed the
@@ -131,6 +129,7 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
 
 /** Lets a running job finish (or hand its lease back by stopping) before the process exits. */
 export async function shutdown() {
+  await cdnPurge?.stop();
   await worker?.stop();
   await cacheBus?.stop();
 }
@@ -176,7 +175,17 @@ export function createApp() {
   // Local storage driver: uploaded and demo files, with Range support and a long cache (names are unique).
   app.use(
     "/uploads",
-    express.static(path.join(config.dataDir, "uploads"), { maxAge: "365d", immutable: true, fallthrough: false, index: false, dotfiles: "deny" }),
+    express.static(path.join(config.dataDir, "uploads"), {
+      maxAge: "365d",
+      immutable: true,
+      fallthrough: false,
+      index: false,
+      dotfiles: "deny",
+      // Never changed under its name, so no purge needs it but the whole site's (decision 0145).
+      setHeaders: (res) => {
+        for (const [name, value] of MEDIA_SURROGATE_HEADERS) res.setHeader(name, value);
+      },
+    }),
   );
 
   // Local video library driver: renditions, playlists and thumbnails by video id.
@@ -229,7 +238,8 @@ export function createApp() {
   app.use(entryRedirect(config));
 
   // Whatever depends on the session is private, in any format (server/http/page-cache.server.ts), with the cache on or off.
-  app.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
+  // Public answers carry the shared cache's lifetimes (CDN_MAX_AGE…) and their surrogate keys (decision 0145).
+  app.use(responseCachePolicy(sharedPageCacheControl(config)));
   // Anonymous public pages and feeds from the full-page cache (server/http/page-cache.server.ts); everything else renders below.
   if (config.PAGE_CACHE === "on") {
     const cache = pageCacheFor(config);
@@ -281,7 +291,11 @@ export function fastPathOf(app: express.Express): FastPath | undefined {
 
 let pageCache: { cache: PageCache; unfollow: () => void } | undefined;
 
-/** The process's page cache: pages rendered without a nonce (their CSP lists script hashes), views counted on hits. */
+/**
+ * The process's page cache: pages rendered without a nonce (their CSP lists script hashes), sent with the shared
+ * cache's lifetimes. Its own fresh time stays its default (a minute): every write expires it at once, and the
+ * minute bounds what changes without one (decision 0145). Views are counted by the page's beacon, not here.
+ */
 function pageCacheFor(config: Config): PageCache {
   pageCache?.unfollow(); // a new app in development: the old cache stops following
   const renderPage = createFetchHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
@@ -290,14 +304,7 @@ function pageCacheFor(config: Config): PageCache {
     render: (request) => renderPage(request, { nonce: "", requestId: currentRequestId() ?? "" }),
     origin: config.publicUrl,
     maxBytes: config.PAGE_CACHE_MAX_BYTES,
-    countViews: (request, views) => {
-      void getDb().then(
-        (db) => {
-          for (const view of views) countView(db, request, { contentType: view.contentType as ViewContentType, contentId: view.contentId });
-        },
-        (error: unknown) => logger.warn({ err: error }, "views not counted"),
-      );
-    },
+    cacheControl: sharedPageCacheControl(config),
   });
   pageCache = { cache, unfollow: followInvalidations(cache, (listener) => onSocialFeedChanged(() => listener())) };
   return cache;

@@ -72,6 +72,14 @@ const envSchema = z.object({
       .max(4_294_967_296)
       .default(32 * 1_048_576),
   ),
+  /**
+   * The shared cache's (a CDN's, Varnish's) lifetimes, in seconds, in the Cache-Control of every anonymous page, feed,
+   * sitemap and public JSON answer (server/http/shared-cache.server.ts, docs/decisions/0145-shared-cache.md):
+   * `s-maxage` (fresh), `stale-while-revalidate` (served while fetched again), `stale-if-error` (served while we fail).
+   */
+  CDN_MAX_AGE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(31_536_000).default(60)),
+  CDN_STALE_WHILE_REVALIDATE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(31_536_000).default(600)),
+  CDN_STALE_IF_ERROR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(31_536_000).default(86_400)),
   /** The embedded database's shared buffers (PostgreSQL's page cache inside PGlite), in MB; its memory grows past it as needed. */
   PGLITE_SHARED_BUFFERS_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(4096).default(16)),
   /** The read cache's bound (server/content/cache.server.ts): query results kept, least recently used out. */
@@ -132,6 +140,34 @@ const envSchema = z.object({
   BUNNY_STREAM_CDN_HOSTNAME: optionalString,
   BUNNY_STREAM_TOKEN_KEY: optionalString,
   BUNNY_STREAM_API_URL: z.string().url().default("https://video.bunnycdn.com"),
+
+  /**
+   * Purge of the shared cache in front of the site (a CDN or Varnish) on every change the page cache hears
+   * (server/cdn/purge.server.ts): none (the shared cache keeps a page until its s-maxage ends), varnish, bunny, cloudflare.
+   */
+  CDN_PURGE: z.enum(["none", "varnish", "bunny", "cloudflare"]).default("none"),
+  /** Where Varnish takes `PURGE` requests with an `xkey-purge` header (deploy/varnish/default.vcl). */
+  VARNISH_PURGE_URL: optionalUrl,
+  BUNNY_API_KEY: optionalString,
+  BUNNY_PULL_ZONE_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,20}$/, "must be the pull zone's numeric id")
+      .optional(),
+  ),
+  BUNNY_API_URL: z.string().url().default("https://api.bunny.net"),
+  CLOUDFLARE_ZONE_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9a-f]{32}$/i, "must be the zone's 32-character id")
+      .optional(),
+  ),
+  CLOUDFLARE_API_TOKEN: optionalString,
+  CLOUDFLARE_API_URL: z.string().url().default("https://api.cloudflare.com/client/v4"),
 
   FACEBOOK_PAGE_ID: optionalString,
   FACEBOOK_PAGE_TOKEN: optionalString,
@@ -272,6 +308,8 @@ export type Config = Env & {
     cache: "memory" | "redis";
     social: "graph-api" | "off";
     push: "web-push" | "off";
+    /** The shared cache's purge (CDN_PURGE), none when its settings are missing outside production. */
+    cdnPurge: Env["CDN_PURGE"];
   };
   secretValues: string[];
 };
@@ -351,6 +389,20 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     if (!ok && !isProduction) video = "local";
   }
 
+  let cdnPurge = env.CDN_PURGE;
+  const cdnNeeds = {
+    none: [],
+    varnish: ["VARNISH_PURGE_URL"],
+    bunny: ["BUNNY_API_KEY", "BUNNY_PULL_ZONE_ID"],
+    cloudflare: ["CLOUDFLARE_ZONE_ID", "CLOUDFLARE_API_TOKEN"],
+  };
+  if (cdnPurge !== "none") {
+    const ok = requireAll(env, cdnNeeds[cdnPurge], errors);
+    if (env.VARNISH_PURGE_URL && !/^https?:\/\//.test(env.VARNISH_PURGE_URL)) errors.push("VARNISH_PURGE_URL must start with http:// or https://");
+    // Without its settings nothing could be purged: outside production the site runs as with none.
+    if (!ok && !isProduction) cdnPurge = "none";
+  }
+
   // The embedded database belongs to one process: with it, jobs can only run inside the server.
   if (env.JOB_WORKER === "off" && !env.DATABASE_URL) errors.push("JOB_WORKER=off needs DATABASE_URL: a separate worker cannot open the embedded database");
 
@@ -381,6 +433,8 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     "BUNNY_STREAM_CDN_HOSTNAME",
     "BUNNY_STREAM_API_KEY",
     "FACEBOOK_PAGE_TOKEN",
+    "BUNNY_API_KEY",
+    "CLOUDFLARE_API_TOKEN",
     "S3_ENDPOINT",
     "S3_ACCESS_KEY_ID",
     "S3_SECRET_ACCESS_KEY",
@@ -405,6 +459,8 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
     env.S3_ACCESS_KEY_ID,
     env.METRICS_TOKEN,
     env.VAPID_PRIVATE_KEY,
+    env.BUNNY_API_KEY,
+    env.CLOUDFLARE_API_TOKEN,
     passwordOf(env.DATABASE_URL),
     passwordOf(env.SMTP_URL),
     passwordOf(env.REDIS_URL),
@@ -424,6 +480,7 @@ export function checkConfig(raw: Record<string, string | undefined>): ConfigChec
       cache: env.REDIS_URL ? "redis" : "memory",
       social: env.FACEBOOK_PAGE_TOKEN && env.FACEBOOK_PAGE_ID ? "graph-api" : "off",
       push: env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY && !pushProblems.length ? "web-push" : "off",
+      cdnPurge,
     },
     secretValues,
   };
@@ -494,7 +551,7 @@ export function startupCheck(
   current = config;
   const d = config.drivers;
   log.info(
-    `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social} push=${d.push}` +
+    `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social} push=${d.push} cdn-purge=${d.cdnPurge}` +
       (d.database === "pglite" ? ` (data in ${path.join(config.dataDir, "db")})` : ""),
   );
   return config;

@@ -8,7 +8,16 @@ describe("configuration check", () => {
     const { config, errors, warnings } = checkConfig({});
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
-    expect(config.drivers).toEqual({ database: "pglite", storage: "local", video: "local", mail: "outbox", cache: "memory", social: "off", push: "off" });
+    expect(config.drivers).toEqual({
+      database: "pglite",
+      storage: "local",
+      video: "local",
+      mail: "outbox",
+      cache: "memory",
+      social: "off",
+      push: "off",
+      cdnPurge: "none",
+    });
     expect(config.PORT).toBe(3000);
     expect(config.publicUrl).toBe("http://localhost:3000");
   });
@@ -111,6 +120,47 @@ describe("configuration check", () => {
     expect(config.secretValues).toEqual(expect.arrayContaining(["s".repeat(40), "stream-key-123456", "EAAB-page-token-987654", "db-password-55"]));
     const exposed = JSON.stringify(publicConfig(config));
     for (const secret of config.secretValues) expect(exposed).not.toContain(secret);
+  });
+
+  it("purges no shared cache by default, and wants each purge driver's settings, keeping its secrets out of the logs", () => {
+    expect(checkConfig({ BUNNY_API_KEY: "bunny-account-key-1" }).errors).toEqual([]);
+    const varnish = checkConfig({ CDN_PURGE: "varnish" });
+    expect(varnish.errors).toEqual(["Missing required environment variable: VARNISH_PURGE_URL"]);
+    // Outside production a purge driver without its settings falls back to none.
+    expect(varnish.config.drivers.cdnPurge).toBe("none");
+    expect(checkConfig({ CDN_PURGE: "varnish", VARNISH_PURGE_URL: "ftp://cache/" }).errors).toEqual(["VARNISH_PURGE_URL must start with http:// or https://"]);
+    const ok = checkConfig({ CDN_PURGE: "varnish", VARNISH_PURGE_URL: "http://127.0.0.1:6081/" });
+    expect([ok.errors, ok.warnings, ok.config.drivers.cdnPurge]).toEqual([[], [], "varnish"]);
+
+    expect(checkConfig({ CDN_PURGE: "bunny" }).errors).toEqual([
+      "Missing required environment variable: BUNNY_API_KEY",
+      "Missing required environment variable: BUNNY_PULL_ZONE_ID",
+    ]);
+    expect(checkConfig({ CDN_PURGE: "bunny", BUNNY_API_KEY: "k".repeat(20), BUNNY_PULL_ZONE_ID: "zone-a" }).errors[0]).toMatch(
+      /BUNNY_PULL_ZONE_ID: must be the pull zone's numeric id/,
+    );
+    const bunny = checkConfig({ CDN_PURGE: "bunny", BUNNY_API_KEY: "bunny-account-key-1", BUNNY_PULL_ZONE_ID: "12345" });
+    expect([bunny.errors, bunny.config.drivers.cdnPurge, bunny.config.BUNNY_API_URL]).toEqual([[], "bunny", "https://api.bunny.net"]);
+    expect(bunny.config.secretValues).toContain("bunny-account-key-1");
+
+    expect(checkConfig({ CDN_PURGE: "cloudflare", CLOUDFLARE_API_TOKEN: "cf-token-123456" }).errors).toEqual([
+      "Missing required environment variable: CLOUDFLARE_ZONE_ID",
+    ]);
+    expect(checkConfig({ CLOUDFLARE_ZONE_ID: "not-a-zone" }).errors[0]).toMatch(/CLOUDFLARE_ZONE_ID/);
+    const cloudflare = checkConfig({
+      CDN_PURGE: "cloudflare",
+      CLOUDFLARE_API_TOKEN: "cf-token-123456",
+      CLOUDFLARE_ZONE_ID: "0123456789abcdef0123456789abcdef",
+    });
+    expect([cloudflare.errors, cloudflare.config.drivers.cdnPurge, cloudflare.config.CLOUDFLARE_API_URL]).toEqual([
+      [],
+      "cloudflare",
+      "https://api.cloudflare.com/client/v4",
+    ]);
+    expect(cloudflare.config.secretValues).toContain("cf-token-123456");
+    expect(checkConfig({ CDN_PURGE: "fastly" }).errors[0]).toMatch(/^Invalid environment variable CDN_PURGE/);
+    // In production a purge driver without its settings refuses the start.
+    expect(() => startupCheck({ NODE_ENV: "production", BETTER_AUTH_SECRET: "s".repeat(40), CDN_PURGE: "bunny" }, quiet)).toThrow(ConfigError);
   });
 
   it("keeps the audit log a year by default, and refuses a retention outside 1–3650 days (decision 0140)", () => {

@@ -263,6 +263,12 @@ doc.addEventListener("click", (event) => {
   }
 });
 
+/* ---- views (decision 0145): the item a detail page names, counted once per load, once shown ---- */
+const view = doc.querySelector('meta[name="sahara-view"]')?.getAttribute("content")?.split(":");
+const countView = () => navigator.sendBeacon("/api/views", JSON.stringify({ type: view?.[0], id: +(view?.[1] ?? 0) }));
+if (view && /** @type {{ prerendering?: boolean }} */ (doc).prerendering) doc.addEventListener("prerenderingchange", countView, { once: true });
+else if (view) countView();
+
 // The page is interactive (the browser tests wait for this, as on hydrated pages) once the page's own
 // enhancement modules, which run after this one and before DOMContentLoaded, have run too.
 // A module script runs with readyState already "interactive", before DOMContentLoaded: wait for that event (or

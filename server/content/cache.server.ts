@@ -12,7 +12,7 @@
  * `applyRemoteInvalidation`). See docs/decisions/0006-cache.md and 0106-page-cache.md.
  */
 import { LRUCache } from "lru-cache";
-import { markDegraded, withReadScope } from "#server/http/render-scope.server.ts";
+import { markDegraded, noteTags, withReadScope } from "#server/http/render-scope.server.ts";
 import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts";
 
 /**
@@ -40,7 +40,9 @@ const invalidations = new Map<CacheTag, number>();
 
 /** Runs `read` once per key until it expires or one of its tags is invalidated; concurrent callers share it. */
 export function cached<T>(key: string, tags: readonly CacheTag[], read: () => Promise<T>, ttlMs = DEFAULT_TTL_MS): Promise<T> {
-  if (!enabled) return read();
+  // The page being rendered shows this read: its answer carries these tags as surrogate keys, so a purge of any reaches it.
+  noteTags(tags);
+  if (!enabled) return withReadScope(read).then(({ value }) => value);
   const hit = entries.get(key);
   if (hit) {
     stats.hits++;

@@ -25,6 +25,7 @@ import { durationSeconds, escapeXml, newsSitemapXml, podcastRssXml, robotsTxt, r
 import { loader as sitemapLoader } from "#app/routes/feeds/sitemap-xml.ts";
 import { loader as sitemapFileLoader } from "#app/routes/feeds/sitemap-file.ts";
 import { loader as podcastFeedLoader } from "#app/routes/feeds/podcast-feed-xml.ts";
+import { sharedCacheControl } from "#server/http/shared-cache.server.ts";
 
 describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
   let t: TestDatabase;
@@ -179,7 +180,7 @@ describe.each(testDatabaseKinds)("sitemap and feed queries on %s", (kind) => {
       const res = await podcastFeedLoader({ params: {}, request: new Request("http://localhost/podcasts/feed.xml") } as never);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
-      expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+      expect(res.headers.get("cache-control")).toBe(sharedCacheControl(300));
       const xml = await res.text();
       expect(validateXml(xml)).toBe(true);
       const doc = parseXml(xml, { ignoreAttributes: false, attributeNamePrefix: "@", parseNodeValue: false, arrayMode: (name: string) => name === "item" }) as {

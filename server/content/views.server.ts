@@ -5,13 +5,10 @@
  * key derived from the server's secret. The address is never stored, the key changes every day (so a reader
  * cannot be followed from one day to the next) and it cannot be reversed without the server's secret.
  *
- * Usage from a detail page loader — fire and forget, never slow the page:
- *
- *   const db = await getDb();
- *   const page = await loadDetailPage(db, type, params.slug);
- *   countView(db, request, { contentType: type, contentId: page.item.id });   // not awaited
- *
- * or, with the pieces: `void recordView(db, { contentType, contentId, readerKey: readerKeyFor(request) }).catch(log)`.
+ * A view is counted by the page's beacon, not by the page's answer (docs/decisions/0145-shared-cache.md): behind a
+ * CDN most answers never reach us. The detail loader notes its item (`noteShownItem`: the answer's surrogate key
+ * `<type>-<id>`); the page's script (app/enhance/reading.js) posts `{"type","id"}` to POST /api/views once per page
+ * load, and `countBeaconView` counts it, in the background, skipping crawlers and prefetches.
  */
 import crypto from "node:crypto";
 import { lt, sql } from "drizzle-orm";
@@ -22,7 +19,7 @@ import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import { authSecret } from "#server/ops/secrets.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { currentRenderScope } from "#server/http/render-scope.server.ts";
+import { noteItem } from "#server/http/render-scope.server.ts";
 
 /** Any type's items are counted; a type whose definition has `viewCounter` also keeps a running total for its listings. */
 export type ViewContentType = ContentType;
@@ -106,12 +103,14 @@ export function isCountableView(request: Request): boolean {
   return ua !== "" && !isbot(ua);
 }
 
+/** The detail loader's call: the answer shows this item (its surrogate key, server/http/render-scope.server.ts). */
+export function noteShownItem(target: { contentType: ViewContentType; contentId: number }): void {
+  noteItem(target);
+}
+
 /**
- * The one call a detail loader makes: counts the view in the background (not awaited), skipping crawlers
- * and prefetches, and logs instead of failing the page when the database refuses.
- *
- * Inside a page-cache render (server/http/page-cache.server.ts) it only notes the item: the page cache counts it for
- * every request it answers with that page, the one that rendered it and every cache hit after.
+ * Counts one view of a reader's request in the background (not awaited), skipping crawlers and prefetches, and logs
+ * instead of failing when the database refuses (the beacon's endpoint, app/routes/api/views.ts).
  */
 export function countView(
   db: Database,
@@ -119,11 +118,6 @@ export function countView(
   target: { contentType: ViewContentType; contentId: number },
   { config }: { config?: Config } = {},
 ): void {
-  const render = currentRenderScope();
-  if (render) {
-    render.views.push(target);
-    return;
-  }
   if (!isCountableView(request)) return;
   let readerKey: string;
   try {

@@ -14,6 +14,7 @@ import { drizzle as drizzlePg, type NodePgQueryResultHKT } from "drizzle-orm/nod
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { sql } from "drizzle-orm";
+import { noteQuery } from "#server/http/render-scope.server.ts";
 import pg from "pg";
 import * as schema from "./schema.server.ts";
 import { migrationsFolder } from "#server/paths.server.ts";
@@ -25,6 +26,9 @@ import { CodedError, type ErrorContext } from "#server/errors.server.ts";
 import type { Database } from "./database.server.ts";
 
 export type { Database } from "./database.server.ts";
+/** A page render's query outside the read cache makes its answer carry every surrogate key (server/http/render-scope.server.ts). */
+const queryNotes = { logQuery: () => noteQuery() };
+
 /**
  * What a query runs on: the database or a transaction of it (`db.transaction(async (tx) => …)`). A function that
  * only queries takes this, so a caller's transaction is passed as it is, with no cast.
@@ -208,7 +212,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new SurvivingPool({ ...connectionSettings(options.url, timeouts), max: 10 });
     // A dropped idle connection must not take the process down; the next query reconnects.
     pool.on("error", () => {});
-    const db = drizzlePg({ client: pool, schema });
+    const db = drizzlePg({ client: pool, schema, logger: queryNotes });
     const url = options.url;
     const withMigrationLock = async <T>(work: (db: Database) => Promise<T>, onWait?: () => void): Promise<T> => {
       // A connection of its own, not one of the pool's: the lock belongs to the session that took it, and
@@ -269,7 +273,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       : {}),
     ...(options.inMemory && options.initialData ? { loadDataDir: options.initialData } : {}),
   });
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  const db = drizzlePglite({ client, schema, logger: queryNotes }) as unknown as Database;
   return {
     db,
     driver: "pglite",

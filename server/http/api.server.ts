@@ -16,12 +16,23 @@ import {
   type AppError,
   type ErrorFields,
 } from "./errors.server.ts";
+import { sharedCacheControl, sharedCacheDirectives } from "./shared-cache.server.ts";
 
-export const PUBLIC_API_CACHE = "public, max-age=60";
+/** Browsers keep a public answer a minute; shared caches as the CDN_* settings say (server/http/shared-cache.server.ts). */
+export const PUBLIC_API_BROWSER_SECONDS = 60;
 
-/** A success answer: public endpoints keep the default short cache, the back-office's pass `no-store`. */
-export function apiJson(body: unknown, { status = 200, cache = PUBLIC_API_CACHE }: { status?: number; cache?: string } = {}): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": cache } });
+/**
+ * A success answer: public endpoints keep the default short cache, shared caches the CDN_* settings' (their surrogate
+ * keys are added as the answer is sent, server/http/page-cache.server.ts `responseCachePolicy`); the back-office's pass `no-store`.
+ */
+export function apiJson(body: unknown, { status = 200, cache }: { status?: number; cache?: string } = {}): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": withSharedLifetimes(cache) } });
+}
+
+/** An endpoint's own public cache (`public, max-age=30`) is the browsers'; shared caches keep it as the CDN_* settings say. */
+function withSharedLifetimes(cache: string | undefined): string {
+  if (cache === undefined) return sharedCacheControl(PUBLIC_API_BROWSER_SECONDS);
+  return /^public\b/.test(cache) && !/\bs-maxage\b/.test(cache) ? `${cache}, ${sharedCacheDirectives()}` : cache;
 }
 
 /** A back-office success answer: never stored by any cache (it depends on who asks). */

@@ -1,7 +1,7 @@
 /**
  * The page cache's fast path (server/http/fast-path.server.ts) on a server shaped like server.js + createApp:
  * a fresh page is answered before Express with the same status line, headers (in the same order) and body bytes
- * as the Express path gives, for every encoding, HEAD and 304; the same access-log line; the views counted; and
+ * as the Express path gives, for every encoding, HEAD and 304; the same access-log line and surrogate keys; and
  * everything it is not sure of — a session cookie, a page not kept, a stale page, a POST, an encoding only
  * compression() speaks, a target the guards rewrite — goes through Express untouched.
  */
@@ -14,29 +14,27 @@ import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { clearCache, invalidate, setCacheEnabled } from "#server/content/cache.server.ts";
-import { CLIENT_IP_HEADER, countView } from "#server/content/views.server.ts";
+import { CLIENT_IP_HEADER, noteShownItem } from "#server/content/views.server.ts";
 import { createLogger } from "#server/ops/logger.server.ts";
 import { trackRequests } from "#server/ops/access-log.server.ts";
 import { labelRequest, notePageCache } from "#server/ops/request-context.server.ts";
+import { metricsText } from "#server/ops/metrics.server.ts";
 import { publicSecurityHeaders, securityHeaders } from "./security.server.ts";
 import { requestBodyGuard, requestTargetGuard } from "./request-guard.server.ts";
 import { createFastPath } from "./fast-path.server.ts";
 import { entryRedirect, entryRedirectTarget } from "./entry-redirect.server.ts";
 import { ourOrigins } from "./request-guard.server.ts";
 import { createPageCache, followInvalidations, PAGE_CACHE_DEFAULTS, publicCacheControl, responseCachePolicy, type PageCache } from "./page-cache.server.ts";
-import type { RenderedView } from "./render-scope.server.ts";
 
 const page = (text: string) =>
   `<!DOCTYPE html><html lang="ar"><head><script type="module">window.__x = 1;</script></head><body><h1>${text}</h1>` +
   `<p>${"قافلة الملح في الصحراء ".repeat(200)}</p></body></html>`;
 
 type Line = Record<string, unknown> & { msg: string };
-type Counted = { request: Request; views: readonly RenderedView[] };
 type Setup = {
   port: number;
   cache: PageCache;
   lines: Line[];
-  counted: Counted[];
   clock: { t: number };
   fast: { on: boolean };
   renders: () => number;
@@ -59,17 +57,15 @@ async function start(): Promise<Setup> {
   log.level = "info";
   const config = checkConfig({}).config;
   const clock = { t: 1_000_000 };
-  const counted: Counted[] = [];
   let renders = 0;
   const cache = createPageCache({
     origin: "https://news.example",
     render: (request) => {
       renders++;
       const path = new URL(request.url).pathname;
-      if (path.startsWith("/articles/")) countView(null as never, request, { contentType: "article", contentId: 7 });
+      if (path.startsWith("/articles/")) noteShownItem({ contentType: "article", contentId: 7 });
       return Promise.resolve(new Response(page(path), { headers: { "Content-Type": "text/html; charset=utf-8", "Content-Language": "ar" } }));
     },
-    countViews: (request, views) => counted.push({ request, views }),
     now: () => clock.t,
   });
   const unfollow = followInvalidations(cache);
@@ -113,7 +109,7 @@ async function start(): Promise<Setup> {
       unfollow();
       server.close(() => resolve());
     });
-  return { port: (server.address() as AddressInfo).port, cache, lines, counted, clock, fast, renders: () => renders, publicUrl: config.publicUrl };
+  return { port: (server.address() as AddressInfo).port, cache, lines, clock, fast, renders: () => renders, publicUrl: config.publicUrl };
 }
 
 type Raw = { statusLine: string; headers: [string, string][]; body: Buffer };
@@ -241,14 +237,29 @@ describe("the page cache's fast path", () => {
     expect((await raw(s.port, "GET", "/", { Cookie: "i18nextLng=fr", Referer: "https://www.google.com/" })).statusLine).toMatch(/ 302 /);
   });
 
-  it("writes the same access-log line and counts the views of what it answers", async () => {
+  it("writes the same access-log line and names the same surrogate keys as Express's hit", async () => {
     const s = await start();
     const reader = { "User-Agent": "Mozilla/5.0 (Linux; Android 14) Mobile Safari", "X-Forwarded-For": "203.0.113.9" };
     await raw(s.port, "GET", "/articles/a", reader);
     s.fast.on = false;
     const long = await raw(s.port, "GET", "/articles/a", { ...reader, "Accept-Encoding": "gzip" });
+    const series = async (name: string) =>
+      Number(
+        (await metricsText())
+          .split("\n")
+          .find((l) => l.startsWith(`${name} `))
+          ?.split(" ")[1] ?? 0,
+      );
+    const requests = 'http_requests_total{method="GET",route="/articles/:slug",status_class="2xx"}';
+    const hits = 'sahara_page_cache_requests_total{result="hit"}';
+    await expect.poll(() => series("http_requests_in_flight")).toBe(0);
+    const counted = { requests: await series(requests), hits: await series(hits) };
     s.fast.on = true;
     const fast = await raw(s.port, "GET", "/articles/a", { ...reader, "Accept-Encoding": "gzip" });
+    // Counted in /metrics as the long way counts its answers: its route, the cache's verdict, nothing left in flight.
+    await expect.poll(() => series(requests)).toBe(counted.requests + 1);
+    expect(await series(hits)).toBe(counted.hits + 1);
+    expect(await series("http_requests_in_flight")).toBe(0);
     await raw(s.port, "HEAD", "/articles/a", reader); // a HEAD is not a view
     expect(s.cache.stats().fastHits).toBe(2);
     const line = (id: string | undefined) => {
@@ -259,13 +270,9 @@ describe("the page cache's fast path", () => {
     };
     expect(line(header(fast, "x-request-id"))).toEqual(line(header(long, "x-request-id")));
     expect(line(header(fast, "x-request-id"))).toMatchObject({ route: "/articles/:slug", status: 200, cache: "hit", ip: "203.0.113.9", path: "/articles/a" });
-    // The render, the Express hit and the fast hit each count the view, with the reader's address and agent.
-    expect(s.counted).toHaveLength(3);
-    for (const { request, views } of s.counted) {
-      expect(views).toEqual([{ contentType: "article", contentId: 7 }]);
-      expect(request.headers.get(CLIENT_IP_HEADER)).toBe("203.0.113.9");
-      expect(request.headers.get("user-agent")).toBe(reader["User-Agent"]);
-    }
+    // The item's key travels with the page; the view itself is the beacon's to count (decision 0145).
+    expect(header(fast, "surrogate-key")).toBe("site article-7");
+    expect(header(fast, "cache-tag")).toBe(header(long, "cache-tag"));
   });
 
   it("leaves to Express whatever it is not sure of, which answers it as before", async () => {

@@ -17,36 +17,40 @@
  * only 200 HTML (or feed XML) answers without Set-Cookie and without a private or no-store Cache-Control are
  * kept. Everything else passes to the app untouched; responseCachePolicy marks what is personal `private`.
  * A kept page varies on Accept-Encoding alone, so that a shared cache (a CDN) keeps one copy per address.
+ * It names what it shows in `Surrogate-Key` and `Cache-Tag` (`surrogateKeys`, kept with the page so that every
+ * hit replays them), and so does every other answer a shared cache may keep (`responseCachePolicy`): a purge by
+ * one of the read cache's tags reaches every copy that showed it (docs/decisions/0145-shared-cache.md).
  *
  * Pages are rendered without a nonce; the Content-Security-Policy of a cached page lists the SHA-256 hash of
  * each of its inline scripts instead of the per-request nonce (no nonce is ever reused).
  */
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { parse as parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import { LANGUAGE_COOKIE } from "#domain/language.ts";
 import { isAddressedByLanguage, neutralPath } from "#domain/addresses.ts";
-import { onInvalidate } from "#server/content/cache.server.ts";
+import { CACHE_TAG_NAMES, onInvalidate } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
-import { withRenderScope, type RenderedView } from "./render-scope.server.ts";
+import { newRenderScope, runInRenderScope, withRenderScope, type RenderScope } from "./render-scope.server.ts";
 import { requestUrl } from "./request-guard.server.ts";
+import { SURROGATE_KEY_HEADER, surrogateKeyHeaders } from "./shared-cache.server.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
 /** Renders one request the way the app would (React Router's fetch handler), for nobody in particular. */
 export type RenderPage = (request: Request) => Promise<Response>;
-/** Counts the views a page noted (server/content/views.server.ts) for one request answered with it. */
-export type CountViews = (request: Request, views: readonly RenderedView[]) => void;
 
 export type PageCacheOptions = {
   render: RenderPage;
   /** The public origin pages are rendered under (config.publicUrl), never the request's Host header. */
   origin: string;
-  countViews?: CountViews;
+  /** The Cache-Control a kept page is sent with (CDN_MAX_AGE…: config `sharedCacheControl`); else from the lifetimes below. */
+  cacheControl?: string;
   freshMs?: number;
   staleMs?: number;
   errorMs?: number;
@@ -64,9 +68,10 @@ type Entry = {
   etag: string;
   /** 'sha256-…' of each inline script, for the CSP. */
   scriptHashes: string[];
-  views: RenderedView[];
   /** The last policy this page was sent with, and that policy with its script hashes (most answers share one). */
   csp?: { policy: string; withHashes: string };
+  /** The fast path's answers with this page, header blocks made once (freshBlocks). */
+  fresh?: FreshBlocks;
   storedAt: number;
   freshUntil: number;
   staleUntil: number;
@@ -140,6 +145,22 @@ export function isCacheableRequest(req: RequestParts): boolean {
   return !carriesCredentials(req);
 }
 
+/**
+ * The surrogate keys of an answer (docs/decisions/0145-shared-cache.md): `site` on all; the read-cache tags of what
+ * its render read (every tag when it read the database outside the read cache: what it shows cannot be named);
+ * `<type>-<id>` of the item a detail page shows; `home` on the home page and `social` on the pages showing the
+ * social feed, in every language. A shared cache purged by one of them drops the answer.
+ */
+export function surrogateKeys(path: string, scope: Pick<RenderScope, "tags" | "unkeyed" | "views">): string[] {
+  const keys = new Set<string>(["site"]);
+  for (const tag of scope.unkeyed ? [...CACHE_TAG_NAMES, ...scope.tags] : scope.tags) keys.add(tag);
+  const page = neutralPath(path);
+  if (page === "/") keys.add("home");
+  if (SOCIAL_PAGES.has(page)) keys.add("social");
+  for (const view of scope.views) keys.add(`${view.contentType}-${view.contentId}`);
+  return [...keys];
+}
+
 /** The Cache-Control of a page served from a cache with these lifetimes (shared caches may keep it as we do). */
 export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PAGE_CACHE_DEFAULTS, "freshMs" | "staleMs" | "errorMs">): string {
   return `public, max-age=0, s-maxage=${Math.round(freshMs / 1000)}, stale-while-revalidate=${Math.round(staleMs / 1000)}, stale-if-error=${Math.round(errorMs / 1000)}`;
@@ -156,6 +177,8 @@ export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PA
 export function responseCachePolicy(pageControl: string) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     const personal = carriesCredentials(req);
+    // A read (a page the page cache does not answer, a feed, public JSON) notes what it reads, for its keys.
+    const scope = req.method === "GET" || req.method === "HEAD" ? newRenderScope() : undefined;
     const isData = req.path.endsWith(".data");
     const addressed = isAddressedByLanguage(isData ? pageOfData(req.path) : req.path);
     const writeHead = res.writeHead.bind(res);
@@ -174,10 +197,24 @@ export function responseCachePolicy(pageControl: string) {
         // its target in the body), is kept by no cache: an old address's answer must follow the item it leads to.
         else if (isData) res.setHeader("Cache-Control", "no-store");
       }
+      // Whoever asked, an answer a shared cache may keep names what it shows (public JSON is the same for everyone).
+      if (scope && sharedCacheMayKeep(res)) {
+        // A cookie is somebody's: an answer that sets one is nobody else's to keep.
+        if (res.getHeader("Set-Cookie")) res.setHeader("Cache-Control", "private, no-store");
+        else if (!res.getHeader(SURROGATE_KEY_HEADER))
+          for (const [name, value] of surrogateKeyHeaders(surrogateKeys(isData ? pageOfData(req.path) : req.path, scope))) res.setHeader(name, value);
+      }
       return writeHead(...args);
     } as typeof writeHead;
-    next();
+    if (scope) runInRenderScope(scope, next);
+    else next();
   };
+}
+
+/** Whether an answer's Cache-Control lets a shared cache keep it. */
+function sharedCacheMayKeep(res: ExpressResponse): boolean {
+  const control = String(res.getHeader("Cache-Control") ?? "");
+  return /\b(?:public|s-maxage)\b/.test(control) && !/\b(?:private|no-store)\b/.test(control);
 }
 
 /** The page a React Router data request is for: `/fr/news.data` → `/fr/news`, `/_root.data` → `/`. */
@@ -186,10 +223,25 @@ function pageOfData(path: string): string {
   return page.endsWith("/_root") ? page.slice(0, -"_root".length) : page;
 }
 
+type Encoding = "br" | "gzip" | "identity";
+/** The Accept-Encoding values seen and their answer: a handful of browsers' strings, over and over. */
+const encodings = new Map<string, Encoding>();
+
 /** The encoding a cached page is sent in: brotli, else gzip, else the page as it is (only what the cache keeps). */
-export function preferredEncoding(accept: string | undefined): "br" | "gzip" | "identity" {
+export function preferredEncoding(accept: string | undefined): Encoding {
+  if (accept === undefined) return "identity";
+  let known = encodings.get(accept);
+  if (known === undefined) {
+    known = parsedEncoding(accept);
+    if (encodings.size >= 256) encodings.clear();
+    encodings.set(accept, known);
+  }
+  return known;
+}
+
+function parsedEncoding(accept: string): Encoding {
   const q = new Map<string, number>();
-  for (const part of (accept ?? "").split(",")) {
+  for (const part of accept.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     if (!name) continue;
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
@@ -252,13 +304,16 @@ async function renderEntry(render: RenderPage, request: Request, current: () => 
     const fresh = current();
     const entry: Entry = {
       path: new URL(request.url).pathname,
-      headers: headers.filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())),
+      // The surrogate keys travel with the page's own headers, so every answer with it (a HIT, the fast path) names them.
+      headers: [
+        ...headers.filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())),
+        ...surrogateKeyHeaders(surrogateKeys(new URL(request.url).pathname, scope)),
+      ],
       identity: body,
       gzip: gz,
       br,
       etag: `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
       scriptHashes,
-      views: scope.views,
       storedAt: at,
       freshUntil: fresh ? at + freshMs : 0,
       staleUntil: fresh ? at + freshMs + staleMs : 0,
@@ -269,10 +324,10 @@ async function renderEntry(render: RenderPage, request: Request, current: () => 
   }
 }
 
-type SendSettings = { cacheControl: string; origin: string; countViews?: CountViews; now: () => number };
+type SendSettings = { cacheControl: string; now: () => number };
 
 /** Answers with a kept page: its headers, this answer's CSP with the page's script hashes, a 304 when the reader has it. */
-function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string, { cacheControl, origin, countViews, now }: SendSettings) {
+function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string, { cacheControl, now }: SendSettings) {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
   res.setHeader("Cache-Control", cacheControl);
   // The address decides the language and nothing personal is served from here (decision 0143).
@@ -285,15 +340,7 @@ function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, stat
     if (entry.csp?.policy !== policy) entry.csp = { policy, withHashes: policyWithHashes(policy, entry.scriptHashes) };
     res.setHeader("Content-Security-Policy", entry.csp.withHashes);
   }
-  if (countViews && entry.views.length && req.method === "GET") {
-    try {
-      countViews(renderRequest(req, origin), entry.views);
-    } catch (error) {
-      logger.warn({ err: error }, "views of a cached page not counted");
-    }
-  }
-  const tags = (req.headers["if-none-match"] ?? "").split(",").map((t) => t.trim().replace(/^W\//, ""));
-  if (tags.includes(entry.etag.replace(/^W\//, "")) || tags.includes("*")) {
+  if (isCurrent(req.headers["if-none-match"], entry.etag)) {
     res.status(304).end();
     return;
   }
@@ -305,6 +352,51 @@ function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, stat
   res.status(200);
   if (req.method === "HEAD") res.end();
   else res.end(body);
+}
+
+/** Whether a reader's If-None-Match names this page (a weak comparison, as for any GET), or is `*`. */
+function isCurrent(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const tags = ifNoneMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
+  return tags.includes(etag.replace(/^W\//, "")) || tags.includes("*");
+}
+
+/**
+ * The headers the fast path's answers start with, in order (server/http/fast-path.server.ts): the request id
+ * (the first; its value is each answer's own) and the security headers of a public page.
+ */
+export type FreshLead = readonly (readonly [string, string])[];
+
+/**
+ * A page's answers from the fast path, as flat header lists for `writeHead` (name, value, name, value…) in the
+ * order `sendEntry` after the lead's headers gives them — a 200 per encoding (a HEAD takes the same), and a 304 —
+ * made once per page: an answer only writes its request id (at 1) and its Age (at `ageAt`) into one.
+ */
+type FreshBlocks = { lead: FreshLead; br: string[]; gzip: string[]; identity: string[]; notModified: string[]; ageAt: number };
+
+function freshBlocks(entry: Entry, lead: FreshLead, cacheControl: string): FreshBlocks {
+  // setHeader's rules: one value per name, a name set again keeps its place and takes the new value.
+  const start = new Map<string, [string, string]>();
+  const set = (headers: Map<string, [string, string]>, name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
+  for (const [name, value] of lead) set(start, name, value);
+  for (const [name, value] of entry.headers) set(start, name, value);
+  set(start, "Cache-Control", cacheControl);
+  set(start, "Vary", "Accept-Encoding");
+  set(start, "ETag", entry.etag);
+  set(start, "Age", "0");
+  set(start, PAGE_CACHE_HEADER, "HIT");
+  const policy = start.get("content-security-policy");
+  if (policy) set(start, policy[0], policyWithHashes(policy[1], entry.scriptHashes));
+  const flat = (headers: Map<string, [string, string]>) => [...headers.values()].flat();
+  const sent = (encoding: Encoding) => {
+    const headers = new Map(start);
+    if (encoding !== "identity") set(headers, "Content-Encoding", encoding);
+    set(headers, "Content-Length", String(entry[encoding].length));
+    return flat(headers);
+  };
+  const notModified = flat(start);
+  const ageAt = [...start.keys()].indexOf("age") * 2 + 1;
+  return { lead, br: sent("br"), gzip: sent("gzip"), identity: sent("identity"), notModified, ageAt };
 }
 
 /** A render's own answer, not kept (a 404, a redirect, a degraded page): passed on once, never stored. */
@@ -335,7 +427,7 @@ function unavailable(res: ExpressResponse) {
 export type PageCache = ReturnType<typeof createPageCache>;
 
 export function createPageCache(options: PageCacheOptions) {
-  const { render, origin, countViews } = options;
+  const { render, origin } = options;
   const freshMs = options.freshMs ?? PAGE_CACHE_DEFAULTS.freshMs;
   const staleMs = options.staleMs ?? PAGE_CACHE_DEFAULTS.staleMs;
   const errorMs = options.errorMs ?? PAGE_CACHE_DEFAULTS.errorMs;
@@ -349,7 +441,7 @@ export function createPageCache(options: PageCacheOptions) {
   let generation = 0;
   /** `fastHits`: the hits among `hits` answered before Express's stack (server/http/fast-path.server.ts). */
   const stats = { hits: 0, fastHits: 0, stale: 0, misses: 0, renders: 0, failures: 0, bypasses: 0 };
-  const sending: SendSettings = { cacheControl: publicCacheControl({ freshMs, staleMs, errorMs }), origin, countViews, now };
+  const sending: SendSettings = { cacheControl: options.cacheControl ?? publicCacheControl({ freshMs, staleMs, errorMs }), now };
   const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) => sendEntry(req, res, entry, state, sending);
 
   /** The key of a page: its address, the target (path and query) as sent; the address names the language. */
@@ -416,17 +508,42 @@ export function createPageCache(options: PageCacheOptions) {
    * those go through Express). `url` is the request target as received (the guard changes none the fast path takes).
    */
   function freshPage(req: { method: string; url: string; headers: RequestParts["headers"] & ExpressRequest["headers"] }): Entry | undefined {
-    const path = req.url.split("?", 1)[0];
-    if (!isCacheableRequest({ method: req.method, path, headers: req.headers })) return undefined;
+    if ((req.method !== "GET" && req.method !== "HEAD") || carriesCredentials(req)) return undefined;
+    // The rest of isCacheableRequest is about the path: a page is only ever kept under the target of a request
+    // that passed it (`middleware`), so this same target passes it too.
     const entry = entries.get(keyOf(req.url));
     return entry && now() < entry.freshUntil ? entry : undefined;
   }
 
-  /** Answers with a page `freshPage` found, exactly as `middleware` answers a HIT. */
-  function sendFresh(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+  /**
+   * Answers with a page `freshPage` found, as `middleware` answers a HIT after the lead's headers, in one
+   * `writeHead` of the page's header block (nothing may have been set on `res` before). Returns the body's bytes.
+   */
+  function sendFresh(req: IncomingMessage, res: ServerResponse, entry: Entry, lead: FreshLead, id: string): number {
     stats.hits++;
     stats.fastHits++;
-    send(req, res, entry, "HIT");
+    const blocks = entry.fresh?.lead === lead ? entry.fresh : (entry.fresh = freshBlocks(entry, lead, sending.cacheControl));
+    const age = String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000)));
+    if (isCurrent(req.headers["if-none-match"], entry.etag)) {
+      const headers = blocks.notModified;
+      headers[1] = id;
+      headers[blocks.ageAt] = age;
+      res.writeHead(304, headers);
+      res.end();
+      return 0;
+    }
+    const encoding = preferredEncoding(req.headers["accept-encoding"]);
+    const headers = blocks[encoding];
+    headers[1] = id;
+    headers[blocks.ageAt] = age;
+    res.writeHead(200, headers);
+    if (req.method === "HEAD") {
+      res.end();
+      return 0;
+    }
+    const body = entry[encoding];
+    res.end(body);
+    return body.length;
   }
 
   /** Expires pages (all, or those a predicate picks): they are rendered again on their next request. */

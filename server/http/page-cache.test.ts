@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
 import { PREFETCH_RULES_HASH, securityHeaders } from "./security.server.ts";
 import { cached, clearCache, invalidate, setCacheEnabled } from "#server/content/cache.server.ts";
-import { countView } from "#server/content/views.server.ts";
-import { markDegraded, type RenderedView } from "./render-scope.server.ts";
+import { noteShownItem } from "#server/content/views.server.ts";
+import { markDegraded, noteQuery } from "./render-scope.server.ts";
 import {
   createPageCache,
   followInvalidations,
@@ -16,8 +16,10 @@ import {
   policyWithHashes,
   publicCacheControl,
   responseCachePolicy,
+  surrogateKeys,
   type PageCache,
 } from "./page-cache.server.ts";
+import { CACHE_TAG_NAMES } from "#server/content/cache.server.ts";
 
 const INLINE = "window.__ctx = {a: 1};";
 const page = (text: string) =>
@@ -26,7 +28,7 @@ const page = (text: string) =>
 const html = (body: string, init: ResponseInit = {}) =>
   new Response(body, { status: 200, ...init, headers: { "Content-Type": "text/html; charset=utf-8", ...(init.headers ?? {}) } });
 
-type Setup = { base: string; cache: PageCache; renders: () => number; counted: { request: Request; views: readonly RenderedView[] }[]; clock: { t: number } };
+type Setup = { base: string; cache: PageCache; renders: () => number; clock: { t: number } };
 
 let stop: (() => Promise<void>) | undefined;
 let behaviour: (request: Request) => Response | Promise<Response>;
@@ -34,14 +36,12 @@ let behaviour: (request: Request) => Response | Promise<Response>;
 async function start(): Promise<Setup> {
   const clock = { t: 1_000_000 };
   let renders = 0;
-  const counted: Setup["counted"] = [];
   const cache = createPageCache({
     origin: "https://news.example",
     render: async (request) => {
       renders++;
       return behaviour(request);
     },
-    countViews: (request, views) => counted.push({ request, views }),
     freshMs: 60_000,
     staleMs: 600_000,
     errorMs: 3_600_000,
@@ -68,7 +68,7 @@ async function start(): Promise<Setup> {
       unfollow();
       server.close(() => resolve());
     });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, cache, renders: () => renders, counted, clock };
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, cache, renders: () => renders, clock };
 }
 
 beforeEach(() => {
@@ -401,20 +401,70 @@ describe("page cache", () => {
     expect(s.renders()).toBe(9);
   });
 
-  it("counts the views of a detail page on every request it answers, hits included", async () => {
+  it("names what a page shows in Surrogate-Key and Cache-Tag, the same on its render and every hit after", async () => {
     const s = await start();
-    behaviour = (request) => {
-      // The detail loader's call: inside a cached render it only notes the item.
-      countView(null as never, request, { contentType: "article", contentId: 7 });
-      return html(page("article"));
+    behaviour = async (request) => {
+      const p = new URL(request.url).pathname;
+      // A detail loader: its item, its read-cache reads (one a hit on the second page, noted all the same).
+      if (p.startsWith("/articles/")) noteShownItem({ contentType: "article", contentId: 7 });
+      await cached("detail:article:7", ["article", "tags"], () => Promise.resolve("item"));
+      if (p === "/fr") await cached("home", ["program", "categories"], () => Promise.resolve("blocks"));
+      return html(page(p));
     };
-    await fetch(s.base + "/articles/a", { headers: { "User-Agent": "reader one" } });
-    await fetch(s.base + "/articles/a", { headers: { "User-Agent": "reader two" } });
-    await fetch(s.base + "/articles/a", { method: "HEAD" });
-    expect(s.renders()).toBe(1);
-    expect(s.counted).toHaveLength(2);
-    expect(s.counted.map((c) => c.request.headers.get("user-agent"))).toEqual(["reader one", "reader two"]);
-    expect(s.counted[1].views).toEqual([{ contentType: "article", contentId: 7 }]);
+    const miss = await fetch(s.base + "/articles/a");
+    const hit = await fetch(s.base + "/articles/a", { method: "HEAD" });
+    expect(hit.headers.get("x-page-cache")).toBe("HIT");
+    for (const res of [miss, hit]) {
+      expect(res.headers.get("surrogate-key")).toBe("site article tags article-7");
+      expect(res.headers.get("cache-tag")).toBe("site,article,tags,article-7");
+      expect(res.headers.get("cdn-tag")).toBe("site,article,tags,article-7");
+    }
+    // The home page of every language, which shows the social feed too.
+    const home = await fetch(s.base + "/fr");
+    expect(home.headers.get("surrogate-key")?.split(" ").sort()).toEqual(["article", "categories", "home", "program", "site", "social", "tags"]);
+    expect(s.renders()).toBe(2);
+  });
+
+  it("gives every tag to a page that read the database outside the read cache: what it shows cannot be named", async () => {
+    const s = await start();
+    behaviour = () => {
+      noteQuery(); // drizzle's logger hook, as a query a loader runs without cached() calls it
+      return html(page("archive"));
+    };
+    const keys = (await fetch(s.base + "/archive/2024")).headers.get("surrogate-key")!.split(" ");
+    expect(keys).toEqual(expect.arrayContaining(["site", ...CACHE_TAG_NAMES]));
+    // A query inside cached() is the read cache's, named by its tags.
+    expect(surrogateKeys("/x", { tags: new Set(["news"]), unkeyed: false, views: [] })).toEqual(["site", "news"]);
+  });
+
+  it("keys the anonymous answers it does not keep too (public JSON, a page's .data), and lets none that sets a cookie be shared", async () => {
+    const s = await start();
+    const api = express();
+    api.use(responseCachePolicy(publicCacheControl(PAGE_CACHE_DEFAULTS)));
+    api.get("/api/news", async (_req, res) => {
+      await cached("news-page:1", ["news", "categories"], () => Promise.resolve([]));
+      res.set("Cache-Control", "public, max-age=60, s-maxage=60").json({ items: [] });
+    });
+    api.get("/api/search", (_req, res) => void res.set("Cache-Control", "public, max-age=60").cookie("sahara.search", "r1").json({}));
+    const server = api.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const json = await fetch(base + "/api/news");
+      expect(json.headers.get("surrogate-key")).toBe("site news categories");
+      expect(json.headers.get("cache-tag")).toBe("site,news,categories");
+      // The same for a signed-in reader: should a shared cache keep it, a purge reaches it.
+      const personal = await fetch(base + "/api/news", { headers: { Cookie: "sahara.session_token=abc" } });
+      expect(personal.headers.get("surrogate-key")).toBe("site news categories");
+      const cookie = await fetch(base + "/api/search");
+      expect(cookie.headers.get("set-cookie")).toBeTruthy();
+      expect(cookie.headers.get("cache-control")).toBe("private, no-store");
+      expect(cookie.headers.get("surrogate-key")).toBeNull();
+    } finally {
+      server.close();
+    }
+    const data = await fetch(s.base + "/fr.data");
+    expect(data.headers.get("surrogate-key")).toBe("site home social");
   });
 
   it("keeps no more bytes than its bound (PAGE_CACHE_MAX_BYTES), the least recently used pages going first", async () => {

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { logger } from "#server/ops/logger.server.ts";
 import { markDegraded } from "./render-scope.server.ts";
+import { sharedCacheControl } from "./shared-cache.server.ts";
 
 /** The 404 every missing or unpublished item answers with (the public layout shows the 404 page). */
 export function notFound(): never {
@@ -36,8 +37,12 @@ export async function orEmpty<T>(what: string, query: () => Promise<T[]>): Promi
 /** How long a feed reader or crawler is asked to wait before trying again after a failure of ours. */
 export const FEED_RETRY_AFTER_SECONDS = 60;
 
+/** Feed readers and crawlers keep a feed 5 minutes; shared caches as the CDN_* settings say. */
+export const FEED_BROWSER_SECONDS = 300;
+
 /**
- * A feed or sitemap (XML built from the database): its answer, kept 5 minutes by readers and shared caches.
+ * A feed or sitemap (XML built from the database): its answer, kept 5 minutes by readers, by shared caches as the
+ * CDN_* settings say (server/http/shared-cache.server.ts).
  * A failure to read (the database down) is a 503 with Retry-After, never a 500, and marks the render
  * degraded, so the page cache answers with its last good copy when it has one.
  */
@@ -54,5 +59,5 @@ export async function xmlFeed(what: string, contentType: string, build: () => Pr
     });
   }
   if (xml === null) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return new Response(xml, { headers: { "Content-Type": `${contentType}; charset=utf-8`, "Cache-Control": "public, max-age=300" } });
+  return new Response(xml, { headers: { "Content-Type": `${contentType}; charset=utf-8`, "Cache-Control": sharedCacheControl(FEED_BROWSER_SECONDS) } });
 }

@@ -24,6 +24,7 @@ import { NEWSLETTER_CONFIRM_JOB } from "#server/newsletter/subscriptions.server.
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { PUSH_ALERT_JOB, pushAlertHandler } from "#server/push/alerts.server.ts";
 import { WORKFLOW_MAIL_JOB, workflowMailHandler } from "#server/content/workflow.server.ts";
+import { CDN_PURGE_JOB, cdnPurgeHandler } from "#server/cdn/purge.server.ts";
 
 export const JOB = {
   processVideo: "video.process",
@@ -37,6 +38,7 @@ export const JOB = {
   pushAlert: PUSH_ALERT_JOB,
   workflowMail: WORKFLOW_MAIL_JOB,
   pruneAudit: "audit.prune",
+  cdnPurge: CDN_PURGE_JOB,
 } as const;
 
 const DAY = 86_400_000;
@@ -90,6 +92,8 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
     [JOB.pushAlert]: pushAlertHandler("drivers" in config ? config : undefined),
     // A story submitted, sent back or published: the e-mail of each notice (server/content/workflow.server.ts).
     [JOB.workflowMail]: workflowMailHandler("drivers" in config ? config : undefined),
+    // The shared cache (CDN_PURGE) told what a write changed (server/cdn/purge.server.ts).
+    [JOB.cdnPurge]: cdnPurgeHandler("drivers" in config ? config : undefined),
     [JOB.searchDrain]: async (job, { db }) => {
       const { indexed, more } = await searchDrainJob(db, { runId: job.id });
       if (indexed) logger.info({ indexed, more }, "search queue drained");
@@ -104,6 +108,10 @@ export function startJobWorker(db: Database, config: Config, options: WorkerOpti
   delete handlers[JOB.newsletterSend];
   // A reader waits for the confirmation e-mail: on a lane of its own too, never behind a video or a send.
   delete handlers[JOB.newsletterConfirm];
+  // Readers wait for a purge to see a correction: on a lane of its own, never behind a video encode (with
+  // CDN_PURGE=none no lane polls; a purge queued before is finished on the main one, with nothing to do).
+  const purging = config.drivers.cdnPurge !== "none";
+  if (purging) delete handlers[JOB.cdnPurge];
   let stopping = false;
   const worker = startWorker(db, handlers, {
     recurring: [
@@ -123,16 +131,19 @@ export function startJobWorker(db: Database, config: Config, options: WorkerOpti
     { [JOB.newsletterConfirm]: newsletterConfirmHandler(config) },
     { ...options, recurring: [], workerId: `${worker.id}:confirm` },
   );
+  // A purge another process queued (a web process beside `npm run worker`) wakes nobody here: a shorter poll than 2 s.
+  const purgeLane = { pollMs: 1000, ...options, recurring: [], workerId: `${worker.id}:cdn` };
+  const purges = purging ? startWorker(db, { [JOB.cdnPurge]: cdnPurgeHandler(config) }, purgeLane) : null;
   logger.info({ worker: worker.id }, "job worker started");
   return {
     id: worker.id,
     drain: async () => {
-      await Promise.all([worker.drain(), mail.drain(), confirmations.drain()]);
+      await Promise.all([worker.drain(), mail.drain(), confirmations.drain(), purges?.drain()]);
     },
     stop: async () => {
       // A send in progress pauses after its batch in hand and goes back to the queue.
       stopping = true;
-      await Promise.all([worker.stop(), mail.stop(), confirmations.stop()]);
+      await Promise.all([worker.stop(), mail.stop(), confirmations.stop(), purges?.stop()]);
       closeBulkMail();
     },
   };

@@ -10,11 +10,13 @@
  * went out after compression; a client gone before the answer is `"status":499,"aborted":true`. The probes
  * (/healthz, /readyz, /metrics) are logged at debug.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
+import pino from "pino";
 import { matchRoutes, type RouteObject } from "react-router";
 import { logger as defaultLogger, scrubSecrets, type Logger } from "./logger.server.ts";
 import { acceptedRequestId, newRequestId, REQUEST_ID_HEADER, runWithRequest, type RequestContext } from "./request-context.server.ts";
-import { observeRequest, requestStarted } from "./metrics.server.ts";
+import { inFlightBegun, inFlightDone, observeRequest, requestStarted } from "./metrics.server.ts";
 
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 const MAX_LOGGED_PATH = 1000;
@@ -30,20 +32,86 @@ function byteLength(chunk: unknown, encoding: unknown): number {
   return 0;
 }
 
+/** What an answer's access-log line and metrics are made of, whichever way it was answered. */
+type Answered = { id: string; method: string; target: string; ip: string | undefined; route: string; cache: string | undefined; bytes: number };
+
+/** Counts an answer that has ended in /metrics and, with the access log on, writes its line. */
+function report(res: ServerResponse, { accessLog, logger }: Required<TrackRequestsOptions>, answer: Answered, started: bigint) {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const aborted = !res.writableFinished;
+  const status = res.headersSent ? res.statusCode : 499;
+  const { id, method, target, ip, route, cache, bytes } = answer;
+  observeRequest({ method, route, status, seconds: ms / 1000, pageCache: cache });
+  const probe = PROBES.has(answer.route);
+  // Not even made when it would not be written (a process logging at warn).
+  if (!accessLog || !logger.isLevelEnabled(probe ? "debug" : "info")) return;
+  const level = probe ? "debug" : "info";
+  const line = {
+    requestId: scrubSecrets(id),
+    method,
+    route: scrubSecrets(route),
+    path: scrubSecrets(target.length > MAX_LOGGED_PATH ? `${target.slice(0, MAX_LOGGED_PATH)}…` : target),
+    status,
+    bytes,
+    ms: Math.round(ms * 10) / 10,
+    ...(cache ? { cache: scrubSecrets(cache) } : {}),
+    ip: ip === undefined ? ip : scrubSecrets(ip),
+    ...(aborted ? { aborted } : {}),
+  };
+  // The line pino would write (level, time, the fields, msg), written to its stream: every field is ours and
+  // scrubbed above as its formatter would, none is named like a secret, and going through pino's formatter
+  // and redaction cost more than the rest of a cached answer (about 100 µs of CPU a line).
+  const stream = (logger as unknown as Record<symbol, { write?: (text: string) => unknown } | undefined>)[pino.symbols.streamSym];
+  if (typeof stream?.write !== "function") return void logger[level](line, "request");
+  stream.write(`${JSON.stringify({ level: logger.levels.values[level], time: Date.now(), ...line, msg: "request" })}\n`);
+}
+
+/**
+ * An answer made outside Express (the page cache's fast path, server/http/fast-path.server.ts), which works out
+ * itself what the middleware would: the id (`idOf`), the client's address as `req.ip` gives it, the route label,
+ * the page cache's verdict and the bytes of the body it sends.
+ */
+export type OutsideAnswer = Answered & { started: bigint };
+
+export type RequestTracker = ((req: Request, res: Response, next: NextFunction) => void) & {
+  /** The id of a request, as the middleware gives it (a trusted proxy's X-Request-Id, else a new one), set on its headers. */
+  idOf: (req: IncomingMessage, trusted: boolean) => string;
+  /** Counts and logs, when it ends, an answer made outside Express, as the middleware does its answers. */
+  answered: (res: ServerResponse, answer: OutsideAnswer) => void;
+};
+
+/** The id of a request: a trusted proxy's X-Request-Id, else a new one; whatever reads the header later sees it. */
+function idOf(req: IncomingMessage, trusted: boolean): string {
+  const id = (trusted && acceptedRequestId(req.headers["x-request-id"])) || newRequestId();
+  req.headers["x-request-id"] = id;
+  return id;
+}
+
+const OUTSIDE = Symbol("sahara.outsideAnswer");
+type Reported = ServerResponse & { [OUTSIDE]?: { options: Required<TrackRequestsOptions>; answer: OutsideAnswer } };
+
+// One listener for every answer made outside Express: no closure per request on the hottest path.
+function outsideClosed(this: Reported) {
+  const finished = this[OUTSIDE];
+  if (!finished) return;
+  this[OUTSIDE] = undefined;
+  inFlightDone();
+  report(this, finished.options, finished.answer, finished.answer.started);
+}
+
 /**
  * The middleware. Mounted on an app whose `trust proxy` is TRUST_PROXY: a proxy's X-Request-Id is taken only from
  * a peer it trusts, as X-Forwarded-For is; `req.ip` is read here, so `ip` is the client as that setting makes it out.
  */
-export function trackRequests({ accessLog, logger = defaultLogger }: TrackRequestsOptions) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function trackRequests({ accessLog, logger = defaultLogger }: TrackRequestsOptions): RequestTracker {
+  const options = { accessLog, logger };
+  const middleware = (req: Request, res: Response, next: NextFunction) => {
     const marked = req as Request & { [TRACKED]?: true };
     if (marked[TRACKED]) return next();
     marked[TRACKED] = true;
 
     const trusted = (req.app.get("trust proxy fn") as TrustFn | undefined)?.(req.socket.remoteAddress ?? "", 0) ?? false;
-    const id = (trusted && acceptedRequestId(req.headers["x-request-id"])) || newRequestId();
-    // Whatever reads the header further on (React Router's request, a rendered page's request) sees our id.
-    req.headers["x-request-id"] = id;
+    const id = idOf(req, trusted);
     res.setHeader(REQUEST_ID_HEADER, id);
     const context: RequestContext = { id };
     const started = process.hrtime.bigint();
@@ -67,31 +135,20 @@ export function trackRequests({ accessLog, logger = defaultLogger }: TrackReques
 
     res.once("close", () => {
       finished();
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const aborted = !res.writableFinished;
-      const status = res.headersSent ? res.statusCode : 499;
-      const route = context.route ?? "other";
       const header = res.getHeader("X-Page-Cache");
       const cache = typeof header === "string" ? header.toLowerCase() : context.pageCache;
-      observeRequest({ method, route, status, seconds: ms / 1000, pageCache: cache });
-      if (!accessLog) return;
-      const line = {
-        requestId: id,
-        method,
-        route,
-        path: scrubSecrets(target.length > MAX_LOGGED_PATH ? `${target.slice(0, MAX_LOGGED_PATH)}…` : target),
-        status,
-        bytes,
-        ms: Math.round(ms * 10) / 10,
-        ...(cache ? { cache } : {}),
-        ip,
-        ...(aborted ? { aborted } : {}),
-      };
-      if (PROBES.has(route)) logger.debug(line, "request");
-      else logger.info(line, "request");
+      report(res, options, { id, method, target, ip, route: context.route ?? "other", cache, bytes }, started);
     });
     runWithRequest(context, next);
   };
+  return Object.assign(middleware, {
+    idOf,
+    answered(res: ServerResponse, answer: OutsideAnswer) {
+      inFlightBegun();
+      (res as Reported)[OUTSIDE] = { options, answer };
+      res.on("close", outsideClosed);
+    },
+  });
 }
 
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean };

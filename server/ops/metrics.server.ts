@@ -54,6 +54,12 @@ function createMetrics() {
     labelNames: ["result"] as const,
     registers,
   });
+  const cdnPurges = new client.Counter({
+    name: "sahara_cdn_purges_total",
+    help: "Purge attempts of the shared cache (CDN_PURGE) by driver and outcome: ok; retry (failed, tried again later); failed (the last attempt failed)",
+    labelNames: ["driver", "outcome"] as const,
+    registers,
+  });
   const uploads = new client.Histogram({
     name: "sahara_upload_bytes",
     help: "Sizes of the files completed through the resumable upload endpoints, by kind",
@@ -106,7 +112,7 @@ function createMetrics() {
   registerQueueGauges(sources, registers);
   registerPoolGauges(sources, registers);
 
-  return { registry, sources, requests, duration, inFlight, pageCache, uploads };
+  return { registry, sources, requests, duration, inFlight, pageCache, uploads, cdnPurges };
 }
 
 /** The job queue's series, read from its table at scrape time. */
@@ -236,6 +242,15 @@ export function requestStarted(): () => void {
   return () => gauge.dec();
 }
 
+/** The same in two calls, for a caller that keeps no closure per request (the page cache's fast path). */
+export function inFlightBegun() {
+  metrics().inFlight.inc();
+}
+
+export function inFlightDone() {
+  metrics().inFlight.dec();
+}
+
 /** The `kind` of an upload from its declared type: a handful of values, whatever a client declares. */
 export function uploadKind(filetype: string | undefined): string {
   const type = (filetype ?? "").toLowerCase();
@@ -248,6 +263,11 @@ export function uploadKind(filetype: string | undefined): string {
 /** A file completed through a resumable upload endpoint (server/media/storage/tus.server.ts), by `uploadKind`. */
 export function observeUpload(kind: string, bytes: number) {
   if (Number.isFinite(bytes) && bytes >= 0) metrics().uploads.observe({ kind }, bytes);
+}
+
+/** One purge attempt of the shared cache (server/cdn/purge.server.ts). */
+export function observeCdnPurge(driver: string, outcome: "ok" | "retry" | "failed") {
+  metrics().cdnPurges.inc({ driver, outcome });
 }
 
 /** The text a scrape gets. */

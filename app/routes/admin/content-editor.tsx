@@ -28,6 +28,8 @@ import { MAX_CONTENT_FORM_BYTES } from "#server/content/newsroom/write.server.ts
 import { discardAutosave, newerAutosave } from "#server/content/newsroom/autosaves.server.ts";
 import { pushAlertOf } from "#server/push/alerts.server.ts";
 import { PushAlertNotice } from "#app/components/admin/push-alert-notice.tsx";
+import { CdnNotice } from "#app/components/admin/cdn-notice.tsx";
+import { cdnNoticeOf } from "#server/cdn/notice.server.ts";
 import { saveFromForm } from "#server/content/newsroom/form.server.ts";
 import { flashCookie, takeFlash } from "#server/content/newsroom/flash.server.ts";
 import { parseId } from "#domain/ids.ts";
@@ -69,13 +71,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requirePermission(request, def.permissions.write);
   const id = idOf(params);
   const db = await getDb();
-  const [item, choices, autosave, pushAlert] = await Promise.all([
+  const [item, choices, autosave, pushAlert, cdn] = await Promise.all([
     id === null ? null : getForStaff(db, def.type, id),
     // What its selects of rows offer: the type's categories, the items its reference fields may name.
     rowOptionsOf(db, def.type, def.fields),
     id === null ? null : newerAutosave(db, def.type, id, user.id),
     // Its breaking-news alert, if one was queued: how many subscribers got it (decision 0127).
     id === null ? null : pushAlertOf(db, def.type, id),
+    // When readers see a save: within seconds with a purge of the shared cache (and whether the last one failed), else its time-to-live.
+    id === null ? null : cdnNoticeOf(db, getConfig()),
   ]);
   if (id !== null && !item) throw notFound();
   const mayPublish = can(user.profile, "content.publish");
@@ -104,6 +108,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       email: user.email,
       autosave: autosave ? { savedAt: autosave.saved_at, values: initialValues(def, autosave.data) } : null,
       pushAlert,
+      cdn,
       missingAlt,
       lock: taken ? { held: taken.held, holder: taken.lock.holder, since: taken.lock.since } : null,
       lockHeartbeatSeconds: LOCK_HEARTBEAT_SECONDS,
@@ -359,6 +364,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
         testId="save-failure"
       />
       <PushAlertNotice alert={loaderData.pushAlert} />
+      <CdnNotice notice={loaderData.cdn} />
       {loaderData.review && <ReviewNoteNotice review={loaderData.review} />}
       <AltTextNotice urls={loaderData.missingAlt} />
       <LockBanner lock={itemLock.lock} lost={itemLock.lost} onTakeOver={itemLock.takeOver} />

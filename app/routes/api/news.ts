@@ -2,6 +2,7 @@ import type { Route } from "./+types/news";
 import { z } from "zod/mini";
 import { pageNumber } from "#domain/query.ts";
 import { getDb } from "#server/db/client.server.ts";
+import { sharedCacheControl } from "#server/http/shared-cache.server.ts";
 import { apiJson, handleApi, methodNotAllowed, parseQuery } from "#server/http/api.server.ts";
 import { newsPage } from "#server/content/news-feed.server.ts";
 import { imageDetailsOf } from "#server/content/image-details.server.ts";
@@ -30,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       const lang = asked ?? languageOfRequest(request);
       // Named in the address, the language makes the answer the same for everyone: a shared cache may keep it.
       const headers = asked
-        ? { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=30", Vary: "Accept" }
+        ? { "Content-Type": "text/html; charset=utf-8", "Cache-Control": sharedCacheControl(30), Vary: "Accept" }
         : { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, max-age=30", Vary: "Accept, Cookie, Accept-Language" };
       return new Response(newsCardsHtml(lang, translationsFor(lang) as Translations, result, images), { headers });
     }

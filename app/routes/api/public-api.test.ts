@@ -18,6 +18,7 @@ import { loader as literatureTypesLoader } from "./literature-types.ts";
 import { loader as newsLoader } from "./news.ts";
 import { recordLibraryFile, updateLibraryFile } from "#server/media/library.server.ts";
 import type { ImageDetailsMap } from "#domain/image-details.ts";
+import { sharedCacheControl } from "#server/http/shared-cache.server.ts";
 
 type Loader = (args: never) => Promise<Response>;
 
@@ -84,7 +85,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     it.each(["culture", "opinion"])("?category=%s lists the section's published articles, children included, newest first", async (section) => {
       const { status, cache, body } = await get<Articles>(articlesLoader, `?category=${section}&limit=50`);
       expect(status).toBe(200);
-      expect(cache).toBe("public, max-age=60");
+      expect(cache).toBe(sharedCacheControl(60));
       const list = body.articles;
       expect(list.length).toBeGreaterThan(3);
       const allowed = await sectionSlugs(section);
@@ -158,7 +159,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     it("lists every category, each parent before its children", async () => {
       const { status, cache, body } = await get<Categories>(categoriesLoader);
       expect(status).toBe(200);
-      expect(cache).toBe("public, max-age=60");
+      expect(cache).toBe(sharedCacheControl(60));
       const list = body.categories;
       expect(list.length).toBeGreaterThan(20);
       expect(Object.keys(list[0]).sort()).toEqual(["description", "descriptionFr", "id", "name", "nameFr", "parentId", "slug", "sortOrder", "type"]);
@@ -189,7 +190,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     it("lists published literature as the spec's literature item", async () => {
       const { status, cache, body } = await get<Literature>(literatureLoader, "?limit=50");
       expect(status).toBe(200);
-      expect(cache).toBe("public, max-age=60");
+      expect(cache).toBe(sharedCacheControl(60));
       const items = body.items;
       expect(items.length).toBeGreaterThanOrEqual(8);
       for (const key of ["type", "typeFr", "title", "excerpt", "content", "author", "date", "views", "readTime", "featured", "category"]) {
@@ -238,7 +239,7 @@ describe.each(testDatabaseKinds)("public API on %s", (kind) => {
     it("answers a page of news, page 1 without ?page", async () => {
       const first = await get<{ items: unknown[] }>(newsLoader);
       expect(first.status).toBe(200);
-      expect(first.cache).toBe("public, max-age=30");
+      expect(first.cache).toBe(sharedCacheControl(30));
       expect(first.body.items.length).toBeGreaterThan(0);
       expect((await get(newsLoader, "?page=2")).status).toBe(200);
     });

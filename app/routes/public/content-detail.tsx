@@ -11,8 +11,9 @@ import { playerModule } from "#app/components/media/video-player.tsx";
 import { getDb } from "#server/db/client.server.ts";
 import { detailTypeOfPath, loadDetailPage } from "#server/content/detail-page.server.ts";
 import { languageOfAddress, localizedPath } from "#domain/addresses.ts";
-import { countView } from "#server/content/views.server.ts";
+import { noteShownItem } from "#server/content/views.server.ts";
 import { loadOrGoHome } from "#server/http/responses.server.ts";
+import { sendViewBeacon, VIEW_META } from "#app/lib/view-beacon.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {
@@ -22,8 +23,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
     const db = await loadOrGoHome(type, getDb);
     const page = await loadDetailPage(db, type, params.slug);
-    // Once per reader per day, in the background: the page never waits for the counter.
-    countView(db, request, { contentType: type, contentId: page.item.id });
+    // Its surrogate key; the view itself is counted by the page's beacon (POST /api/views, decision 0145).
+    noteShownItem({ contentType: type, contentId: page.item.id });
     return page;
   } catch (thrown) {
     throw inLanguageOf(pathname, thrown);
@@ -73,9 +74,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   }
 }
 
-export const meta: Route.MetaFunction = ({ data, matches }) => (data && !("unreachable" in data) ? detailMeta(data, matches) : []);
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  data && !("unreachable" in data) ? [...detailMeta(data, matches), { name: VIEW_META, content: `${data.type}:${data.item.id}` }] : [];
 
 export default function ContentDetailPage({ loaderData }: Route.ComponentProps) {
+  const shown = "unreachable" in loaderData ? null : loaderData;
+  // Reached by a client-side navigation: the application counts the view (a document load is reading.js's).
+  useEffect(() => {
+    if (shown) sendViewBeacon(shown.type, shown.item.id);
+  }, [shown?.type, shown?.item.id]); // eslint-disable-line react-hooks/exhaustive-deps
   if ("unreachable" in loaderData) return <Unreachable attempt={loaderData} />;
   return <ContentDetail page={loaderData} />;
 }

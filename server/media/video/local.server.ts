@@ -19,6 +19,7 @@ import { isVideoId } from "#domain/video-source.ts";
 import type { Storage } from "#server/media/storage/driver.server.ts";
 import { videoFileKey, videoFolderKey } from "./processing.server.ts";
 import { VIDEO_STATUS, type ListOptions, type VideoItem, type VideoLibrary, type VideoPlayback } from "./types.server.ts";
+import { MEDIA_SURROGATE_HEADERS } from "#server/http/shared-cache.server.ts";
 
 /** Where the local files are served; the hosted driver's equivalent is its CDN host. */
 export const LOCAL_VIDEO_URL_PREFIX = "/video-files";
@@ -192,6 +193,8 @@ export function localVideoFiles(config: { dataDir: string }): RequestHandler {
       if (file.endsWith(".m3u8")) res.setHeader("Content-Type", "application/vnd.apple.mpegurl");
       else if (file.endsWith(".ts")) res.setHeader("Content-Type", "video/mp2t");
       else if (file.endsWith(".m4s")) res.setHeader("Content-Type", "video/iso.segment");
+      // Behind a shared cache: purged with the whole site only (decision 0145).
+      for (const [name, value] of MEDIA_SURROGATE_HEADERS) res.setHeader(name, value);
     },
   });
   return (req, res, next) => {

@@ -3,7 +3,7 @@
  * on copies of one seeded database, one with the fast path (the default) and one with PAGE_CACHE_FAST_PATH=off,
  * answer the home page, /news and an article with the same status, headers and body bytes, in brotli, gzip and
  * identity, to HEAD and with a 304; the fast one counts them in /metrics and the other does not. A signed-in
- * reader never gets an answer from it; the views of an article served by it are counted (once per reader).
+ * reader never gets an answer from it; an article served by it names its item, whose views its beacon counts (once per reader, decision 0145).
  */
 import fs from "node:fs";
 import net from "node:net";
@@ -166,7 +166,7 @@ describe("the page cache's fast path on the built server", () => {
     expect(await fastHits(fast)).toBe(before + 1);
   });
 
-  it("counts the views of an article it answers, once per reader and day", async () => {
+  it("counts no view itself: the article it answers names its item, and the beacon counts once per reader and day", async () => {
     /** The article's running total, as the public API gives it (not cached). */
     const views = async () => {
       const { articles } = (await (await fetch(`${fast.url}/api/articles?limit=50`)).json()) as { articles: { url: string; views: number }[] };
@@ -176,9 +176,25 @@ describe("the page cache's fast path on the built server", () => {
     const start = await views();
     expect(start).toBeTypeOf("number");
     const before = await fastHits(fast);
+    let named: string | undefined;
     for (const address of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
-      for (let i = 0; i < 2; i++) await raw(fast.port, "GET", article, { "User-Agent": READER, "X-Forwarded-For": address, "Accept-Encoding": "br" });
+      for (let i = 0; i < 2; i++) {
+        const hit = await raw(fast.port, "GET", article, { "User-Agent": READER, "X-Forwarded-For": address, "Accept-Encoding": "identity" });
+        named = /<meta name="sahara-view" content="([a-z]+):(\d+)"/.exec(hit.body.toString())?.slice(1).join(":");
+        expect(header(hit, "surrogate-key")).toContain(`${named?.replace(":", "-")}`);
+      }
     expect(await fastHits(fast)).toBe(before + 6);
+    expect(await views()).toBe(start); // a hit is no view: behind a CDN most never reach us
+    const [type, id] = named!.split(":");
+    for (const address of ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+      for (let i = 0; i < 2; i++) {
+        const beacon = await fetch(`${fast.url}/api/views`, {
+          method: "POST",
+          headers: { "User-Agent": READER, "X-Forwarded-For": address, Origin: "http://news.sahara.test", "Content-Type": "text/plain;charset=UTF-8" },
+          body: JSON.stringify({ type, id: Number(id) }),
+        });
+        expect(beacon.status).toBe(204);
+      }
     // Counted in the background: three readers, each twice today, are three views.
     await expect.poll(views).toBe(start! + 3);
   });

@@ -104,7 +104,7 @@ describe("sitemap.xml, rss.xml and robots.txt", () => {
     const { status, type, cache, body } = await text("/podcasts/feed.xml");
     expect(status).toBe(200);
     expect(type).toContain("application/rss+xml");
-    expect(cache).toBe("public, max-age=300");
+    expect(cache).toBe("public, max-age=300, s-maxage=60, stale-while-revalidate=600, stale-if-error=86400");
     expect(validateXml(body)).toBe(true);
     const doc = parseXml(body, { ignoreAttributes: false, attributeNamePrefix: "@", parseNodeValue: false, arrayMode: (name: string) => name === "item" }) as {
       rss: Record<string, unknown>;
@@ -174,7 +174,7 @@ describe("the public JSON endpoints", () => {
     const res = await fetch(base + path);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60, stale-while-revalidate=600, stale-if-error=86400");
     const body = (await res.json()) as Partial<Record<"articles" | "categories" | "items" | "types", unknown>>;
     const list = body.articles ?? body.categories ?? body.items ?? body.types;
     expect(Array.isArray(list) && list.length > 0).toBe(true);
