@@ -15,6 +15,9 @@
  *  - fastpath, memory (bench-fastpath.ts): cached `/`, `/news` and an article with the page cache's fast path on and
  *    off against a static file served by a bare node:http server and by nginx (when installed); each web process's
  *    resident memory idle and at its peak under BENCH_MEMORY_MS (default 60 s) of load, on PGlite and PostgreSQL.
+ *  - cdn (bench-cdn.ts): the real Varnish (deploy/varnish/default.vcl) in front of the server: `/`, `/news` and an
+ *    article against Varnish serving a static file of the same size (wrk when installed), origin requests per
+ *    10,000 reader requests, and publish → visible through Varnish (p50/p95 over 20 publishes).
  * `BENCH_ONLY=pages` (a comma-separated list of those section names) runs only those sections; BENCH_MS sets
  * the duration of each throughput run (default 3000 ms), BENCH_LIGHTHOUSE=off skips Lighthouse.
  * Requests go to 127.0.0.1 only, bounded in count and time.
@@ -25,7 +28,7 @@ export {};
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 
-const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory"];
+const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory", "cdn"];
 const only = process.env.BENCH_ONLY?.split(",")
   .map((s) => s.trim())
   .filter(Boolean);
@@ -84,4 +87,10 @@ if (runs("fastpath")) {
 if (runs("memory")) {
   const { benchMemory } = await import("./bench-fastpath.ts");
   await benchMemory();
+}
+
+// The shared cache in front of the site: Varnish's throughput, origin requests, publish to visible (issue 43).
+if (runs("cdn")) {
+  const { benchCdn } = await import("./bench-cdn.ts");
+  await benchCdn({ durationMs: Math.max(5000, DURATION_MS) });
 }

@@ -15,6 +15,7 @@ import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node";
 const CONDITIONS: [RegExp, string][] = [
   [/^!hasChromium$/, "no Chromium (CHROMIUM_PATH or /usr/bin/chromium)"],
   [/^!hasFfmpeg$/, "no ffmpeg on PATH"],
+  [/^!hasVarnish$/, "no Varnish with its xkey module (apt-get install varnish varnish-modules)"],
   [/^!hasTar$/, "no GNU tar on PATH"],
   [/^!hasProc$/, "no /proc (not Linux)"],
   [/^!(process\.env\.TEST_DATABASE_URL|adminUrl|postgresUp)$/, "no PostgreSQL (TEST_DATABASE_URL unset or not answering)"],
