@@ -2,29 +2,13 @@
  * What the item's edit page says of when readers see a save (issue 43): within seconds with a purge of the shared
  * cache, a warning when the latest purge failed, the shared cache's time-to-live without one.
  */
-import { createElement as h, type ReactNode } from "react";
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { I18nextProvider } from "react-i18next";
+import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
-import { createI18n } from "#app/lib/i18n.ts";
-import type { Language } from "#domain/language.ts";
-import { translationsFor } from "#server/http/i18n.server.ts";
+import { renderUnderRoot, visibleText } from "#tests/helpers/render.ts";
 import { CdnNotice, type CdnNoticeSummary } from "./cdn-notice.tsx";
 
-function render(node: ReactNode, lang: Language = "ar"): string {
-  const root = { lang, translations: translationsFor(lang) };
-  const router = createMemoryRouter([{ id: "root", path: "*", loader: () => root, Component: () => node }], {
-    initialEntries: ["/"],
-    hydrationData: { loaderData: { root } },
-  });
-  return renderToString(h(I18nextProvider, { i18n: createI18n(lang, translationsFor(lang)) }, h(RouterProvider, { router })));
-}
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+const render = renderUnderRoot;
+const text = visibleText;
 const state = (html: string) => /data-state="([a-z]+)"/.exec(html)?.[1];
 
 describe("when readers see a save, on the item's edit page", () => {

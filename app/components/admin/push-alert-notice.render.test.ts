@@ -2,30 +2,14 @@
  * What the editor sees of an item's breaking-news alert, and the readers' opt-in box as the server renders it
  * (docs/decisions/0127-breaking-news-alerts.md).
  */
-import { createElement as h, type ReactNode } from "react";
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { I18nextProvider } from "react-i18next";
+import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
-import { createI18n } from "#app/lib/i18n.ts";
-import type { Language } from "#domain/language.ts";
-import { translationsFor } from "#server/http/i18n.server.ts";
+import { renderUnderRoot, visibleText } from "#tests/helpers/render.ts";
 import { PushAlertNotice } from "./push-alert-notice.tsx";
 import { PushOptIn } from "#app/components/content/push-opt-in.tsx";
 
-function render(node: ReactNode, lang: Language = "ar"): string {
-  const root = { lang, translations: translationsFor(lang) };
-  const router = createMemoryRouter([{ id: "root", path: "*", loader: () => root, Component: () => node }], {
-    initialEntries: ["/"],
-    hydrationData: { loaderData: { root } },
-  });
-  return renderToString(h(I18nextProvider, { i18n: createI18n(lang, translationsFor(lang)) }, h(RouterProvider, { router })));
-}
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+const render = renderUnderRoot;
+const text = visibleText;
 const alert = (state: "queued" | "sending" | "sent" | "held", sent = 0, failed = 0, removed = 0) => ({ state, sent, failed, removed, finishedAt: null });
 
 describe("the alert on the item's edit page", () => {
