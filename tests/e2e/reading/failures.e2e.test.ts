@@ -18,7 +18,8 @@ const DETAIL_DATA = /\/(news|articles)\/[^/?]+\.data(\?|$)/;
 /** The contact form's post (app/enhance/forms.js posts to the page itself, as the browser does). */
 const CONTACT_DATA = /\/contact(\?|$)/;
 const AUTH_DATA = /\/auth\.data(\?|$)/;
-const NEWS_API = /\/api\/news\?page=\d+$/;
+/** The news listing's requests for its next pages, in the page's language (/news is Arabic). */
+const NEWS_API = /\/api\/news\?page=\d+&lang=ar$/;
 
 /** Each test posts from its own address, so the contact form's per-address limit never touches another test. */
 let addressCounter = 0;

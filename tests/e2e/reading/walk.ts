@@ -15,10 +15,13 @@
  * tripled the walk and found nothing the two could not. Findings are collected and compared with [] at the end
  * of each test, so one run lists all of them rather than the first.
  */
+import fs from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import { hasChromium, launchBrowser } from "#tests/e2e/support/browser.ts";
+import { projectRoot } from "#tests/e2e/support/server.ts";
 import { allA11yViolations } from "#tests/e2e/support/a11y.ts";
 import { isLocalizable, localizedPath, splitAddress } from "#domain/addresses.ts";
 
@@ -84,6 +87,30 @@ async function open(page: Page, path: string, lang: Lang, hydrate: boolean): Pro
   const htmlLang = await page.evaluate(() => document.documentElement.lang);
   if (htmlLang !== lang) findings.push(`<html lang="${htmlLang}">`);
   return findings;
+}
+
+/**
+ * A step that runs inside the page (page.evaluate has no time limit of its own: a page whose frames stop coming
+ * would hold the walk until the test's 15 minutes end, saying nothing). After a minute the walk stops with the page,
+ * the width and the step named, and a screenshot of the page kept in tests/e2e/screenshots/.
+ */
+async function answersWithin<T>(page: Page, step: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const file = join(projectRoot, "tests/e2e/screenshots", `walk-stuck-${step.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}.png`);
+      fs.mkdirSync(dirname(file), { recursive: true });
+      void page
+        .screenshot({ path: file, timeout: 10_000 })
+        .catch(() => undefined)
+        .finally(() => reject(new Error(`the page gave no answer within 60 s: ${step} (${page.url()})`)));
+    }, 60_000);
+  });
+  try {
+    return await Promise.race([work, stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -203,13 +230,13 @@ export function walkWithJavaScript(lang: Lang) {
           await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
           for (const f of await open(page, path, lang, true)) note(path, null, f);
           for (const width of WIDTHS) {
-            await page.setViewportSize({ width, height: HEIGHT });
-            const { overflow, cut, culprits } = await layoutFindings(page);
+            const resized = page.setViewportSize({ width, height: HEIGHT }).then(() => layoutFindings(page));
+            const { overflow, cut, culprits } = await answersWithin(page, `${lang} ${path} @${width}: resizing and measuring`, resized);
             if (overflow > 0) note(path, width, `wider than the viewport (${culprits.join(", ")})`);
             for (const c of cut) note(path, width, `header ${c}`);
             const scope = AXE_WIDTHS.has(width) ? undefined : HEADER_AXE_PAGES.has(path) ? '[data-testid="site-header"]' : null;
             if (scope === null) continue;
-            for (const v of await allA11yViolations(page, scope))
+            for (const v of await answersWithin(page, `${lang} ${path} @${width}: axe`, allA11yViolations(page, scope)))
               note(path, width, `axe ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
           }
         }
