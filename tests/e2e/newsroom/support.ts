@@ -120,6 +120,18 @@ export async function typeBody(page: Page, text: string, field = "content") {
   await page.keyboard.insertText(text);
 }
 
+/**
+ * Waits until the editor's own document (the hidden input it posts, written from its state) holds `text`.
+ * The editable's DOM shows typed text before ProseMirror has read it; a key pressed in between (Enter, Shift+Home)
+ * acts on the editor's older selection, so a split or a selection lands before the text just typed.
+ */
+export async function bodyHolds(page: Page, text: string, field = "content") {
+  await page.waitForFunction(([f, t]) => (document.querySelector<HTMLInputElement>(`[data-testid="input-${f}"]`)?.value ?? "").includes(t), [
+    field,
+    text,
+  ] as const);
+}
+
 /** A datetime-local value `ms` from now in the site's time (UTC), to the second. */
 export function siteTimeIn(ms: number): string {
   return new Date(Date.now() + ms).toISOString().slice(0, 19);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { DESKTOP, hasChromium } from "#tests/e2e/support/browser.ts";
 import {
+  bodyHolds,
   contentEditor,
   keepEvidence,
   mainViolations,
@@ -259,14 +260,16 @@ describe.skipIf(!hasChromium)("search and sharing fields", () => {
       await page.fill('[data-testid="input-title"]', title);
       await page.fill('[data-testid="input-excerpt"]', "مقتطف مقال الروابط للاختبار");
       await typeBody(page, "فقرة أولى من المقال تكفي للحفظ دون مشكلة.");
-      await page.waitForSelector('[data-testid="editor-content"] p:has-text("فقرة أولى")');
+      await bodyHolds(page, "فقرة أولى من المقال تكفي للحفظ دون مشكلة.</p>");
       // Both paragraphs are typed first: once a link is applied, Tiptap hands the focus and the selection back on a
-      // later frame, and keys pressed meanwhile would act on the old selection.
+      // later frame, and keys pressed meanwhile would act on the old selection. Each key waits for the text before
+      // it to be in the editor's document (bodyHolds).
       await page.keyboard.press("Enter");
       await page.keyboard.insertText("عرض الراعي");
+      await bodyHolds(page, "<p>عرض الراعي</p>");
       await page.keyboard.press("Enter");
       await page.keyboard.insertText("مصدر الخبر");
-      await page.waitForSelector('[data-testid="editor-content"] p:has-text("مصدر الخبر")');
+      await bodyHolds(page, "<p>مصدر الخبر</p>");
       const paragraph = (text: string) => page.locator('[data-testid="editor-content"] p', { hasText: text });
       // A plain link, no option (the caret is at the end of its paragraph).
       await page.keyboard.press("Shift+Home");
