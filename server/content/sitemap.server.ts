@@ -25,6 +25,7 @@ import { cached } from "./cache.server.ts";
 import { isPublished } from "./published.server.ts";
 import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
+import { hooksOf } from "./types/index.server.ts";
 
 export type { FeedItem } from "./published-items.server.ts";
 
@@ -116,7 +117,8 @@ export async function listSitemapEntries(
         id: t.id,
         slug: t.pageSlug,
         titleFr: t.titleFr,
-        updatedAt: t.updatedAt,
+        // A type whose page moves without its row (a live coverage's entries) says when it last did.
+        updatedAt: hooksOf(type).lastModified?.() ?? t.updatedAt,
         publishDate: t.publishDate,
       })
       .from(t)
