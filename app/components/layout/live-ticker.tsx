@@ -23,7 +23,8 @@ export function LiveTicker({ lang }: { lang: Language }) {
   if (!items.length) return null;
   return (
     <div className="border-t border-sand-200 bg-white" data-testid="live-ticker">
-      <nav aria-label={t("live.tickerLabel")} className="mx-auto flex h-10 max-w-7xl items-center px-4">
+      {/* A region, not a <nav>: the speculation rules prefetch the links of nav elements, and these lead to stories. */}
+      <section aria-label={t("live.tickerLabel")} className="mx-auto flex h-10 max-w-7xl items-center px-4">
         <ul
           className="flex min-w-0 flex-1 items-center gap-6 overflow-x-auto whitespace-nowrap text-sm [scrollbar-width:none]"
           data-ticker-src={`${LANGUAGE_PREFIX[lang]}/live.json`}
@@ -41,7 +42,7 @@ export function LiveTicker({ lang }: { lang: Language }) {
             </li>
           ))}
         </ul>
-      </nav>
+      </section>
       {/* The page's own enhancement (the static document's): keeps the items current while the tab is visible. */}
       {staticPage && <script type="module" src={tickerScript} />}
     </div>

@@ -14,6 +14,7 @@ import { hasVarnish, originRequests, sharedMaxAge, startVarnish, varnishMissing,
 import type { LiveEntriesAnswer, LiveEntry } from "#domain/live.ts";
 import { validInput } from "#tests/helpers/content.ts";
 import { dataOf, openStream, type SseStream } from "#tests/e2e/live/sse.ts";
+import { COALESCE_MS } from "#server/cdn/purge.server.ts";
 
 type Item = { id: number; page_slug: string; url: string; updated_at: string; title: string };
 
@@ -187,6 +188,38 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
   });
 });
 
+/**
+ * Waits until the purges the server's writes so far asked for are done: no `cdn.purge` job queued or running, and no
+ * new purge attempt between two looks further apart than the purge follower's gathering window (COALESCE_MS), so
+ * none is still being gathered. A copy Varnish keeps after this is not dropped by a purge of an earlier write.
+ */
+async function purgesSettled(serverUrl: string): Promise<void> {
+  const look = async () => {
+    const text = await (await fetch(`${serverUrl}/metrics`)).text();
+    let attempts = 0;
+    let pending = 0;
+    for (const line of text.split("\n")) {
+      const attempt = /^sahara_cdn_purges_total\{[^}]*\} (\d+)$/.exec(line);
+      if (attempt) attempts += Number(attempt[1]);
+      const job = /^sahara_jobs\{([^}]*)\} (\d+)$/.exec(line);
+      if (job && /name="cdn\.purge"/.test(job[1]) && /state="(queued|running)"/.test(job[1])) pending += Number(job[2]);
+    }
+    return { attempts, pending };
+  };
+  let previous = await look();
+  await expect
+    .poll(
+      async () => {
+        const now = await look();
+        const settled = now.pending === 0 && previous.pending === 0 && now.attempts === previous.attempts;
+        previous = now;
+        return settled;
+      },
+      { interval: COALESCE_MS * 2 + 100, timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
 describe.skipIf(!hasVarnish)("Varnish in front of a live coverage (issue 44)", () => {
   let server: AuthServer<"admin">;
   let varnish: RunningVarnish | undefined;
@@ -229,6 +262,8 @@ describe.skipIf(!hasVarnish)("Varnish in front of a live coverage (issue 44)", (
     await api("PATCH", `/api/admin/coverage/${coverage.id}`, { live: true });
     const first = await api<{ id: number; entry: LiveEntry }>("POST", `/api/admin/coverage/${coverage.id}/entries`, { body: "<p>أول سطر في التغطية</p>" }, 201);
     const path = `${coverage.url}/entries`;
+    // The purges of these writes (the coverage, its start, its first entry) are behind us before anything is kept.
+    await purgesSettled(server.url);
 
     expect((await json(await viaCache(path))).cache).toBe("MISS");
     const kept = await json(await viaCache(path));

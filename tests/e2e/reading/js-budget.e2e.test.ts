@@ -40,10 +40,22 @@ async function javaScriptOf(path: string, origin = base) {
   const page = await html(path, origin);
   const { inline, files } = scriptsOf(page);
   let fileBytes = 0;
-  for (const url of files) fileBytes += gzipSync(Buffer.from(await (await fetch(new URL(url, origin))).arrayBuffer()), { level: 9 }).length;
+  let liveBytes = 0;
+  for (const url of files) {
+    const bytes = gzipSync(Buffer.from(await (await fetch(new URL(url, origin))).arrayBuffer()), { level: 9 }).length;
+    fileBytes += bytes;
+    if (LIVE_SCRIPT.test(url)) liveBytes += bytes;
+  }
   const inlineBytes = inline.length ? gzipSync(inline.join("\n"), { level: 9 }).length : 0;
-  return { total: fileBytes + inlineBytes, files, hydrates: page.includes("__reactRouterContext") };
+  return { total: fileBytes + inlineBytes, liveBytes, files, hydrates: page.includes("__reactRouterContext") };
 }
+
+/**
+ * The live scripts (issue 44): a live coverage's (live.js) and, on every page while something is live or breaking,
+ * the header ticker's (ticker.js). The issue gives them at most 3 KB on top of a page's own budget.
+ */
+const LIVE_SCRIPT = /\/assets\/(live|ticker)-[\w-]+\.js$/;
+const LIVE_BUDGET = 3 * KB;
 
 /** The first link of `type` in the page at `from`. */
 async function firstLink(from: string, type: string) {
@@ -103,7 +115,11 @@ describe("the JavaScript budget of every public page type (gzip: files, modulepr
       const path = typeof row.path === "string" ? row.path : await row.path();
       const js = await javaScriptOf(path);
       expect(js.hydrates, `${path} hydrates`).toBe(false);
-      expect(js.total, `${path}: ${js.total} bytes of JavaScript (${js.files.join(", ")})`).toBeLessThanOrEqual(row.budget);
+      // Whether the shared server has a live coverage or a breaking item at this moment (other files post them)
+      // decides whether the ticker's script is here: the page's own budget is checked without it, and it within its own.
+      const own = js.total - js.liveBytes;
+      expect(own, `${path}: ${own} bytes of JavaScript besides the live scripts (${js.files.join(", ")})`).toBeLessThanOrEqual(row.budget);
+      expect(js.liveBytes, `${path}: the live scripts`).toBeLessThanOrEqual(LIVE_BUDGET);
     });
   }
 });
@@ -147,11 +163,12 @@ describe("the JavaScript budget of a live coverage's page and of the ticker", ()
   it("the live page: at most 5 KB + 3 KB, the live script itself at most 3 KB, and no React in the browser", async () => {
     const js = await javaScriptOf(coveragePath, server.url);
     expect(js.hydrates).toBe(false);
-    const live = js.files.find((f) => /\/live-[\w-]+\.js$/.test(f));
-    expect(live, js.files.join(", ")).toBeTruthy();
-    const liveBytes = gzipSync(Buffer.from(await (await fetch(new URL(live!, server.url))).arrayBuffer()), { level: 9 }).length;
-    expect(liveBytes, `live script: ${liveBytes} bytes`).toBeLessThanOrEqual(3 * KB);
-    expect(js.total, `${js.total} bytes (${js.files.join(", ")})`).toBeLessThanOrEqual(8 * KB);
+    expect(
+      js.files.some((f) => /\/live-[\w-]+\.js$/.test(f)),
+      js.files.join(", "),
+    ).toBe(true);
+    expect(js.liveBytes, `live scripts: ${js.liveBytes} bytes`).toBeLessThanOrEqual(LIVE_BUDGET);
+    expect(js.total - js.liveBytes, `${js.total} bytes (${js.files.join(", ")})`).toBeLessThanOrEqual(5 * KB);
   });
 
   it("the home page with the ticker: still at most 5 KB", async () => {
