@@ -79,8 +79,9 @@ export function LiveEntryView({ entry, lang, template = false }: { entry: LiveEn
           {entry.author}
         </bdi>
       </header>
-      {/* Sanitised by the server (the rich-text editor's allow-list) before it was stored. */}
-      <div className="prose-article mt-2 text-lg leading-relaxed" data-part="body" dangerouslySetInnerHTML={{ __html: entry.body }} />
+      {/* Sanitised by the server (the rich-text editor's allow-list) before it was stored. An entry is written in one
+          language whatever the page's: `auto` sets an Arabic entry right to left on the French page too. */}
+      <div dir="auto" className="prose-article mt-2 text-lg leading-relaxed" data-part="body" dangerouslySetInnerHTML={{ __html: entry.body }} />
       {entry.image && (
         <img
           src={entry.image.url}

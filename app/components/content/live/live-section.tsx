@@ -16,7 +16,7 @@ function KeyEventLink({ entry, lang }: { entry: LiveEntry; lang: Language }) {
       <time dateTime={isoDate(entry.at)} className="shrink-0 font-bold" data-part="key-at">
         {formatDate(entry.at, lang, "dateTime")}
       </time>
-      <span className="group-hover:underline" data-part="key-text">
+      <span dir="auto" className="group-hover:underline" data-part="key-text">
         {excerpt(entryText(entry.body), KEY_EVENT_TEXT)}
       </span>
     </a>
