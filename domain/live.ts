@@ -83,6 +83,23 @@ export const LIVE_ENTRY_LIMITS = {
   maxClientKey: 64,
 } as const;
 
+/**
+ * The readable text of an entry's sanitised HTML: the key events' summary, the entry page's description, the
+ * composer's length check and the outbox's preview.
+ */
+export function entryText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 /** Entries a page shows before "older entries" (and the JSON's first answer without a cursor). */
 export const LIVE_PAGE_SIZE = 50;
 /** Entries listed under «أهم الأحداث» at the top of the page. */

@@ -9,7 +9,7 @@
  * `<url>` per language with the others as hreflang alternates. The Google News sitemap lists the news-like items
  * of the last two days the same way.
  */
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { authors } from "#server/db/schema.server.ts";
 import { authorPath } from "#domain/authors.ts";
@@ -23,7 +23,7 @@ import { languagesWithText } from "#domain/localized.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { cached } from "./cache.server.ts";
 import { isPublished } from "./published.server.ts";
-import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
+import { listPublishedFeedItems, recentPublished, unionOf, type FeedItem } from "./published-items.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
 import { hooksOf } from "./types/index.server.ts";
 
@@ -162,20 +162,7 @@ export function listNewsSitemapItems(db: Database, now = new Date()): Promise<Ne
   const types = newsSitemapTypes();
   return cached(`news-sitemap:${Math.floor(now.getTime() / 60_000)}`, types, async () => {
     const since = new Date(now.getTime() - NEWS_SITEMAP_HOURS * 3_600_000);
-    const rows = await unionOf(types, (type, rank) => {
-      const t = tableOf(type);
-      return db
-        .select({
-          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-          id: t.id,
-          slug: t.pageSlug,
-          title: t.title,
-          titleFr: t.titleFr,
-          publishDate: t.publishDate,
-        })
-        .from(t)
-        .where(isPublished(t, and(indexed(type), gte(t.publishDate, since)), sql`${t.publishDate} <= ${now.toISOString()}`));
-    })
+    const rows = await recentPublished(db, { types, since, where: indexed, upTo: now })
       .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
       .limit(NEWS_SITEMAP_MAX_URLS);
     const items: NewsSitemapItem[] = [];

@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import type { MetaDescriptor } from "react-router";
 import type { Route } from "./+types/coverage-entry";
-import { LiveBadge, LiveEntryView, entryText } from "#app/components/content/live/live-entry.tsx";
+import { LiveBadge, LiveEntryView } from "#app/components/content/live/live-entry.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { absoluteUrl, localUrl, robotsMeta, rootData, siteNameOf } from "#app/lib/seo.ts";
 import { excerpt, formatDate } from "#domain/format.ts";
-import { entryAnchor, isLive } from "#domain/live.ts";
+import { entryAnchor, entryText, isLive } from "#domain/live.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
 import { getDb } from "#server/db/client.server.ts";

@@ -5,7 +5,7 @@
  * "live" tag alone: a start or an end, or a save of a breaking item, invalidates it (and, through the surrogate key
  * every page then carries, purges the site); nothing else that is saved touches the pages for it.
  */
-import { and, desc, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { ALL_CONTENT_TYPES, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import { localizedPath } from "#domain/addresses.ts";
 import type { Language } from "#domain/language.ts";
@@ -16,8 +16,8 @@ import { categories, coverages } from "#server/db/schema.server.ts";
 import { BREAKING_CATEGORY } from "#server/push/alerts.server.ts";
 import { cached } from "../cache.server.ts";
 import { isPublished } from "../published.server.ts";
-import { unionOf } from "../published-items.server.ts";
-import { columnOf, tableOf } from "../registry.server.ts";
+import { recentPublished } from "../published-items.server.ts";
+import { columnOf } from "../registry.server.ts";
 
 /** An item of the ticker before its language is chosen. */
 type Row = { kind: TickerItem["kind"]; type: ContentType; id: number; slug: string; title: string; titleFr: string | null };
@@ -46,20 +46,7 @@ async function tickerRows(db: Database, now: Date): Promise<Row[]> {
   if (rows.length >= TICKER_MAX_ITEMS) return rows;
   const types = breakingTypes();
   const since = new Date(now.getTime() - TICKER_BREAKING_HOURS * 3_600_000);
-  const breaking = await unionOf(types, (type, rank) => {
-    const t = tableOf(type);
-    return db
-      .select({
-        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-        id: t.id,
-        slug: t.pageSlug,
-        title: t.title,
-        titleFr: t.titleFr,
-        publishDate: t.publishDate,
-      })
-      .from(t)
-      .where(isPublished(t, and(gte(t.publishDate, since), breakingOf(type))));
-  })
+  const breaking = await recentPublished(db, { types, since, where: breakingOf })
     .orderBy(sql`publish_date desc`, sql`id desc`)
     .limit(TICKER_MAX_ITEMS * 2);
   const liveIds = new Set(live.map((r) => r.id));

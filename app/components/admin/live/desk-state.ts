@@ -4,11 +4,10 @@
  * the desk polls for. The server de-duplicates a post by its `client_key`, so sending one again after a lost answer
  * never posts it twice.
  */
-import { LIVE_ENTRY_LIMITS, type LiveEntry } from "#domain/live.ts";
+import { entryText, LIVE_ENTRY_LIMITS, type LiveEntry } from "#domain/live.ts";
 
-/** One post as the composer made it: the API's fields (contracts.md), its idempotency key and when it was queued. */
-export type OutboxPost = {
-  client_key: string;
+/** What the composer's form holds: the API's fields (contracts.md), without the idempotency key. */
+export type EntryDraft = {
   body: string;
   key_event: boolean;
   pinned: boolean;
@@ -17,9 +16,10 @@ export type OutboxPost = {
   image_alt: string | null;
   video_id: string | null;
   embed_url: string | null;
-  /** When the editor posted it (ISO). */
-  queuedAt: string;
 };
+
+/** One post as the composer made it: its fields, its idempotency key and when it was queued (ISO). */
+export type OutboxPost = EntryDraft & { client_key: string; queuedAt: string };
 
 const PREFIX = "sahara:live-outbox:v1:";
 
@@ -112,16 +112,5 @@ export function mergeEntries(list: readonly LiveEntry[], changed: readonly LiveE
   return [...byId.values()].sort((a, b) => b.id - a.id);
 }
 
-/** The readable text of an entry's HTML (the composer's check of LIVE_ENTRY_LIMITS, the outbox's preview). */
-export function plainTextOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, " ")
-    .trim();
-}
+/** The readable text of an entry's HTML (domain/live.ts), as the composer and the outbox name it. */
+export const plainTextOf = entryText;

@@ -10,19 +10,9 @@ import { RichTextField } from "#app/components/editor/rich-text-field.tsx";
 import { LibraryPicker } from "#app/components/admin/library-picker.tsx";
 import { localizedText, type LibraryFile } from "#domain/library.ts";
 import { LIVE_ENTRY_LIMITS } from "#domain/live.ts";
-import { plainTextOf } from "./desk-state.ts";
+import { plainTextOf, type EntryDraft } from "./desk-state.ts";
 
-/** What the form holds (the API's fields, without the idempotency key). */
-export type EntryDraft = {
-  body: string;
-  key_event: boolean;
-  pinned: boolean;
-  push: boolean;
-  image: string | null;
-  image_alt: string | null;
-  video_id: string | null;
-  embed_url: string | null;
-};
+export type { EntryDraft };
 
 export const BLANK_DRAFT: EntryDraft = {
   body: "",

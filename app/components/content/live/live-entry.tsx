@@ -18,19 +18,6 @@ export function LiveBadge({ className = "" }: { className?: string }) {
 /** Whether a card's item is live now: its card fields name a start and no end (domain/content-types/coverage.ts). */
 export const cardIsLive = (card: { liveStartedAt?: unknown; liveEndedAt?: unknown }) => Boolean(card.liveStartedAt) && !card.liveEndedAt;
 
-/** The text of an entry's sanitised HTML, for the key events' summary and the entry page's description. */
-export const entryText = (body: string) =>
-  body
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, " ")
-    .trim();
-
 /** An embedded post's site, shown on its link card (no third-party script is ever loaded). */
 const hostOf = (url: string) => {
   try {

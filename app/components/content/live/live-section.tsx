@@ -2,10 +2,10 @@ import { useTranslation } from "react-i18next";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
 import { LANGUAGE_PREFIX } from "#domain/addresses.ts";
-import { entryAnchor, type LiveEntry } from "#domain/live.ts";
+import { entryAnchor, entryText, type LiveEntry } from "#domain/live.ts";
 import type { LivePageData } from "#domain/detail-view.ts";
 import type { Language } from "#domain/language.ts";
-import { entryText, LiveBadge, LiveEntryTemplate, LiveEntryView, TEMPLATE_ENTRY } from "./live-entry.tsx";
+import { LiveBadge, LiveEntryTemplate, LiveEntryView, TEMPLATE_ENTRY } from "./live-entry.tsx";
 
 /** Characters of an entry's text in the key events' summary. */
 const KEY_EVENT_TEXT = 140;
