@@ -18,7 +18,7 @@ import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
 import { tags } from "#server/db/schema.server.ts";
 import { tagPath } from "#domain/tags.ts";
 import { ALL_CONTENT_TYPES, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
-import { LANGUAGES, type Language } from "#domain/language.ts";
+import { LANGUAGES } from "#domain/language.ts";
 import { languagesWithText } from "#domain/localized.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { cached } from "./cache.server.ts";
@@ -28,13 +28,8 @@ import { columnOf, tableOf } from "./registry.server.ts";
 import { hooksOf } from "./types/index.server.ts";
 
 export type { FeedItem } from "./published-items.server.ts";
-
-/**
- * A page of the site (its language-neutral path) and the languages whose address of it is a page of its own:
- * every language for the sections, author and tag pages (their words are the interface's), the item's
- * `languagesWithText` for an item.
- */
-export type SitemapEntry = { path: string; lastModified: Date; languages: readonly Language[] };
+export type { NewsSitemapItem, SitemapEntry } from "#domain/sitemap-entries.ts";
+import type { NewsSitemapItem, SitemapEntry } from "#domain/sitemap-entries.ts";
 
 /** The protocol's bound on the URLs of one sitemap file (sitemaps.org), and on its size: 50 MB uncompressed. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -149,9 +144,6 @@ export const newsSitemapTypes = (): ContentType[] =>
 /** What Google News reads (https://developers.google.com/search/docs/crawling-indexing/sitemaps/news-sitemap): two days, 1,000 URLs. */
 export const NEWS_SITEMAP_HOURS = 48;
 export const NEWS_SITEMAP_MAX_URLS = 1_000;
-
-/** An item of the Google News sitemap: its page, its titles in the languages it has a text in, its publication. */
-export type NewsSitemapItem = { path: string; publishDate: Date; titles: Partial<Record<Language, string>> };
 
 /**
  * The news-like items published in the last 48 hours, newest first, at most 1,000 URLs' worth (an item is a URL

@@ -8,6 +8,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { publicUrl } from "#domain/content-types/index.ts";
 import type { DetailPage, LivePageData } from "#domain/detail-view.ts";
+import { parseItemKey } from "#domain/item-key.ts";
 import { LIVE_KEY_EVENTS_SHOWN, LIVE_PAGE_SIZE, type LiveEntry, type LiveState } from "#domain/live.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { coverageEntries, coverages } from "#server/db/schema.server.ts";
@@ -16,7 +17,6 @@ import { notFound } from "#server/http/responses.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { cached } from "../cache.server.ts";
-import { parseItemKey } from "../detail.server.ts";
 import { isPublished } from "../published.server.ts";
 import { outerColumn } from "../published-items.server.ts";
 import type { TypeHooks } from "../types/hooks.server.ts";
