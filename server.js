@@ -71,7 +71,11 @@ async function main() {
   // First, before compression (so that the access log counts the bytes that go out) and the static files (so
   // that they carry an X-Request-Id and a log line too): server/ops/access-log.server.ts.
   server.use(appModule.trackRequests({ accessLog: config.ACCESS_LOG === "on" }));
-  server.use(compression());
+  // A live coverage's event stream (text/event-stream) is never compressed: compression holds bytes until it has
+  // enough to squeeze, and each event must reach its reader at once (server/http/live-stream.server.ts).
+  server.use(
+    compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }),
+  );
   /** Counts a request under `label` when `serve` answers it (a file of the build), not when it passes it on. */
   const labelled = (label, serve) => (req, res, next) => {
     appModule.labelRequest(label);
@@ -110,7 +114,11 @@ async function main() {
   const shown = typeof address === "object" && address ? address.port : port;
   appModule.logger.info(`serving on http://localhost:${shown}`);
 
-  const stop = () => listener.close(() => process.exit(0));
+  // Open live streams would keep the server from ever closing: they are ended first (their readers reconnect elsewhere).
+  const stop = () => {
+    appModule.endLiveStreams?.();
+    listener.close(() => process.exit(0));
+  };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
 }

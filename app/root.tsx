@@ -30,6 +30,11 @@ import { ErrorScreen } from "./components/layout/error-screens.tsx";
 import { publicConfig } from "#server/config.server.ts";
 import { translationsFor } from "#server/http/i18n.server.ts";
 import { getSessionUser } from "#server/auth/session.server.ts";
+import { getDb } from "#server/db/client.server.ts";
+import { tickerItems } from "#server/content/live/ticker.server.ts";
+import { markDegraded } from "#server/http/render-scope.server.ts";
+import { logger } from "#server/ops/logger.server.ts";
+import type { TickerItem } from "#domain/live.ts";
 import "./fonts/fonts.css";
 import { fontPreloads } from "./lib/fonts.ts";
 import "./app.css";
@@ -38,6 +43,21 @@ import { robotsMeta } from "./lib/seo.ts";
 async function signedInUser(request: Request): Promise<SignedInUser | null> {
   const user = await getSessionUser(request);
   return user && { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+}
+
+/**
+ * The header's ticker on a reading page (one cached read for all pages: server/content/live/ticker.server.ts); none
+ * on the back-office's pages, and none rather than a failed page when it cannot be read.
+ */
+async function tickerOf(request: Request, lang: Language): Promise<TickerItem[]> {
+  if (!isAddressedByLanguage(new URL(request.url).pathname)) return [];
+  try {
+    return await tickerItems(await getDb(), lang);
+  } catch (error) {
+    logger.warn({ err: error }, "ticker failed");
+    markDegraded();
+    return [];
+  }
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -50,6 +70,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     year: new Date().getFullYear(),
     // The header shows the admin link instead of sign-in when set. No session cookie, no database work.
     user: await signedInUser(request),
+    ticker: await tickerOf(request, lang),
   } satisfies RootLoaderData;
 }
 

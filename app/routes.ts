@@ -34,6 +34,10 @@ function readerRoutes(lang: Language): RouteConfigEntry[] {
     page("podcasts/feed.xml", "routes/feeds/podcast-feed-xml.ts"),
     page("programs/:slug/feed.xml", "routes/feeds/podcast-feed-xml.ts", "program-podcast-feed"),
     page("tags/:slug/feed.xml", "routes/feeds/tag-feed-xml.ts"),
+    // Live coverage (issue 44): the entries after a cursor as JSON, and the ticker's JSON; the stream is Express's
+    // (server/http/live-stream.server.ts), in front of React Router.
+    page("coverage/:slug/entries", "routes/public/coverage-entries.ts"),
+    page("live.json", "routes/feeds/live-json.ts"),
     layout("routes/public/layout.tsx", { id: id("routes/public/layout") }, [
       index("routes/public/home.tsx", { id: id("routes/public/home") }),
       page("news", "routes/public/news.tsx"),
@@ -42,6 +46,7 @@ function readerRoutes(lang: Language): RouteConfigEntry[] {
       ...ALL_CONTENT_TYPES.filter((d) => d.detailPage).map(({ type, publicPath }) =>
         page(`${publicPath.slice(1)}/:slug`, "routes/public/content-detail.tsx", `detail-${type}`),
       ),
+      page("coverage/:slug/entries/:entryId", "routes/public/coverage-entry.tsx"),
       page("authors/:slug", "routes/public/author.tsx"),
       page("emirates", "routes/public/emirates.tsx"),
       page("media", "routes/public/media.tsx"),
@@ -97,6 +102,8 @@ export default [
   route("api/admin/authors/:id", "routes/api/admin-author.ts"),
   route("api/admin/audit", "routes/api/admin-audit.ts"),
   route("api/admin/audit.csv", "routes/api/admin-audit.ts", { id: "api-admin-audit-csv" }),
+  route("api/admin/coverage/:id/entries", "routes/api/admin-coverage-entries.ts"),
+  route("api/admin/coverage/:id/entries/:entryId", "routes/api/admin-coverage-entry.ts"),
   route("api/admin/:type", "routes/api/admin-content.ts"),
   route("api/admin/:type/bulk", "routes/api/admin-content-bulk.ts"),
   route("api/admin/:type/:id", "routes/api/admin-content-item.ts"),

@@ -13,6 +13,12 @@ export const AUDIT_ACTIONS = [
   "account_enabled",
   "sign_in_lockout",
   "newsletter_send",
+  // Live coverage (issue 44): a coverage started or ended, an entry posted, edited or deleted (its id in the details).
+  "live_start",
+  "live_end",
+  "entry_create",
+  "entry_edit",
+  "entry_delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const isAuditAction = (value: unknown): value is AuditAction => typeof value === "string" && (AUDIT_ACTIONS as readonly string[]).includes(value);

@@ -13,6 +13,7 @@ import type { ImageDetailsMap } from "./image-details.ts";
 import type { Language } from "./language.ts";
 import { localized } from "./localized.ts";
 import type { BylineAuthor } from "./authors.ts";
+import type { LiveEntry, LiveState } from "./live.ts";
 
 /** A value of a detail row: text, number, flag or timestamp. */
 export type DetailValue = string | number | boolean | Date | null;
@@ -83,6 +84,29 @@ export type DetailPage = {
   tags?: { id: number; slug: string; name: string }[];
   /** The item's published corrections, oldest first (server/content/corrections.server.ts): under the story and in JSON-LD. */
   corrections?: PageCorrection[];
+  /** A coverage that has ever been live (issue 44): its entries and where its script follows them (server/content/live/pages.server.ts). */
+  live?: LivePageData;
+};
+
+/** The live part of a coverage's page: what the server renders, and what app/enhance/live.js continues from. */
+export type LivePageData = {
+  state: LiveState;
+  /** Started and not ended. */
+  live: boolean;
+  /** Newest first, the pinned entry excluded: the newest page, or the one before `?before=`. */
+  entries: LiveEntry[];
+  pinned: LiveEntry | null;
+  /** The key events, newest first («أهم الأحداث»). */
+  keyEvents: LiveEntry[];
+  /** The latest change's version: the stream's and the JSON's `after`. */
+  cursor: number;
+  /** The id for `?before=` when older entries exist, else null. */
+  olderBefore: number | null;
+  /** The stream's and the entries JSON's paths, language-neutral (the script prefixes the page's language). */
+  streamPath: string;
+  entriesPath: string;
+  /** How often a reader without a stream polls (ms). */
+  pollMs: number;
 };
 
 /** A correction as the public page shows it: its text, the French one when there is one, and its time (ISO). */

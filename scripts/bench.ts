@@ -18,7 +18,11 @@
  *  - cdn (bench-cdn.ts): the real Varnish (deploy/varnish/default.vcl) in front of the server: `/`, `/news` and an
  *    article against Varnish serving a static file of the same size (wrk when installed), origin requests per
  *    10,000 reader requests, and publish → visible through Varnish (p50/p95 over 20 publishes).
- * `BENCH_ONLY=pages` (a comma-separated list of those section names) runs only those sections; BENCH_MS sets
+ *  - live (bench-live.ts): 2,000 readers of a live coverage's stream on one web process: an entry's POST to its
+ *    arrival (p50/p95/max), memory per reader and idle CPU against a bare node:http SSE fan-out of the same bytes;
+ *    then the same readers polling the entries JSON behind Varnish: the origin's request rate and the arrival delay.
+ * `BENCH_ONLY=pages` (a comma-separated list of those section names), or the names as arguments (`npm run bench --
+ * live`), runs only those sections; BENCH_MS sets
  * the duration of each throughput run (default 3000 ms), BENCH_LIGHTHOUSE=off skips Lighthouse.
  * Requests go to 127.0.0.1 only, bounded in count and time.
  */
@@ -28,8 +32,9 @@ export {};
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 
-const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory", "cdn"];
-const only = process.env.BENCH_ONLY?.split(",")
+const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory", "cdn", "live"];
+const only = (process.env.BENCH_ONLY ?? (process.argv.slice(2).join(",") || undefined))
+  ?.split(",")
   .map((s) => s.trim())
   .filter(Boolean);
 const unknown = only?.filter((s) => !SECTIONS.includes(s)) ?? [];
@@ -93,4 +98,10 @@ if (runs("memory")) {
 if (runs("cdn")) {
   const { benchCdn } = await import("./bench-cdn.ts");
   await benchCdn({ durationMs: Math.max(5000, DURATION_MS) });
+}
+
+// Live coverage's readers: SSE on one process against a bare fan-out, then polling behind Varnish (issue 44).
+if (runs("live")) {
+  const { benchLive } = await import("./bench-live.ts");
+  await benchLive();
 }

@@ -27,7 +27,9 @@ import { CLIENT_IP_HEADER } from "./content/views.server.ts";
 import { createPageCache, followInvalidations, responseCachePolicy, type PageCache } from "./http/page-cache.server.ts";
 import { MEDIA_SURROGATE_HEADERS, sharedPageCacheControl } from "./http/shared-cache.server.ts";
 import { createFastPath, type FastPath } from "./http/fast-path.server.ts";
+import { endLiveStreams, LIVE_STREAM_PATHS, liveStream, openLiveStreams } from "./http/live-stream.server.ts";
 import { startCacheBus, type CacheBus } from "./content/cache-bus.server.ts";
+import { startLiveBus, stopLiveBus } from "./content/live/bus.server.ts";
 import { setReadCacheLimit } from "./content/cache.server.ts";
 import { onSocialFeedChanged } from "./social/feed.server.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
@@ -105,6 +107,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     await announceFirstRunSetup(handle.db);
     // With several processes, each hears the others' invalidations (docs/decisions/0106-page-cache.md).
     if (config.REDIS_URL) cacheBus ??= startCacheBus({ url: config.REDIS_URL });
+    // Live coverage's changes reach the readers of every process: Redis, else PostgreSQL's notifications (issue 44).
+    startLiveBus({ redisUrl: config.REDIS_URL, databaseUrl: config.DATABASE_URL, handle });
     // The shared cache in front (CDN_PURGE) is told, from the job queue, what each write here changed (issue 43).
     cdnPurge ??= followInvalidationsToCdn(handle.db, config, { onSocialChange: (listener) => onSocialFeedChanged(() => listener()) });
     // Items scheduled before this start appear at their time (the read cache is told when one comes due).
@@ -132,6 +136,7 @@ export async function shutdown() {
   await cdnPurge?.stop();
   await worker?.stop();
   await cacheBus?.stop();
+  await stopLiveBus();
 }
 
 export function createApp() {
@@ -156,7 +161,7 @@ export function createApp() {
     if (mount) return void (labelRequest(mount), next());
     loadLabeller().then((label) => (labelRequest(label(req.path)), next()), next);
   });
-  setMetricSources({ database: getDatabaseHandle, pageCache: () => pageCache?.cache.stats() });
+  setMetricSources({ database: getDatabaseHandle, pageCache: () => pageCache?.cache.stats(), liveStreams: openLiveStreams });
 
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -232,6 +237,10 @@ export function createApp() {
   // A mail client's one-click unsubscribe (RFC 8058) from any origin, answered before React Router's own origin
   // check refuses it (server/http/one-click-unsubscribe.server.ts).
   app.use(oneClickUnsubscribe(config));
+
+  // A live coverage's event stream (issue 44, server/http/live-stream.server.ts): held open for as long as its reader
+  // reads, never kept by any cache nor compressed (server.js), so it is answered before the caches.
+  app.get(LIVE_STREAM_PATHS, liveStream(config, getDb));
 
   // The reader's stored language, honoured at the bare entry `/` only, before any cache could answer with the
   // Arabic home (server/http/entry-redirect.server.ts).
@@ -315,4 +324,4 @@ export function currentPageCache(): PageCache | undefined {
   return pageCache?.cache;
 }
 
-export { logger, trackRequests, labelRequest };
+export { logger, trackRequests, labelRequest, endLiveStreams };

@@ -84,6 +84,17 @@ const envSchema = z.object({
   PGLITE_SHARED_BUFFERS_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(4096).default(16)),
   /** The read cache's bound (server/content/cache.server.ts): query results kept, least recently used out. */
   READ_CACHE_MAX_ENTRIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(1_000_000).default(1000)),
+  /** Live coverage (issue 44): the event streams one process keeps open; past it a reader is told to poll instead (503). */
+  LIVE_MAX_STREAMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(5000)),
+  /** The pace at which readers without a stream poll a coverage's entries, in milliseconds. */
+  LIVE_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(10_000)),
+  /** A comment sent on every open stream this often, so proxies keep it and readers notice a dead one. */
+  LIVE_HEARTBEAT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(20_000)),
+  /**
+   * The event loop's delay (99th percentile, two looks in a row) past which a process counts as loaded and sends
+   * a share of its live readers to polling; 0: never on delay alone (the LIVE_MAX_STREAMS share still applies).
+   */
+  LIVE_LAG_LIMIT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(500)),
 
   /** The HTTP server's time-outs (docs/decisions/0107-bounded-input.md). Headers must arrive within this. */
   HTTP_HEADERS_TIMEOUT_MS: ms(20_000),

@@ -10,7 +10,8 @@ import { bylineLinks } from "#domain/authors.ts";
 import { CROP_RATIOS, shareImagePath, type CropRatio } from "#domain/image-details.ts";
 import { NAV_ITEMS } from "#domain/navigation.ts";
 import { effectiveSharing } from "#domain/search-sharing.ts";
-import { absoluteUrl, contentMeta, rootData, siteNameOf } from "./seo.ts";
+import { entryAnchor, LIVE_JSON_LD_UPDATES, type LiveEntry } from "#domain/live.ts";
+import { absoluteUrl, contentMeta, rootData, siteNameOf, type LiveBlogInput } from "./seo.ts";
 
 type Match = Parameters<typeof rootData>[0][number];
 
@@ -38,6 +39,7 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     canonicalUrl: textOf(item, "canonicalUrl"),
     noindex: item.noindex === true,
   });
+  const liveBlog = page.live ? liveBlogOf(page) : undefined;
   const picture = sharing.image;
   const details = picture ? page.images?.[picture] : undefined;
   const crops = picture ? (Object.keys(CROP_RATIOS) as CropRatio[]).map((r) => shareImagePath(picture, details, r)) : [];
@@ -57,7 +59,9 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     breadcrumb: [...sectionOf(page, root?.translations ?? {}), { name: title, path: page.url }],
     schemaType: (category && view.schema.byCategory?.[category]) || view.schema.type,
     publishedTime: item.publishDate,
-    modifiedTime: item.updatedAt,
+    // A live coverage was last modified by its latest entry as much as by its own edits.
+    modifiedTime: liveBlog?.updates.length ? latestOf(item.updatedAt, liveBlog.updates) : item.updatedAt,
+    liveBlog,
     // The author profiles when the item names any (decision 0121), else the type's author column.
     author: page.authors?.length ? bylineLinks(lang, page.authors).map((a) => ({ name: a.name, url: a.href })) : first(view.schema.author),
     section: localizedField(lang, item, "categoryName"),
@@ -110,4 +114,37 @@ function sectionOf(page: DetailPage, translations: Record<string, unknown>): { n
   if (!nav) return [];
   const name = translated(translations, nav.label);
   return name ? [{ name, path: nav.to }] : [];
+}
+
+/** A live coverage's LiveBlogPosting: its live times and its LIVE_JSON_LD_UPDATES latest entries (the pinned one among them by its time). */
+function liveBlogOf(page: DetailPage): LiveBlogInput | undefined {
+  const live = page.live;
+  if (!live) return undefined;
+  const entries: LiveEntry[] = [...(live.pinned ? [live.pinned] : []), ...live.entries].sort((a, b) => b.id - a.id).slice(0, LIVE_JSON_LD_UPDATES);
+  return {
+    startTime: live.state.started_at,
+    endTime: live.state.ended_at,
+    updates: entries.map((e) => ({ text: textOfHtml(e.body), published: e.at, modified: e.edited_at, path: `${page.url}#${entryAnchor(e.id)}` })),
+  };
+}
+
+/** The later of an item's own last edit and its entries' times (ISO). */
+function latestOf(updatedAt: Date, updates: LiveBlogInput["updates"]): string {
+  return [new Date(updatedAt).toISOString(), ...updates.flatMap((u) => [u.published, u.modified ?? u.published])].sort().at(-1)!;
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** An entry's sanitised HTML as plain text: its words without the markup, blocks apart, character references read. */
+export function textOfHtml(html: string): string {
+  return html
+    .replace(/<(?:br|\/p|\/li|\/h[1-6]|\/blockquote)\b[^>]*>/gi, " ")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
+      const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
 }

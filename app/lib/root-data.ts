@@ -6,6 +6,7 @@
  */
 import type { Language } from "#domain/language.ts";
 import type { PublicConfig } from "#server/config.server.ts";
+import type { TickerItem } from "#domain/live.ts";
 
 /** One language's strings, as the root loader hands them to the browser. */
 export type Translations = Record<string, unknown>;
@@ -20,4 +21,6 @@ export type RootLoaderData = {
   site: PublicConfig;
   year: number;
   user: SignedInUser | null;
+  /** The header's ticker (issue 44): live coverages, then breaking items, in the page's language; empty off the reading pages or on a failure. */
+  ticker: TickerItem[];
 };

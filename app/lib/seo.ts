@@ -6,7 +6,19 @@
  * JSON-LD against the same types).
  */
 import type { MetaDescriptor } from "react-router";
-import type { Article, BreadcrumbList, NewsArticle, Organization, Person, PodcastEpisode, PodcastEpisodeLeaf, TVEpisode, WithContext } from "schema-dts";
+import type {
+  Article,
+  BlogPosting,
+  BreadcrumbList,
+  LiveBlogPosting,
+  NewsArticle,
+  Organization,
+  Person,
+  PodcastEpisode,
+  PodcastEpisodeLeaf,
+  TVEpisode,
+  WithContext,
+} from "schema-dts";
 import type { RootLoaderData } from "./root-data.ts";
 import type { SchemaType } from "#domain/content-types/define.ts";
 import { localizedPath } from "#domain/addresses.ts";
@@ -19,7 +31,18 @@ type Match = { id: string; data: unknown } | undefined;
 export type DetailExtra = Partial<Pick<PodcastEpisodeLeaf, "contentLocation" | "episodeNumber" | "genre" | "associatedMedia" | "correction">>;
 
 /** A detail page's JSON-LD: its type's schema.org object (define.ts `SchemaType`). */
-export type DetailJsonLd = WithContext<NewsArticle | Article | PodcastEpisode | TVEpisode>;
+export type DetailJsonLd = WithContext<NewsArticle | Article | PodcastEpisode | TVEpisode | LiveBlogPosting>;
+
+/**
+ * A live coverage's blog (issue 44): its page is a `LiveBlogPosting` (Google's LIVE badge) with the time its coverage
+ * began and, once over, ended, and its latest entries as `liveBlogUpdate`, each a BlogPosting at its anchor.
+ */
+export type LiveBlogInput = {
+  startTime: string | null;
+  endTime: string | null;
+  /** Newest first: each entry's text (no markup), its times and its path with its anchor (`/coverage/x#entry-12`). */
+  updates: readonly { text: string; published: string; modified: string | null; path: string }[];
+};
 
 export type ContentMetaInput = {
   matches: readonly Match[];
@@ -53,6 +76,8 @@ export type ContentMetaInput = {
   noindex?: boolean;
   /** The item's tags: JSON-LD `keywords` and `article:tag` (decision 0122). */
   keywords?: readonly string[];
+  /** A coverage that has been live: the JSON-LD is its LiveBlogPosting instead of its type's object. */
+  liveBlog?: LiveBlogInput;
 };
 
 const OG_LOCALE = { ar: "ar_AR", fr: "fr_FR", en: "en_GB" } as const;
@@ -168,9 +193,7 @@ export function detailJsonLd(input: ContentMetaInput, root: RootLoaderData | und
     .filter((d): d is string => Boolean(d))
     .sort()
     .at(-1);
-  return {
-    "@context": "https://schema.org",
-    "@type": input.schemaType,
+  const common = {
     headline: headlineOf(input.title),
     name: input.title,
     description: (input.description ?? "").slice(0, 300),
@@ -184,7 +207,26 @@ export function detailJsonLd(input: ContentMetaInput, root: RootLoaderData | und
     articleSection: input.section ?? undefined,
     keywords: input.keywords?.length ? input.keywords.join(", ") : undefined,
     publisher: publisherOf(root, base),
-    ...input.extra,
+  };
+  if (input.liveBlog)
+    return { "@context": "https://schema.org", "@type": "LiveBlogPosting", ...common, ...input.extra, ...liveBlogFields(input.liveBlog, base, lang) };
+  return { "@context": "https://schema.org", "@type": input.schemaType, ...common, ...input.extra };
+}
+
+/** A live blog's own JSON-LD fields: its coverage's times and its latest updates, each at its address in the page's language. */
+function liveBlogFields(live: LiveBlogInput, base: string, lang: Language): Pick<LiveBlogPosting, "coverageStartTime" | "coverageEndTime" | "liveBlogUpdate"> {
+  const updates = live.updates.map((u): BlogPosting => ({
+    "@type": "BlogPosting",
+    headline: headlineOf(u.text),
+    articleBody: u.text,
+    datePublished: u.published,
+    dateModified: u.modified ?? u.published,
+    url: localUrl(base, lang, u.path),
+  }));
+  return {
+    coverageStartTime: live.startTime ?? undefined,
+    coverageEndTime: live.endTime ?? undefined,
+    liveBlogUpdate: updates.length ? updates : undefined,
   };
 }
 

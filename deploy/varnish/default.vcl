@@ -57,12 +57,23 @@ sub vcl_recv {
         return (pass);
     }
 
+    # A live coverage's stream (text/event-stream, issue 44): one long answer per reader, written a change at a
+    # time. Passed, never kept and never merged with another reader's (a hit-for-pass would queue no one, a miss
+    # would make every reader wait on the first); vcl_backend_response streams it as it comes. The entries JSON
+    # beside it (`/coverage/<slug>/entries?after=<cursor>`) is an ordinary cached answer, one copy per URL,
+    # purged by its `entries` key.
+    if (req.url ~ "^(/fr|/en)?/coverage/[^/?]+/stream(\?.*)?$") {
+        set req.http.x-live-stream = "1";
+        return (pass);
+    }
+
     # One copy per encoding a reader can take (brotli, gzip, none), whatever the browser lists. Varnish itself
     # turns the header into `gzip` or nothing after this (http_gzip_support), so brotli is remembered aside.
     if (req.restarts == 0) {
         unset req.http.x-accept-br;
         unset req.http.x-origin-failed;
         unset req.http.x-fresh-only;
+        unset req.http.x-live-stream;
         if (req.http.Accept-Encoding ~ "(^|[ ,])br([ ,;]|$)") {
             set req.http.x-accept-br = "1";
             set req.http.Accept-Encoding = "br, gzip";
@@ -153,9 +164,26 @@ sub vcl_backend_fetch {
     unset bereq.http.x-fresh-only;
     unset bereq.http.x-cache;
     unset bereq.http.x-purged;
+    # A stream is quiet between changes but for the origin's heartbeat (LIVE_HEARTBEAT_MS, 20 s): wait longer than
+    # that before calling the origin gone.
+    if (bereq.http.x-live-stream) {
+        set bereq.first_byte_timeout = 60s;
+        set bereq.between_bytes_timeout = 90s;
+        unset bereq.http.x-live-stream;
+    }
 }
 
 sub vcl_backend_response {
+    # Server-Sent Events go to the reader byte for byte as the origin writes them: streamed, not compressed here
+    # (gzip would hold bytes back until a block fills), never stored.
+    if (beresp.http.Content-Type ~ "^text/event-stream") {
+        set beresp.do_stream = true;
+        set beresp.do_gzip = false;
+        set beresp.uncacheable = true;
+        set beresp.ttl = 0s;
+        set beresp.grace = 0s;
+        return (deliver);
+    }
     # A failed fetch keeps what is stored: a background fetch just gives up (the stale copy stays), a reader's is
     # retried once accepting any stale copy (vcl_synth). A passed request (a signed-in reader) has none to take.
     if (beresp.status >= 500 && !bereq.uncacheable && (bereq.is_bgfetch || !bereq.http.x-origin-failed) && (bereq.method == "GET" || bereq.method == "HEAD")) {

@@ -36,10 +36,12 @@ export default defineContentType({
   },
   listOrder: "created_at",
   summaryField: "excerpt",
-  card: { fields: ["title", "titleFr", "excerpt", "imageUrl", "pageSlug", "publishDate"] },
+  // The live state makes the «مباشر» badge of its cards (issue 44).
+  card: { fields: ["title", "titleFr", "excerpt", "imageUrl", "pageSlug", "publishDate", "liveStartedAt", "liveEndedAt"] },
   folders: { share_image_url: "coverage/images", image_url: "coverage/images", video_url: "coverage/videos", captions_url: "coverage/captions" },
   search: { title: ["title", "title_fr"], body: ["excerpt", "content"] },
   viewCounter: false,
+  live: true,
   dashboard: { position: 5, tone: "border-s-sand-300" },
   upload: { position: 3, accent: "border-t-palm-600" },
   detail: {

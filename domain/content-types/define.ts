@@ -227,6 +227,11 @@ export type ContentTypeInput<Key extends string = string> = {
   search: { title: readonly string[]; body: readonly string[] } | null;
   /** Whether a detail view adds to the item's `view_count` column (the running total of its listings). */
   viewCounter: boolean;
+  /**
+   * Whether its items can be live (issue 44, docs/decisions/0146-live-coverage.md): started and ended from its edit
+   * page's live desk, collecting short entries readers see arrive without reloading.
+   */
+  live?: boolean;
   /** Permissions of its screens and API: content.write and content.delete unless told. */
   permissions?: { write: Permission; delete: Permission };
   /** Its card on the dashboard and on the upload hub (back-office.md §2): position (from 1) and border colour. */

@@ -157,6 +157,10 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // owner or content.others (checked inside, assertMayEdit).
   { path: "/api/admin/:type/:id/lock", access: "content.write" },
   { path: "/api/admin/:type/:id/notes", access: "content.write" },
+  // A live coverage's entries (issue 44, decision 0146): public the moment they are posted, so content.publish for
+  // reading and writing them; the coverage's owner or content.others (checked inside, assertMayEdit).
+  { path: "/api/admin/coverage/:id/entries", access: "content.publish" },
+  { path: "/api/admin/coverage/:id/entries/:entryId", access: "content.publish" },
   // The audit log's JSON and CSV (decision 0140): administrators only.
   { path: "/api/admin/audit", access: "admin" },
   { path: "/api/admin/audit.csv", access: "admin" },

@@ -30,9 +30,10 @@ import { columnOf, tableOf } from "./registry.server.ts";
 import { addTagToItems, tagMatchKey, tagsOfItems } from "./tags.server.ts";
 import { getForStaff, statusFilter, textFilter } from "./newsroom/read.server.ts";
 import { afterWrite, indexForSearch, keepRevision, removeItems, type Author } from "./newsroom/write.server.ts";
-import { queueOnePushAlert } from "#server/push/alerts.server.ts";
+import { anyBreaking, queueOnePushAlert } from "#server/push/alerts.server.ts";
 import { isIdNumber, parseId } from "#domain/ids.ts";
 import { recordAudit } from "./audit.server.ts";
+import { invalidate } from "./cache.server.ts";
 import { notYourItem, ownItemsSql, type Actor } from "./ownership.server.ts";
 import { canEditOthers, canPublish } from "#server/auth/permissions.server.ts";
 
@@ -242,6 +243,9 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
   const at = request.action === "schedule" ? scheduledAt(request.publishDate, now) : null;
   const categoryId = request.action === "category" ? await offeredCategory(db, type, request.categoryId) : null;
   const t = tableOf(type);
+  // Whether a breaking item (urgent, or in the breaking category) was among the changed, before or after: the
+  // ticker of every page shows those, and its "live" tag is invalidated after the commit (issue 44).
+  let breaking = false;
 
   const changed = await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Database;
@@ -266,6 +270,7 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
       }
     } else ids = await idsMatching(tx, type, { ...request.selection.filter, ownedBy: request.ownedBy });
     if (!ids.length) return [];
+    breaking = request.action !== "tag" && (await anyBreaking(tx, type, ids));
 
     if (request.action === "delete") {
       const gone = await removeItems(tx, type, ids);
@@ -323,6 +328,7 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
       await indexForSearch(tx, type, id);
       if (before.has(id)) alerting.push({ before: before.get(id)!, after: item });
     }
+    if (request.action === "category" && !breaking) breaking = await anyBreaking(tx, type, done);
     // One alert for the whole action, not one per item (issue 39, decision 0134).
     await queueOnePushAlert(tx, type, alerting);
     // One audit row for the whole action, in its transaction (decision 0140).
@@ -331,5 +337,6 @@ export async function runBulkAction(db: Database, type: ContentType, request: Bu
   });
 
   if (changed.length) afterWrite(db, type);
+  if (changed.length && breaking) invalidate("live");
   return { action: request.action, count: changed.length, ids: changed };
 }

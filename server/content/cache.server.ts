@@ -18,10 +18,12 @@ import { CONTENT_TYPES, type ContentType } from "#domain/content-types/index.ts"
 /**
  * A tag is a content type's key (domain/content-types/: what a read of its table depends on), or one of the other
  * tables public pages read ("library": the media library's alt texts, captions and focal points, server/content/image-details.server.ts;
- * "authors": the author profiles, server/content/authors.server.ts; "tags": tag names and slugs, server/content/tags.server.ts).
+ * "authors": the author profiles, server/content/authors.server.ts; "tags": tag names and slugs, server/content/tags.server.ts;
+ * "live": which coverages are live and which items are breaking, read by every page's ticker and the live badges;
+ * "entries": live coverage entries, read by coverage pages, entry pages and the entries JSON, server/content/live/).
  */
-export type CacheTag = ContentType | "categories" | "videos" | "library" | "authors" | "tags";
-export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos", "library", "authors", "tags"];
+export type CacheTag = ContentType | "categories" | "videos" | "library" | "authors" | "tags" | "live" | "entries";
+export const CACHE_TAG_NAMES: readonly CacheTag[] = [...CONTENT_TYPES, "categories", "videos", "library", "authors", "tags", "live", "entries"];
 
 type Entry = { value: Promise<{ value: unknown; degraded: boolean }>; tags: readonly CacheTag[] };
 

@@ -30,6 +30,7 @@ import type { Database } from "#server/db/client.server.ts";
 import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.ts";
 import { referencedType, referenceFields } from "./registry.server.ts";
 import { hooksOf } from "./types/index.server.ts";
+import type { DetailOptions } from "./types/hooks.server.ts";
 import { sanitizeRichText } from "./rich-text.server.ts";
 import { imageDetailsOf } from "./image-details.server.ts";
 import { tagsOfItems } from "./tags.server.ts";
@@ -106,8 +107,11 @@ const detailTags = (type: ContentType): CacheTag[] => [
   ...(hooksOf(type).detailReads ?? []),
 ];
 
-/** The public detail page of a type's item named by a URL segment (a slug, or an id). */
-export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined): Promise<DetailPage> {
+/**
+ * The public detail page of a type's item named by a URL segment (a slug, or an id); `options` carries what the
+ * address says besides (a live coverage's `?before=`), for the type's `detailExtras` hook.
+ */
+export async function loadDetailPage(db: Database, type: ContentType, slugOrId: string | undefined, options: DetailOptions = {}): Promise<DetailPage> {
   const key = parseItemKey(slugOrId);
   if (!key) notFound();
   const found = await loadOrGoHome(type, () => cached(`detail:${type}:${JSON.stringify(key)}`, detailTags(type), () => lookUp(db, type, key)));
@@ -115,14 +119,15 @@ export async function loadDetailPage(db: Database, type: ContentType, slugOrId: 
   if ("movedTo" in found) throw redirect(found.movedTo, 301);
   // Ids, other cases and other Unicode forms of the slug: the slug URL is the one to share and index.
   if (slugOrId !== found.page.item.pageSlug) throw redirect(found.page.url, 301);
-  const [related, videoFile, tags, corrections] = await Promise.all([
+  const [related, videoFile, tags, corrections, extras] = await Promise.all([
     relatedOf(db, type, found.page.item),
     plainVideoFileOf(type, found.page.item),
     tagsOfPage(db, type, found.page.item.id),
     correctionsOfPage(db, type, found.page.item.id),
+    hooksOf(type).detailExtras?.(db, found.page, options),
   ]);
   const images = await imageDetailsOf(db, { item: found.page.item, related });
-  return { ...found.page, related, images, tags, corrections, ...(videoFile ? { videoFile } : {}) };
+  return { ...found.page, ...extras, related, images, tags, corrections, ...(videoFile ? { videoFile } : {}) };
 }
 
 /**

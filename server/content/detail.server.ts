@@ -7,7 +7,8 @@
  */
 import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { definitionOf, isRelationField, PAGE_SLUG_PATTERN, type ContentType } from "#domain/content-types/index.ts";
+import { definitionOf, isRelationField, type ContentType } from "#domain/content-types/index.ts";
+import type { ItemKey } from "#domain/item-key.ts";
 import type { DetailItem, DetailValue, RelatedItem } from "#domain/detail-view.ts";
 import type { Database } from "#server/db/client.server.ts";
 import { categories, slugRedirects } from "#server/db/schema.server.ts";
@@ -19,22 +20,8 @@ import { outerColumn } from "./published-items.server.ts";
 
 export const RELATED_LIMIT = 4;
 
-export type ItemKey = { slug: string } | { id: number };
-
-/** Slugs longer than this were never made by us or by the old site; they cannot name an item. */
-const MAX_KEY_LENGTH = 200;
-
-/**
- * What a URL segment names: a numeric id, or a page slug (letters of any script, digits, single hyphens:
- * an Arabic slug arrives percent-decoded by the router). Anything else cannot name an item.
- */
-export function parseItemKey(value: string | undefined): ItemKey | null {
-  if (!value || value.length > MAX_KEY_LENGTH) return null;
-  if (/^\d{1,9}$/.test(value)) return { id: Number(value) };
-  // The same normal form and case slugify() gives, so a hand-typed URL finds the stored slug.
-  const slug = value.normalize("NFKC").toLowerCase();
-  return PAGE_SLUG_PATTERN.test(slug) ? { slug } : null;
-}
+// Where a detail page's URL segment is read (a pure function, shared with the live pages: domain/item-key.ts).
+export { parseItemKey, type ItemKey } from "#domain/item-key.ts";
 
 /** Every type has these (registry.server.ts CommonColumns); the page needs them whatever the type. */
 const COMMON_COLUMNS = ["id", "title", "titleFr", "pageSlug", "status", "publishDate", "updatedAt", "imageUrl", "authorName", "isDemo"] as const;

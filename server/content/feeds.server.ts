@@ -10,7 +10,8 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "#domain/language.ts"
 import { localized } from "#domain/localized.ts";
 import type { Config } from "#server/config.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
-import type { FeedItem, NewsSitemapItem, SitemapEntry } from "./sitemap.server.ts";
+import type { FeedItem } from "./published-items.server.ts";
+import type { NewsSitemapItem, SitemapEntry } from "#domain/sitemap-entries.ts";
 
 /** The site's name in a language: the Arabic name, or the Latin one (SITE_NAME_FR) for French and English. */
 export const siteNameIn = (config: Pick<Config, "SITE_NAME" | "SITE_NAME_FR">, lang: Language) => (lang === "ar" ? config.SITE_NAME : config.SITE_NAME_FR);

@@ -4,7 +4,7 @@
  * caller names the types and, optionally, a condition per type (the items an author signed, the items on a tag:
  * `linkedTo`). Published-only through isPublished(). Imports no other content module, so any of them may use it.
  */
-import { count, desc, eq, getTableName, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableName, gte, sql, type SQL } from "drizzle-orm";
 import { unionAll, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import { definitionOf, publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { SummaryCard } from "#domain/detail-view.ts";
@@ -18,6 +18,31 @@ export function unionOf<Q>(types: readonly ContentType[], select: (type: Content
   const [first, ...rest] = types.map(select);
   if (!rest.length) return first;
   return (unionAll as unknown as (...q: Q[]) => Q)(first, ...rest);
+}
+
+/**
+ * The titles of the items of `types` published since `since` that `where` keeps (and, given `upTo`, not after it):
+ * one union, each row ranked by its type's place in `types`; the caller orders and limits it (the Google News
+ * sitemap, the ticker's breaking items).
+ */
+export function recentPublished(
+  db: Database,
+  { types, since, where, upTo }: { types: readonly ContentType[]; since: Date; where: (type: ContentType) => SQL | undefined; upTo?: Date },
+) {
+  return unionOf(types, (type, rank) => {
+    const t = tableOf(type);
+    return db
+      .select({
+        rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
+        id: t.id,
+        slug: t.pageSlug,
+        title: t.title,
+        titleFr: t.titleFr,
+        publishDate: t.publishDate,
+      })
+      .from(t)
+      .where(isPublished(t, and(where(type), gte(t.publishDate, since)), upTo && sql`${t.publishDate} <= ${upTo.toISOString()}`));
+  });
 }
 
 /** Which published items: those of `types` that `where` (a condition on each type's table) keeps. */

@@ -9,7 +9,7 @@
  * `<url>` per language with the others as hreflang alternates. The Google News sitemap lists the news-like items
  * of the last two days the same way.
  */
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
 import { authors } from "#server/db/schema.server.ts";
 import { authorPath } from "#domain/authors.ts";
@@ -18,22 +18,18 @@ import { countTagPages, tagHasPublishedItems } from "./tags.server.ts";
 import { tags } from "#server/db/schema.server.ts";
 import { tagPath } from "#domain/tags.ts";
 import { ALL_CONTENT_TYPES, publicUrl, type ContentType, type ContentTypeDefinition } from "#domain/content-types/index.ts";
-import { LANGUAGES, type Language } from "#domain/language.ts";
+import { LANGUAGES } from "#domain/language.ts";
 import { languagesWithText } from "#domain/localized.ts";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { cached } from "./cache.server.ts";
 import { isPublished } from "./published.server.ts";
-import { listPublishedFeedItems, unionOf, type FeedItem } from "./published-items.server.ts";
+import { listPublishedFeedItems, recentPublished, unionOf, type FeedItem } from "./published-items.server.ts";
 import { columnOf, tableOf } from "./registry.server.ts";
+import { hooksOf } from "./types/index.server.ts";
 
 export type { FeedItem } from "./published-items.server.ts";
-
-/**
- * A page of the site (its language-neutral path) and the languages whose address of it is a page of its own:
- * every language for the sections, author and tag pages (their words are the interface's), the item's
- * `languagesWithText` for an item.
- */
-export type SitemapEntry = { path: string; lastModified: Date; languages: readonly Language[] };
+export type { NewsSitemapItem, SitemapEntry } from "#domain/sitemap-entries.ts";
+import type { NewsSitemapItem, SitemapEntry } from "#domain/sitemap-entries.ts";
 
 /** The protocol's bound on the URLs of one sitemap file (sitemaps.org), and on its size: 50 MB uncompressed. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -116,7 +112,8 @@ export async function listSitemapEntries(
         id: t.id,
         slug: t.pageSlug,
         titleFr: t.titleFr,
-        updatedAt: t.updatedAt,
+        // A type whose page moves without its row (a live coverage's entries) says when it last did.
+        updatedAt: hooksOf(type).lastModified?.() ?? t.updatedAt,
         publishDate: t.publishDate,
       })
       .from(t)
@@ -148,9 +145,6 @@ export const newsSitemapTypes = (): ContentType[] =>
 export const NEWS_SITEMAP_HOURS = 48;
 export const NEWS_SITEMAP_MAX_URLS = 1_000;
 
-/** An item of the Google News sitemap: its page, its titles in the languages it has a text in, its publication. */
-export type NewsSitemapItem = { path: string; publishDate: Date; titles: Partial<Record<Language, string>> };
-
 /**
  * The news-like items published in the last 48 hours, newest first, at most 1,000 URLs' worth (an item is a URL
  * per language it has a text in). Kept in the read cache under the types' tags, so a publish, an edit or an
@@ -160,20 +154,7 @@ export function listNewsSitemapItems(db: Database, now = new Date()): Promise<Ne
   const types = newsSitemapTypes();
   return cached(`news-sitemap:${Math.floor(now.getTime() / 60_000)}`, types, async () => {
     const since = new Date(now.getTime() - NEWS_SITEMAP_HOURS * 3_600_000);
-    const rows = await unionOf(types, (type, rank) => {
-      const t = tableOf(type);
-      return db
-        .select({
-          rank: sql<number>`${sql.raw(String(rank))}`.as("rank"),
-          id: t.id,
-          slug: t.pageSlug,
-          title: t.title,
-          titleFr: t.titleFr,
-          publishDate: t.publishDate,
-        })
-        .from(t)
-        .where(isPublished(t, and(indexed(type), gte(t.publishDate, since)), sql`${t.publishDate} <= ${now.toISOString()}`));
-    })
+    const rows = await recentPublished(db, { types, since, where: indexed, upTo: now })
       .orderBy(desc(sql`publish_date`), desc(sql`rank`), desc(sql`id`))
       .limit(NEWS_SITEMAP_MAX_URLS);
     const items: NewsSitemapItem[] = [];

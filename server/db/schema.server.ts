@@ -176,15 +176,61 @@ export const coverages = pgTable(
     videoUrl: text("video_url"),
     /** The video's WebVTT captions (a .vtt file's URL). */
     captionsUrl: text("captions_url"),
+    /** Live coverage (issue 44, drizzle/0025_live_coverage.sql): live between its start and its end (none yet). */
+    liveStartedAt: timestamp("live_started_at", { withTimezone: true }),
+    liveEndedAt: timestamp("live_ended_at", { withTimezone: true }),
     ...publishable,
     ...searchAndSharing,
   },
   (t) => [
     uniqueIndex("coverages_page_slug_unique").on(t.pageSlug),
+    index("coverages_live_idx")
+      .on(t.liveStartedAt)
+      .where(sql`${t.liveStartedAt} IS NOT NULL AND ${t.liveEndedAt} IS NULL`),
     index("coverages_status_publish_idx").on(t.status, t.publishDate.desc()),
     // Keyset pages of the archive (decision 0144): the scan starts at the cursor and reads a page, ties broken by id.
     index("coverages_status_publish_id_idx").on(t.status, t.publishDate, t.id),
     index("coverages_created_idx").on(t.createdAt.desc()),
+  ],
+);
+
+/**
+ * A live coverage's entries (issue 44, drizzle/0025_live_coverage.sql). Ids and versions come from one sequence
+ * (`coverage_entry_seq`): each create, edit and delete sets version to its next value, so a reader's cursor asks for
+ * every change after it. A deleted entry stays as a tombstone (deleted_at, its content blanked).
+ */
+export const coverageEntries = pgTable(
+  "coverage_entries",
+  {
+    id: bigint("id", { mode: "number" })
+      .primaryKey()
+      .default(sql`nextval('coverage_entry_seq')`),
+    coverageId: integer("coverage_id")
+      .notNull()
+      .references(() => coverages.id, { onDelete: "cascade" }),
+    version: bigint("version", { mode: "number" }).notNull(),
+    body: text("body").notNull(),
+    imageUrl: text("image_url"),
+    imageAlt: text("image_alt"),
+    videoId: text("video_id"),
+    embedUrl: text("embed_url"),
+    keyEvent: boolean("key_event").notNull().default(false),
+    pinned: boolean("pinned").notNull().default(false),
+    authorId: text("author_id").references(() => user.id, { onDelete: "set null" }),
+    /** The byline: the poster's display name when they posted. */
+    authorName: text("author_name").notNull(),
+    /** The composer's idempotency key: a resent post answers the first. */
+    clientKey: text("client_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp("edited_at", { withTimezone: true }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("coverage_entries_coverage_version_idx").on(t.coverageId, t.version),
+    uniqueIndex("coverage_entries_client_key_unique").on(t.coverageId, t.clientKey),
+    uniqueIndex("coverage_entries_one_pinned")
+      .on(t.coverageId)
+      .where(sql`${t.pinned} AND ${t.deletedAt} IS NULL`),
   ],
 );
 

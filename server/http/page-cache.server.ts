@@ -89,6 +89,11 @@ const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(
 const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
 /** Whether a path (any language's address) is a feed or sitemap the cache keeps. */
 export const isFeedPath = (path: string) => FEED_PATHS.test(neutralPath(path));
+/**
+ * A live coverage's entries (JSON: shared caches keep it by its own headers, the process's read cache holds its
+ * reads) and its event stream (never kept anywhere): not pages, though their paths have no extension.
+ */
+const LIVE_PATHS = /^\/coverage\/[^/]+\/(?:entries|stream)$/;
 /** Pages that show the social feed (home and news blocks, /facebook, in every language): expired when the feed changes. */
 const SOCIAL_PAGES = new Set(["/", "/news", "/facebook"]);
 /** Headers of the rendered answer that the cache sets itself or must never replay. */
@@ -137,7 +142,7 @@ export function carriesCredentials(req: Pick<RequestParts, "headers">): boolean 
 /** Whether a request may be answered from the cache: an anonymous GET or HEAD of a public page. */
 export function isCacheableRequest(req: RequestParts): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
-  if (PRIVATE_PATHS.test(neutralPath(req.path))) return false;
+  if (PRIVATE_PATHS.test(neutralPath(req.path)) || LIVE_PATHS.test(neutralPath(req.path))) return false;
   // Files, feeds and React Router's data requests (/news.data) are not HTML pages.
   if (/\.[a-z0-9]+$/i.test(req.path) && !isFeedPath(req.path)) return false;
   // A page whose language the reader's headers would choose cannot be kept under its address alone.

@@ -22,6 +22,8 @@ import { logger } from "./logger.server.ts";
 export type MetricSources = {
   database?: () => Promise<DatabaseHandle>;
   pageCache?: () => { size: number; bytes: number; fastHits?: number } | undefined;
+  /** Live coverage's open event streams in this process (server/http/live-stream.server.ts). */
+  liveStreams?: () => number;
 };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -84,6 +86,15 @@ function createMetrics() {
     collect() {
       const stats = sources.pageCache?.();
       if (stats) this.set(stats.bytes);
+    },
+  });
+
+  new client.Gauge({
+    name: "sahara_live_streams",
+    help: "Live coverage event streams open in this process (past LIVE_MAX_STREAMS new readers are told to poll)",
+    registers,
+    collect() {
+      this.set(sources.liveStreams?.() ?? 0);
     },
   });
 

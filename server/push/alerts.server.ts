@@ -17,6 +17,8 @@
  *   over a sliding window, so one slow or dead push service holds one slot for at most its deadline.
  * - At most PUSH_ALERTS_PER_HOUR alerts start in any hour; the next is held (not sent), and the editor sees it.
  *   A bulk action queues one alert, its most important item's (queueOnePushAlert).
+ * - A live coverage's key event posted with `push` (issue 44) alerts too, once per entry (content_type
+ *   "coverage_entry", the entry's id): its coverage's title, the entry's text, the entry's own page; under the same cap.
  */
 import { and, asc, eq, gt, gte, inArray, sql, type SQL } from "drizzle-orm";
 import webpush, { type RequestOptions } from "web-push";
@@ -26,7 +28,9 @@ import { LANGUAGES, type Language } from "#domain/language.ts";
 import { localizedPath } from "#domain/addresses.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import type { Database, Queryable } from "#server/db/client.server.ts";
-import { categories, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
+import { categories, coverageEntries, coverages, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
+import { entryPath } from "#domain/live.ts";
+import { richTextToPlainText } from "#server/content/rich-text.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { createOutboundAgent, outboundRequest, type OutboundAgent } from "#server/http/outbound.server.ts";
 import { enqueue, PermanentJobError, type Job } from "#server/jobs/queue.server.ts";
@@ -49,14 +53,36 @@ export const BREAKING_CATEGORY = "breaking";
 /** The fields of an item (a staff item's, or a row's) that decide whether its publication alerts. */
 type AlertFacts = { urgent?: unknown; categoryId?: unknown };
 
-/** Whether an item is worth an alert: marked urgent, or in the breaking category. */
-async function alertWorthy(db: Database, facts: AlertFacts): Promise<boolean> {
+/**
+ * Whether an item is worth an alert: marked urgent, or in the breaking category. What the ticker of every page
+ * shows too (issue 44): a save of such an item invalidates the "live" read-cache tag.
+ */
+export async function alertWorthy(db: Queryable, facts: AlertFacts): Promise<boolean> {
   if (facts.urgent === true) return true;
   if (facts.categoryId == null || facts.categoryId === "") return false;
   const id = Number(facts.categoryId);
   if (!Number.isSafeInteger(id)) return false;
   const [row] = await db.select({ slug: categories.slug }).from(categories).where(eq(categories.id, id)).limit(1);
   return row?.slug === BREAKING_CATEGORY;
+}
+
+/**
+ * Whether any of these items is now urgent or in the breaking category (before a delete, an unpublication or a
+ * change of category; after one): a bulk action over such items invalidates the ticker's "live" tag (issue 44).
+ */
+export async function anyBreaking(db: Queryable, type: ContentType, ids: readonly number[]): Promise<boolean> {
+  if (!ids.length) return false;
+  const t = tableOf(type);
+  const categoryId = columnOf(type, "categoryId");
+  const breaking = categoryId
+    ? sql`(${t.urgent} or exists (select 1 from ${categories} where ${categories.id} = ${categoryId} and ${categories.slug} = ${BREAKING_CATEGORY}))`
+    : sql`${t.urgent}`;
+  const [row] = await db
+    .select({ id: t.id })
+    .from(t)
+    .where(and(inArray(t.id, [...ids]), breaking))
+    .limit(1);
+  return Boolean(row);
 }
 
 type SavedItem = { id: number; status: EditorStatus; publish_date: string; urgent?: unknown; category_id?: unknown };
@@ -136,7 +162,12 @@ async function alertsInLastHour(db: Database): Promise<number> {
 }
 
 /** What the editor sees of an item's alert, with the hour's cap and how many alerts went out in it: null when none was queued. */
-export async function pushAlertOf(db: Database, type: ContentType, id: number, config: Pick<Config, "PUSH_ALERTS_PER_HOUR"> = getConfig()) {
+export async function pushAlertOf(
+  db: Database,
+  type: ContentType | typeof ENTRY_ALERT_TYPE,
+  id: number,
+  config: Pick<Config, "PUSH_ALERTS_PER_HOUR"> = getConfig(),
+) {
   const [row] = await db
     .select({ state: pushAlerts.state, sent: pushAlerts.sent, failed: pushAlerts.failed, removed: pushAlerts.removed, finishedAt: pushAlerts.finishedAt })
     .from(pushAlerts)
@@ -180,6 +211,7 @@ function pushAgent(): OutboundAgent {
 
 /** The job: sends an item's alert to every subscriber, resuming where a crashed attempt stopped. */
 export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload">, options: SendOptions): Promise<SendOutcome> {
+  if (job.payload.type === ENTRY_ALERT_TYPE) return sendEntryAlert(db, job, options);
   const type = job.payload.type as ContentType;
   const id = Number(job.payload.id);
   if (!CONTENT_TYPES.includes(type) || !Number.isSafeInteger(id)) throw new PermanentJobError("push alert job without a content type and id");
@@ -211,6 +243,101 @@ export async function sendPushAlert(db: Database, job: Pick<Job, "id" | "payload
     .set({ state: "sent", finishedAt: new Date() })
     .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
   logger.info({ type, id, ...totals }, "push alert sent");
+  return { state: "sent", ...totals };
+}
+
+// ---- A live coverage's key event (issue 44) ----
+
+/** push_alerts' content_type of a live coverage's entry (its item_id the entry's id). */
+export const ENTRY_ALERT_TYPE = "coverage_entry";
+/** The entry's text in the notification, at most this many characters (a phone shows two or three lines). */
+const ENTRY_ALERT_TEXT = 180;
+
+/**
+ * Called by server/content/live/entries.server.ts, in the transaction posting (or marking) a key event with
+ * `push`: queues its alert, once per entry. Nothing when alerts are off, or when it was queued or sent before.
+ */
+export async function queueEntryPushAlert(tx: Queryable, entryId: number, config: Config = getConfig()): Promise<void> {
+  if (!pushSettings(config)) return;
+  const [row] = await tx
+    .insert(pushAlerts)
+    .values({ contentType: ENTRY_ALERT_TYPE, itemId: entryId })
+    .onConflictDoNothing()
+    .returning({ state: pushAlerts.state });
+  if (!row) return;
+  await enqueue(
+    tx,
+    PUSH_ALERT_JOB,
+    { type: ENTRY_ALERT_TYPE, id: entryId },
+    { singletonKey: `${PUSH_ALERT_JOB}:${ENTRY_ALERT_TYPE}:${entryId}`, maxAttempts: 5 },
+  );
+}
+
+/** What the alert needs of the entry: its text and page, its coverage's titles; null when deleted or no longer a key event. */
+async function readAlertEntry(db: Database, id: number) {
+  const [row] = await db
+    .select({
+      body: coverageEntries.body,
+      keyEvent: coverageEntries.keyEvent,
+      deletedAt: coverageEntries.deletedAt,
+      title: coverages.title,
+      titleFr: coverages.titleFr,
+      pageSlug: coverages.pageSlug,
+      status: coverages.status,
+      publishDate: coverages.publishDate,
+    })
+    .from(coverageEntries)
+    .innerJoin(coverages, eq(coverages.id, coverageEntries.coverageId))
+    .where(eq(coverageEntries.id, id))
+    .limit(1);
+  if (!row || row.deletedAt !== null || !row.keyEvent) return null;
+  const text = richTextToPlainText(row.body).replace(/\s+/g, " ").trim();
+  return {
+    ...row,
+    text: [...text].length > ENTRY_ALERT_TEXT ? `${[...text].slice(0, ENTRY_ALERT_TEXT - 1).join("")}…` : text,
+    path: entryPath(publicUrl("coverage", row.pageSlug), id),
+    published: editorStatusOf(row.status, row.publishDate) === "published",
+  };
+}
+
+/** The job of an entry's alert: the coverage's title in each language, the entry's text, the entry's page. */
+async function sendEntryAlert(db: Database, job: Pick<Job, "id" | "payload">, options: SendOptions): Promise<SendOutcome> {
+  const id = Number(job.payload.id);
+  if (!Number.isSafeInteger(id)) throw new PermanentJobError("push alert job of an entry without an id");
+  const skipped: SendOutcome = { state: "skipped", sent: 0, failed: 0, removed: 0 };
+  const whereAlert = and(eq(pushAlerts.contentType, ENTRY_ALERT_TYPE), eq(pushAlerts.itemId, id)) as SQL;
+  const entry = await readAlertEntry(db, id);
+  if (!entry || !entry.published) {
+    // Deleted, no longer a key event, or its coverage withdrawn before the alert left: nothing to announce.
+    await db.delete(pushAlerts).where(and(whereAlert, eq(pushAlerts.state, "queued")));
+    return skipped;
+  }
+  const perHour = options.perHour ?? getConfig().PUSH_ALERTS_PER_HOUR;
+  const claimed = await claimAlert(db, whereAlert, job.id, perHour);
+  if (claimed === "held") {
+    logger.warn({ type: ENTRY_ALERT_TYPE, id, perHour }, "push alert held: the hour's cap of alerts is reached");
+    return { ...skipped, state: "held" };
+  }
+  if (!claimed) return skipped;
+  const origin = options.publicUrl.replace(/\/+$/, "");
+  const payloads = new Map<Language, string>(
+    LANGUAGES.map((lang) => {
+      const message: PushMessage = {
+        lang,
+        title: localized(lang, entry.title, entry.titleFr),
+        body: entry.text || `${translate(lang, "push.kicker")} · ${lang === "ar" ? options.siteName.ar : options.siteName.fr}`,
+        url: `${origin}${localizedPath(lang, entry.path)}`,
+        tag: `${ENTRY_ALERT_TYPE}-${id}`,
+      };
+      return [lang, JSON.stringify(message)];
+    }),
+  );
+  const totals = await deliverToAll(db, { whereAlert, jobId: job.id, claimed, payloads, options });
+  await db
+    .update(pushAlerts)
+    .set({ state: "sent", finishedAt: new Date() })
+    .where(and(whereAlert, eq(pushAlerts.jobId, job.id)));
+  logger.info({ type: ENTRY_ALERT_TYPE, id, ...totals }, "push alert sent");
   return { state: "sent", ...totals };
 }
 

@@ -5,6 +5,7 @@ import { formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage, useText } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { textProps } from "#domain/localized.ts";
+import { LiveBadge } from "./live/live-entry.tsx";
 
 /** An author of a byline: the name in the reader's language and the address of the profile's page. */
 export type BylineLink = { name: string; href: string };
@@ -23,6 +24,8 @@ export type StoryFields = {
   /** More after the date in the byline (a news item's place when its authors are shown). */
   extra?: string | null;
   testId?: string;
+  /** A coverage live now (issue 44): the «مباشر» badge above its title. */
+  live?: boolean;
 };
 
 export type ContentCardProps = StoryFields & {
@@ -61,6 +64,7 @@ export function ContentCard({
   excerptNode,
   imageSizes,
   headingLevel = 3,
+  live = false,
 }: ContentCardProps) {
   const lang = useLanguage();
   const local = useLocalPath();
@@ -83,6 +87,7 @@ export function ContentCard({
         />
       ) : null}
       <div className={`flex flex-1 flex-col ${horizontal ? "py-2 pe-3" : "p-4"}`}>
+        {live && <LiveBadge className="mb-1 self-start" />}
         {category && (
           <span className="mb-1 text-sm font-bold text-desert-700" {...textProps(lang, category)}>
             {category}

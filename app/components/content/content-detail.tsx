@@ -16,6 +16,7 @@ import type { Language } from "#domain/language.ts";
 import { languagesWithText, localized, textProps } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";
 import { AuthorLinks } from "./content-card.tsx";
+import { LiveSection } from "./live/live-section.tsx";
 
 type T = ReturnType<typeof useTranslation>["t"];
 type Count = ReturnType<typeof useCount>;
@@ -147,6 +148,8 @@ export function ContentDetail({ page }: { page: DetailPage }) {
             {t("detail.arabicOnly")}
           </p>
         )}
+        {/* A coverage that has been live (issue 44): its entries lead the page, the body stays its introduction. */}
+        {page.live && <LiveSection live={page.live} path={page.url} />}
         <ArticleBody
           lang={lang}
           body={lang === "fr" && page.bodyFr ? page.bodyFr : page.body}

@@ -8,6 +8,7 @@ import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";
 // no-inline: under 4 KB, Vite would inline it in every page as a data: URL (which the CSP refuses to run).
 import suggestScript from "#app/enhance/suggest.js?url&no-inline";
 import { Logo } from "./logo.tsx";
+import { LiveTicker } from "./live-ticker.tsx";
 
 type HeaderProps = {
   lang: Language;
@@ -170,6 +171,9 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
           )}
         </ul>
       </nav>
+
+      {/* The root data's ticker (issue 44): live coverages and breaking items; no bar when there are none. */}
+      <LiveTicker lang={lang} />
 
       {/* Opened in place by app/enhance/reading.js; suggestions as you type are its to load (decision 0128). */}
       <div id="site-search" className="relative border-t border-sand-200 bg-white" hidden>

@@ -43,6 +43,7 @@ import { LockBanner, LockedArea, useItemLock } from "#app/components/admin/item-
 import { ItemNotes } from "#app/components/admin/item-notes.tsx";
 import { ItemCorrections } from "#app/components/admin/item-corrections.tsx";
 import { correctionsOf } from "#server/content/corrections.server.ts";
+import { LiveDesk } from "#app/components/admin/live/live-desk.tsx";
 
 /**
  * One editor for every content type (back-office.md §2 and §5): /admin/{segment}/new and /admin/{segment}/:id.
@@ -116,6 +117,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // Corrections (decision 0140): those readers see, and whether this account may publish one (a live item).
       corrections: item ? await correctionsOf(db, def.type, item.id) : [],
       canCorrect: mayPublish && item?.status === "published",
+      canPublish: mayPublish,
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
@@ -385,6 +387,8 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
           status={<SaveStatus state={keeper.state} autosavedAt={keeper.autosavedAt} onSignIn={() => setSignInAsked(true)} />}
         />
       </LockedArea>
+      {/* A type that can be live (issue 44): its desk, to start and end it and post entries; publishing them needs content.publish. */}
+      {item && def.live && loaderData.canPublish && <LiveDesk id={item.id} segment={def.segment} owner={loaderData.draftOwner} />}
       {item && <ItemNotes url={`/api/admin/${def.segment}/${item.id}/notes`} initial={loaderData.notes} />}
       {item && <ItemCorrections url={`/api/admin/${def.segment}/${item.id}/corrections`} initial={loaderData.corrections} canAdd={loaderData.canCorrect} />}
       <LeaveGuard when={keeper.dirty} onLeave={keeper.flush} />

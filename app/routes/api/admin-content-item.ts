@@ -5,15 +5,20 @@ import { getForStaff } from "#server/content/newsroom/read.server.ts";
 import { contentNotFound, deleteItem, MAX_CONTENT_JSON_BYTES, updateItem } from "#server/content/newsroom/write.server.ts";
 import { requirePermission } from "#server/auth/session.server.ts";
 import { handleApi, NO_QUERY, parseQuery, privateJson } from "#server/http/api.server.ts";
-import { errorAnswer, MethodNotAllowedError } from "#server/http/errors.server.ts";
+import { errorAnswer, MethodNotAllowedError, ValidationError } from "#server/http/errors.server.ts";
 import { readJsonObject } from "#server/http/request-body.server.ts";
 import { parseId } from "#domain/ids.ts";
 import { ItemLockedError } from "#server/content/item-locks.server.ts";
 import { assertMayEdit } from "#server/content/ownership.server.ts";
+import { setLive } from "#server/content/live/entries.server.ts";
+import { isLive } from "#domain/live.ts";
 
 /**
  * GET /api/admin/{type}/{id} — one item as staff see it. PATCH — changes the fields sent (the spec's names);
  * sending the `updated_at` last read refuses the change with 409 if someone saved since. DELETE — removes it.
+ * A coverage's PATCH of exactly `{"live": true|false}` (optionally with `updated_at`, not checked: starting and
+ * ending change no field the editor holds) starts or ends its live coverage (issue 44): `{ id, live, started_at,
+ * ended_at }`, with the right to publish.
  */
 /** A route param id out of its column's range names no item: 404, as any other id that names none. */
 const itemId = (value: string | undefined): number | null => parseId(value);
@@ -47,6 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     if (request.method !== "PATCH") throw new MethodNotAllowedError(["GET", "PATCH", "DELETE"]);
     const { updated_at: expectedUpdatedAt, ...changes } = await readJsonObject(request, MAX_CONTENT_JSON_BYTES);
+    if (def.type === "coverage" && Object.keys(changes).length === 1 && "live" in changes) return liveAnswer(id, changes.live, user);
     const expected = typeof expectedUpdatedAt === "string" ? expectedUpdatedAt : null;
     try {
       return privateJson(await updateItem(await getDb(), def.type, id, changes, user, { expectedUpdatedAt: expected, partial: true, respectLock: true }));
@@ -55,6 +61,14 @@ export async function action({ request, params }: Route.ActionArgs) {
       throw error;
     }
   });
+}
+
+/** Starts or ends a coverage's live period (setLive checks content.publish and ownership). */
+async function liveAnswer(id: number, live: unknown, user: Parameters<typeof setLive>[3]): Promise<Response> {
+  if (typeof live !== "boolean")
+    throw new ValidationError("أرسل live بقيمة true أو false.", { live: "القيمة يجب أن تكون true أو false." }, { status: 400, code: "INVALID_LIVE" });
+  const state = await setLive(await getDb(), id, live, user);
+  return privateJson({ id, live: isLive(state), ...state });
 }
 
 /**

@@ -8,6 +8,7 @@ import { mediaSourcesOf, type DetailPage } from "#domain/detail-view.ts";
 import { detailMeta } from "#app/lib/detail-meta.ts";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { playerModule } from "#app/components/media/video-player.tsx";
+import liveModule from "#app/enhance/live.js?url&no-inline";
 import { getDb } from "#server/db/client.server.ts";
 import { detailTypeOfPath, loadDetailPage } from "#server/content/detail-page.server.ts";
 import { languageOfAddress, localizedPath } from "#domain/addresses.ts";
@@ -17,12 +18,13 @@ import { sendViewBeacon, VIEW_META } from "#app/lib/view-beacon.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const { pathname } = new URL(request.url);
+  const { pathname, searchParams } = new URL(request.url);
   const type = detailTypeOfPath(pathname);
   try {
     // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
     const db = await loadOrGoHome(type, getDb);
-    const page = await loadDetailPage(db, type, params.slug);
+    // A live coverage's `?before=<id>`: its older entries, without JavaScript (issue 44).
+    const page = await loadDetailPage(db, type, params.slug, { searchParams });
     // Its surrogate key; the view itself is counted by the page's beacon (POST /api/views, decision 0145).
     noteShownItem({ contentType: type, contentId: page.item.id });
     return page;
@@ -44,11 +46,16 @@ function inLanguageOf(pathname: string, thrown: unknown): unknown {
 
 /**
  * A detail page is HTML with the small reading script (no React in the browser); one that plays a video also
- * loads the player's script (app/enhance/player.js, decision 0132). Reached by a client-side navigation it is the app's.
+ * loads the player's script (app/enhance/player.js, decision 0132), a live coverage its live script
+ * (app/enhance/live.js). Reached by a client-side navigation it is the app's.
  */
 export const handle: ReadingHandle = {
   hydrate: false,
-  enhance: (page) => (mediaSourcesOf(page as DetailPage).video ? [playerModule] : []),
+  enhance: (data) => {
+    const page = data as DetailPage;
+    // A live coverage's page keeps itself current (issue 44); one that has ended is plain HTML.
+    return [...(mediaSourcesOf(page).video ? [playerModule] : []), ...(page.live?.live ? [liveModule] : [])];
+  },
 };
 
 /** What the page gets when the browser could not reach the server at all during a client-side navigation. */

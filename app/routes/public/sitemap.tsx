@@ -2,6 +2,7 @@ import { useLocalPath } from "#app/lib/addresses.ts";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/sitemap";
+import { cardIsLive, LiveBadge } from "#app/components/content/live/live-entry.tsx";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
@@ -38,7 +39,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
   return [{ title: siteName ? `${title} | ${siteName}` : title }, robotsMeta()];
 };
 
-type Item = { id: number; href: string; title: string; date: Date | string };
+type Item = { id: number; href: string; title: string; date: Date | string; live?: boolean };
 
 function LatestList({ title, items, testId }: { title: string; items: Item[]; testId: string }) {
   const { t, i18n } = useTranslation();
@@ -53,6 +54,8 @@ function LatestList({ title, items, testId }: { title: string; items: Item[]; te
         <ul className="space-y-2">
           {items.map((item) => (
             <li key={item.id} className="flex flex-col">
+              {/* A coverage live now (issue 44). */}
+              {item.live && <LiveBadge className="mb-1 self-start" />}
               <Link to={local(item.href)} className="font-bold text-ink hover:text-desert-700 hover:underline">
                 {item.title}
               </Link>
@@ -143,6 +146,7 @@ export default function SitemapPage({ loaderData }: Route.ComponentProps) {
             href: publicUrl("coverage", c.pageSlug, c.id),
             title: localized(lang, c.title, c.titleFr),
             date: c.publishDate,
+            live: cardIsLive(c),
           }))}
         />
       </div>

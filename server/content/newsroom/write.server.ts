@@ -26,7 +26,7 @@ import type { Database, Queryable } from "#server/db/client.server.ts";
 import { categories, contentRevisions, itemCorrections, slugRedirects } from "#server/db/schema.server.ts";
 import { arabic, ConflictError, NotFoundError, ValidationError } from "#server/http/errors.server.ts";
 import { syncSearchIndex } from "#server/search/search-index.server.ts";
-import { queuePushAlert } from "#server/push/alerts.server.ts";
+import { alertWorthy, anyBreaking, queuePushAlert } from "#server/push/alerts.server.ts";
 import { invalidate } from "../cache.server.ts";
 import { auditSave, recordAudit } from "../audit.server.ts";
 import { sanitizeRichText } from "../rich-text.server.ts";
@@ -221,8 +221,12 @@ export function afterWrite(db: Database, type: ContentType) {
 
 type Saved = { id: number; values: Record<string, unknown>; before: StaffItem | null; note: string | null; restoredRevision?: number };
 
-/** In the save's transaction, once the row is written: its relations, revision, search row, alert, audit row and notices. */
-async function recordSave(tx: Queryable, type: ContentType, { id, values, before, note, restoredRevision }: Saved, author: Author): Promise<void> {
+/**
+ * In the save's transaction, once the row is written: its relations, revision, search row, alert, audit row and
+ * notices. Says whether the item is, or was before the save, breaking (urgent or in the breaking category) or a live
+ * coverage: the ticker of every page shows those, and its "live" tag is invalidated after the commit (issue 44).
+ */
+async function recordSave(tx: Queryable, type: ContentType, { id, values, before, note, restoredRevision }: Saved, author: Author): Promise<boolean> {
   await writeRelations(tx, type, id, values);
   const item = (await getForStaff(tx, type, id))!;
   await keepRevision(tx, type, item, author);
@@ -233,6 +237,10 @@ async function recordSave(tx: Queryable, type: ContentType, { id, values, before
   await auditSave(tx, type, before, item, author, restoredRevision);
   // Submitted or published by this save: its notices and their e-mails (decision 0138).
   await recordTransition(tx, type, item, before?.status ?? null, item.status, author, note);
+  const worthy = (i: StaffItem) => alertWorthy(tx, { urgent: i.urgent, categoryId: i.category_id });
+  // A live coverage is in the ticker too: a new title or a move to draft changes it.
+  const live = (i: StaffItem | null) => i !== null && i.live_started_at != null && i.live_ended_at == null;
+  return live(item) || live(before) || (await worthy(item)) || (before !== null && (await worthy(before)));
 }
 
 // ---- Create, update, delete ----
@@ -244,6 +252,7 @@ export async function createItem(db: Database, type: ContentType, input: Record<
   const now = new Date();
   const t = tableOf(type);
   const wanted = (values.page_slug as string | null) ?? slugify(values.title as string);
+  let breaking = false;
   const id = await withFreeSlug(async () => {
     const slug = await freeSlug(db, type, wanted);
     return db.transaction(async (tx) => {
@@ -261,11 +270,12 @@ export async function createItem(db: Database, type: ContentType, input: Record<
       // A slug that used to lead elsewhere now belongs to this item.
       await tx.delete(slugRedirects).where(and(eq(slugRedirects.contentType, type), eq(slugRedirects.oldSlug, slug)));
       await claimAddress(tx, publicUrl(type, slug));
-      await recordSave(tx, type, { id: row.id, values: await withDefaultByline(tx, type, values, author), before: null, note }, author);
+      breaking = await recordSave(tx, type, { id: row.id, values: await withDefaultByline(tx, type, values, author), before: null, note }, author);
       return row.id;
     });
   });
   afterWrite(db, type);
+  if (breaking) invalidate("live");
   return (await getForStaff(db, type, id))!;
 }
 
@@ -299,6 +309,7 @@ export async function updateItem(
   const now = new Date();
   const t = tableOf(type);
   const wanted = (values.page_slug as string | null) ?? current.page_slug;
+  let breaking = false;
   await withFreeSlug(async () => {
     const slug = wanted === current.page_slug ? wanted : await freeSlug(db, type, wanted, id);
     await db.transaction(async (tx) => {
@@ -318,10 +329,11 @@ export async function updateItem(
         // A published item's old address was read and linked: it is a moved address of the site (decision 0144).
         if (current.status === "published") await recordMove(tx, publicUrl(type, current.page_slug), publicUrl(type, slug));
       }
-      await recordSave(tx, type, { id, values, before: current, note, restoredRevision: options.restoredRevision }, author);
+      breaking = await recordSave(tx, type, { id, values, before: current, note, restoredRevision: options.restoredRevision }, author);
     });
   });
   afterWrite(db, type);
+  if (breaking) invalidate("live");
   return (await getForStaff(db, type, id))!;
 }
 
@@ -351,6 +363,8 @@ export async function removeItems(tx: Queryable, type: ContentType, ids: readonl
 }
 
 export async function deleteItem(db: Database, type: ContentType, id: number, author: Author | null = null): Promise<void> {
+  // A breaking item leaves the ticker of every page with it (issue 44).
+  const breaking = await anyBreaking(db, type, [id]);
   const deleted = await db.transaction(async (tx) => {
     const gone = await removeItems(tx, type, [id]);
     if (gone.length) await recordAudit(tx, { actor: author, action: "delete", type, ids: gone });
@@ -358,4 +372,5 @@ export async function deleteItem(db: Database, type: ContentType, id: number, au
   });
   if (!deleted) throw contentNotFound();
   afterWrite(db, type);
+  if (breaking) invalidate("live");
 }

@@ -4,10 +4,11 @@
  */
 import type { ContentType } from "#domain/content-types/index.ts";
 import type { TypeHooks } from "./hooks.server.ts";
+import coverage from "./coverage.server.ts";
 import podcast from "./podcast.server.ts";
 import program from "./program.server.ts";
 
-const HOOKS: Partial<Record<ContentType, TypeHooks>> = { podcast, program };
+const HOOKS: Partial<Record<ContentType, TypeHooks>> = { coverage, podcast, program };
 
 const NONE: TypeHooks = {};
 

@@ -11,6 +11,10 @@ import { categories } from "#server/db/schema.server.ts";
 import { startAuthServer, type AuthServer } from "#tests/e2e/auth/support.ts";
 import { freePort } from "#tests/e2e/support/server.ts";
 import { hasVarnish, originRequests, sharedMaxAge, startVarnish, varnishMissing, type RunningVarnish } from "./varnish.ts";
+import type { LiveEntriesAnswer, LiveEntry } from "#domain/live.ts";
+import { validInput } from "#tests/helpers/content.ts";
+import { dataOf, openStream, type SseStream } from "#tests/e2e/live/sse.ts";
+import { COALESCE_MS } from "#server/cdn/purge.server.ts";
 
 type Item = { id: number; page_slug: string; url: string; updated_at: string; title: string };
 
@@ -181,5 +185,137 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
     }
     // A page Varnish never kept has nothing to answer with: the origin really is down.
     expect((await viaCache("/news?never-kept")).status).toBe(503);
+  });
+});
+
+/**
+ * Waits until the purges the server's writes so far asked for are done: no `cdn.purge` job queued or running, and no
+ * new purge attempt between two looks further apart than the purge follower's gathering window (COALESCE_MS), so
+ * none is still being gathered. A copy Varnish keeps after this is not dropped by a purge of an earlier write.
+ */
+async function purgesSettled(serverUrl: string): Promise<void> {
+  const look = async () => {
+    const text = await (await fetch(`${serverUrl}/metrics`)).text();
+    let attempts = 0;
+    let pending = 0;
+    for (const line of text.split("\n")) {
+      const attempt = /^sahara_cdn_purges_total\{[^}]*\} (\d+)$/.exec(line);
+      if (attempt) attempts += Number(attempt[1]);
+      const job = /^sahara_jobs\{([^}]*)\} (\d+)$/.exec(line);
+      if (job && /name="cdn\.purge"/.test(job[1]) && /state="(queued|running)"/.test(job[1])) pending += Number(job[2]);
+    }
+    return { attempts, pending };
+  };
+  let previous = await look();
+  await expect
+    .poll(
+      async () => {
+        const now = await look();
+        const settled = now.pending === 0 && previous.pending === 0 && now.attempts === previous.attempts;
+        previous = now;
+        return settled;
+      },
+      { interval: COALESCE_MS * 2 + 100, timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
+describe.skipIf(!hasVarnish)("Varnish in front of a live coverage (issue 44)", () => {
+  let server: AuthServer<"admin">;
+  let varnish: RunningVarnish | undefined;
+  const streams: SseStream[] = [];
+
+  const viaCache = (pathname: string) => fetch(varnish!.url + pathname, { headers: { "accept-encoding": "gzip" } });
+  const api = async <T>(method: string, pathname: string, body: unknown, status = 200) => {
+    const res = await fetch(server.url + pathname, {
+      method,
+      headers: { cookie: server.personas.admin.cookie, origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBe(status);
+    return (await res.json()) as T;
+  };
+  const json = async (res: Response) => ({ cache: res.headers.get("x-cache"), body: (await res.json()) as LiveEntriesAnswer });
+
+  beforeAll(async () => {
+    const varnishPort = await freePort();
+    server = await startAuthServer({
+      personas: { admin: { email: "chief@cdn-live.test", password: "Passw0rdA", role: "admin" } },
+      env: {
+        CDN_PURGE: "varnish",
+        VARNISH_PURGE_URL: `http://127.0.0.1:${varnishPort}/`,
+        // Long: only a purge explains a new entry seen through Varnish.
+        CDN_MAX_AGE: "300",
+        LIVE_HEARTBEAT_MS: "1000",
+      },
+    });
+    varnish = await startVarnish({ backendPort: server.port, port: varnishPort });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await varnish?.stop();
+    await server?.stop();
+  });
+
+  it("keeps the entries JSON per URL, cursor included, and drops it when an entry changes", async () => {
+    const coverage = await api<{ id: number; url: string }>("POST", "/api/admin/coverage", validInput("coverage", 0, "تغطية مباشرة خلف الذاكرة المشتركة"), 201);
+    await api("PATCH", `/api/admin/coverage/${coverage.id}`, { live: true });
+    const first = await api<{ id: number; entry: LiveEntry }>("POST", `/api/admin/coverage/${coverage.id}/entries`, { body: "<p>أول سطر في التغطية</p>" }, 201);
+    const path = `${coverage.url}/entries`;
+    // The purges of these writes (the coverage, its start, its first entry) are behind us before anything is kept.
+    await purgesSettled(server.url);
+
+    expect((await json(await viaCache(path))).cache).toBe("MISS");
+    const kept = await json(await viaCache(path));
+    expect(kept.cache).toBe("HIT");
+    expect(kept.body.entries.map((e) => e.id)).toEqual([first.id]);
+    // Another cursor is another answer: its own copy.
+    const after = `${path}?after=${kept.body.cursor}`;
+    expect((await json(await viaCache(after))).cache).toBe("MISS");
+    const none = await json(await viaCache(after));
+    expect(none).toMatchObject({ cache: "HIT", body: { entries: [] } });
+
+    const before = await originRequests(server.url);
+    for (let i = 0; i < 50; i++) await (await viaCache(after)).arrayBuffer();
+    expect((await originRequests(server.url)) - before).toBe(0);
+
+    // A new entry: the server purges `entries`, and both copies show it (its lifetime, 300 s, would not).
+    const second = await api<{ id: number; entry: LiveEntry }>(
+      "POST",
+      `/api/admin/coverage/${coverage.id}/entries`,
+      { body: "<p>سطر ثانٍ بعد التخزين</p>" },
+      201,
+    );
+    await expect.poll(async () => (await json(await viaCache(after))).body.entries.map((e) => e.id)).toEqual([second.id]);
+    await expect.poll(async () => (await json(await viaCache(path))).body.entries.map((e) => e.id)).toEqual([second.id, first.id]);
+  });
+
+  it("passes the stream through as it is written: never kept, never buffered, one answer per reader", async () => {
+    const coverage = await api<{ id: number; url: string }>("POST", "/api/admin/coverage", validInput("coverage", 0, "تغطية مباشرة عبر البث المتدفق"), 201);
+    await api("PATCH", `/api/admin/coverage/${coverage.id}`, { live: true });
+    const readers = [await openStream(`${varnish!.url}${coverage.url}/stream`), await openStream(`${varnish!.url}/fr${coverage.url}/stream`)];
+    streams.push(...readers);
+    for (const r of readers) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(r.headers.get("x-cache")).toBe("PASS");
+      // The first bytes and a heartbeat come through while the answer is still open: Varnish does not wait for its end.
+      await r.started();
+      await r.waitForComment((c) => c === "ping", "a heartbeat through Varnish");
+    }
+    const posted = await api<{ id: number; entry: LiveEntry }>(
+      "POST",
+      `/api/admin/coverage/${coverage.id}/entries`,
+      { body: "<p>سطر يصل عبر Varnish</p>" },
+      201,
+    );
+    for (const r of readers) expect(dataOf<LiveEntry>(await r.waitFor((e) => e.event === "entry", "the entry through Varnish"))).toEqual(posted.entry);
+
+    // A reader who comes later gets a stream of their own, not a stored copy of the first reader's.
+    const later = await openStream(`${varnish!.url}${coverage.url}/stream`);
+    streams.push(later);
+    expect(later.headers.get("x-cache")).toBe("PASS");
+    await later.started();
+    expect(later.events.filter((e) => e.event === "entry")).toEqual([]);
   });
 });

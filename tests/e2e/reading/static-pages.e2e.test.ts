@@ -39,11 +39,17 @@ beforeAll(async () => {
   expect(article).not.toBe("");
 });
 
+/**
+ * The header ticker's script, on every reading page while something is live or breaking on the shared server (issue
+ * 44, its own budget in js-budget.e2e.test.ts): not one of the page's own.
+ */
+const withoutTicker = (sources: string[]) => sources.filter((src) => !/^\/assets\/ticker-[\w-]+\.js$/.test(src));
+
 describe("pages that do not hydrate", () => {
   it("send the reading script only: no route modules, no loader data, no translations", async () => {
     for (const path of ["/", article, "/privacy", "/terms", "/sitemap"]) {
       const html = await page(path);
-      expect(scriptSources(html), path).toEqual([expect.stringMatching(/^\/assets\/reading-[\w-]+\.js$/)]);
+      expect(withoutTicker(scriptSources(html)), path).toEqual([expect.stringMatching(/^\/assets\/reading-[\w-]+\.js$/)]);
       expect(html, path).not.toContain("modulepreload");
       expect(html, path).not.toContain("__reactRouterContext");
       // A string of the translation file that the page itself does not show.
@@ -61,7 +67,10 @@ describe("pages that do not hydrate", () => {
 
   it("a detail page that plays a video adds the player's script only (decision 0132)", async () => {
     const html = await page(PROGRAM_WITH_VIDEO);
-    expect(scriptSources(html)).toEqual([expect.stringMatching(/^\/assets\/reading-[\w-]+\.js$/), expect.stringMatching(/^\/assets\/player-[\w-]+\.js$/)]);
+    expect(withoutTicker(scriptSources(html))).toEqual([
+      expect.stringMatching(/^\/assets\/reading-[\w-]+\.js$/),
+      expect.stringMatching(/^\/assets\/player-[\w-]+\.js$/),
+    ]);
     expect(html).not.toContain("modulepreload");
     expect(html).not.toContain("__reactRouterContext");
   });

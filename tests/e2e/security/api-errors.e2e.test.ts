@@ -34,7 +34,7 @@ const API_ROUTES = flatten(routes as RouteEntry[])
   .map((r) => ({ ...r, source: fs.readFileSync(path.join(projectRoot, "app", r.file), "utf8") }));
 
 /** Values for the dynamic segments that name nothing. */
-const SAMPLES: Record<string, string> = { type: "no-such-type", id: "999999999", guid: "00000000-0000-4000-8000-000000000000" };
+const SAMPLES: Record<string, string> = { type: "no-such-type", id: "999999999", entryId: "999999999", guid: "00000000-0000-4000-8000-000000000000" };
 
 function fill(pattern: string): string {
   return pattern
