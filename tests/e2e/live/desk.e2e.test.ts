@@ -26,8 +26,11 @@ import {
 } from "../newsroom/support.ts";
 
 const EDITOR_RIGHTS = ["content.write", "content.delete", "content.others", "content.publish"] as const;
-/** A reader's page shows an entry this soon after it was posted (the issue's "within 2 s"). */
-const READER_WAIT_MS = 2000;
+/**
+ * A wait for a reader's page to show an entry, bounded far above the issue's "within 2 s" (a figure that
+ * `npm run bench -- live` measures): a test waits for a state, it does not time it.
+ */
+const READER_WAIT_MS = 15_000;
 
 type AdminEntries = { live: boolean; started_at: string | null; ended_at: string | null; cursor: number; entries: LiveEntry[]; deleted: number[] };
 

@@ -19,8 +19,11 @@ type Coverage = { id: number; url: string; page_slug: string };
 
 const CHIEF_NAME = "مريم بنت أحمد";
 const DESK_NAME = "سيدي ولد محمد";
-/** The issue's promise: an entry reaches an open page within 2 s (a wait bounded by it, not a measured time). */
-const ARRIVES = 2000;
+/**
+ * A wait for an entry to reach an open page, bounded far above the issue's 2 s (which `npm run bench -- live`
+ * measures): a test waits for a state, it does not time it, and a loaded machine must not fail it.
+ */
+const ARRIVES = 15_000;
 const LANGS = [
   { lang: "ar", prefix: "" },
   { lang: "fr", prefix: "/fr" },
