@@ -161,7 +161,12 @@ export function createApp() {
     if (mount) return void (labelRequest(mount), next());
     loadLabeller().then((label) => (labelRequest(label(req.path)), next()), next);
   });
-  setMetricSources({ database: getDatabaseHandle, pageCache: () => pageCache?.cache.stats(), liveStreams: openLiveStreams });
+  setMetricSources({
+    database: getDatabaseHandle,
+    pageCache: () => pageCache?.cache.stats(),
+    liveStreams: openLiveStreams,
+    cdnPurgeBacklog: () => cdnPurge?.backlog() ?? 0,
+  });
 
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");

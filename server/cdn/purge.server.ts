@@ -34,6 +34,11 @@ const MAX_KEYS_PER_JOB = 500;
 export type CdnPurgeFollower = {
   /** Queues what is gathered now (tests; a stopping process). */
   flush: () => Promise<void>;
+  /**
+   * Keys gathered and not yet queued as a job, with those of a batch whose queueing is still under way (the
+   * `sahara_cdn_purge_backlog` gauge): a purge that is on its way but not yet in the job table.
+   */
+  backlog: () => number;
   stop: () => Promise<void>;
 };
 
@@ -55,6 +60,7 @@ export function followInvalidationsToCdn(
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let queued: Promise<void> = Promise.resolve();
+  let queueing = 0;
 
   const flush = () => {
     if (timer) clearTimeout(timer);
@@ -63,6 +69,7 @@ export function followInvalidationsToCdn(
     pending = new Set();
     for (let i = 0; i < keys.length; i += MAX_KEYS_PER_JOB) {
       const batch = keys.slice(i, i + MAX_KEYS_PER_JOB);
+      queueing += batch.length;
       queued = queued
         .then(() => enqueue(db, CDN_PURGE_JOB, { keys: batch }, { maxAttempts: PURGE_ATTEMPTS }))
         .then(
@@ -70,7 +77,10 @@ export function followInvalidationsToCdn(
           // The write is committed and its own caches are already told: a purge that could not be queued leaves the
           // shared cache to its time-to-live, which is all this can say.
           (error: unknown) => logger.error({ err: error, keys: batch.length }, "cdn purge not queued"),
-        );
+        )
+        .finally(() => {
+          queueing -= batch.length;
+        });
     }
     return queued;
   };
@@ -85,6 +95,7 @@ export function followInvalidationsToCdn(
   const offSocial = options.onSocialChange?.(() => add([SOCIAL_KEY]));
   return {
     flush,
+    backlog: () => pending.size + queueing,
     stop: async () => {
       offWrites();
       offSocial?.();

@@ -53,12 +53,16 @@ describe("purge on change", () => {
     let social: (() => void) | undefined;
     follower = followInvalidationsToCdn(t.db, config, { coalesceMs: 50, onSocialChange: (listener) => ((social = listener), () => (social = undefined)) });
     expect(follower).not.toBeNull();
+    expect(follower!.backlog()).toBe(0);
     invalidate("news");
     invalidate("categories", "news");
     social?.();
     // Another process's invalidation reached us over Redis: that process purged it.
     applyRemoteInvalidation(["videos"]);
+    // Gathered, not yet queued: the backlog (sahara_cdn_purge_backlog) says a purge is on its way.
+    expect(follower!.backlog()).toBe(3);
     await expect.poll(async () => (await purgeJobs()).length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => follower!.backlog()).toBe(0);
     const [job] = await purgeJobs();
     expect(job.payload).toEqual({ keys: ["news", "categories", SOCIAL_KEY] });
     expect(job.maxAttempts).toBe(PURGE_ATTEMPTS);

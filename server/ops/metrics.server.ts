@@ -24,6 +24,8 @@ export type MetricSources = {
   pageCache?: () => { size: number; bytes: number; fastHits?: number } | undefined;
   /** Live coverage's open event streams in this process (server/http/live-stream.server.ts). */
   liveStreams?: () => number;
+  /** CDN purge keys gathered here and not yet queued as a job (server/cdn/purge.server.ts). */
+  cdnPurgeBacklog?: () => number;
 };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -86,6 +88,15 @@ function createMetrics() {
     collect() {
       const stats = sources.pageCache?.();
       if (stats) this.set(stats.bytes);
+    },
+  });
+
+  new client.Gauge({
+    name: "sahara_cdn_purge_backlog",
+    help: "Surrogate keys this process gathered for a CDN purge and has not yet queued as a cdn.purge job (a burst is gathered for a moment, then queued)",
+    registers,
+    collect() {
+      this.set(sources.cdnPurgeBacklog?.() ?? 0);
     },
   });
 

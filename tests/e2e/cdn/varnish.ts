@@ -100,14 +100,42 @@ export async function startVarnish({ backendPort, port, memoryMb = 64 }: { backe
 
 /** Page requests the server has answered (its /metrics, read from the loopback): every route but its probes. */
 export async function originRequests(serverUrl: string): Promise<number> {
+  const traffic = await originTraffic(serverUrl);
+  return Object.keys(traffic)
+    .filter((key) => key.startsWith("GET "))
+    .reduce((sum, key) => sum + traffic[key], 0);
+}
+
+/**
+ * What the server did, from its /metrics: `GET <route>` → requests answered (every route but its probes), and
+ * `invalidated <tag>` → its read-cache invalidations, each of which purges the shared cache. Two readings' difference
+ * says why a request reached the origin.
+ */
+export async function originTraffic(serverUrl: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${serverUrl}/metrics`)).text();
-  let total = 0;
+  const counts: Record<string, number> = {};
   for (const line of text.split("\n")) {
-    const m = /^http_requests_total\{([^}]*)\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/.exec(line);
-    if (!m || !/method="(GET|HEAD)"/.test(m[1]) || /route="\/(healthz|readyz|metrics)"/.test(m[1])) continue;
-    total += Number(m[2]);
+    const m = /^(http_requests_total|sahara_read_cache_invalidations_total)\{([^}]*)\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/.exec(line);
+    if (!m) continue;
+    if (m[1] === "sahara_read_cache_invalidations_total") {
+      const tag = /tag="([^"]*)"/.exec(m[2])?.[1] ?? "?";
+      counts[`invalidated ${tag}`] = (counts[`invalidated ${tag}`] ?? 0) + Number(m[3]);
+      continue;
+    }
+    if (!/method="(GET|HEAD)"/.test(m[2]) || /route="\/(healthz|readyz|metrics)"/.test(m[2])) continue;
+    const route = /route="([^"]*)"/.exec(m[2])?.[1] ?? "?";
+    counts[`GET ${route}`] = (counts[`GET ${route}`] ?? 0) + Number(m[3]);
   }
-  return total;
+  return counts;
+}
+
+/** What changed between two readings of originTraffic (only what did). */
+export function trafficBetween(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, n]) => [key, n - (before[key] ?? 0)] as const)
+      .filter(([, n]) => n !== 0),
+  );
 }
 
 /** The shared-cache lifetime a Cache-Control gives (s-maxage, else max-age), in seconds. */
