@@ -18,7 +18,7 @@ const show = (/** @type {number} */ index) => {
   if (!list) return;
   const items = [...list.children];
   shown = items.length ? ((index % items.length) + items.length) % items.length : 0;
-  items.forEach((li, i) => /** @type {HTMLElement} */ ((li).hidden = i !== shown));
+  items.forEach((li, i) => /** @type {HTMLElement} */ (li.hidden = i !== shown));
   if (next) next.hidden = items.length < 2;
 };
 
