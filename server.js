@@ -115,9 +115,10 @@ async function main() {
   appModule.logger.info(`serving on http://localhost:${shown}`);
 
   // Open live streams would keep the server from ever closing: they are ended first (their readers reconnect elsewhere).
+  // The audience beacons still buffered (at most ANALYTICS_FLUSH_MS of them, decision 0147) are written before it exits.
   const stop = () => {
     appModule.endLiveStreams?.();
-    listener.close(() => process.exit(0));
+    listener.close(() => Promise.resolve(appModule.flushAudience?.()).finally(() => process.exit(0)));
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -17,7 +17,9 @@ import type { Route } from "./+types/root";
 import { createI18n, switchI18n } from "./lib/i18n.ts";
 import type { RootLoaderData, SignedInUser, Translations } from "./lib/root-data.ts";
 import { directionOf, type Language } from "#domain/language.ts";
-import { isAddressedByLanguage, languageOfAddress } from "#domain/addresses.ts";
+import { isAddressedByLanguage, languageOfAddress, neutralPath } from "#domain/addresses.ts";
+import { audiencePageOf } from "#domain/audience.ts";
+import { VIEW_META } from "./lib/view-beacon.ts";
 import { languagesWithText } from "#domain/localized.ts";
 import { pageAddresses } from "./lib/addresses.ts";
 import { PREFETCH_RULES } from "#domain/navigation.ts";
@@ -113,6 +115,20 @@ function PageAddressLinks({ lang, base }: { lang: Language; base: string }) {
   );
 }
 
+/**
+ * The page key a reading page's beacon sends (app/enhance/reading.js, decision 0147): the home page, a list, search…
+ * (domain/audience.ts). An item's page names its item in its own meta; errors, the 404 page, the account pages and
+ * the back-office name nothing and are not counted.
+ */
+function AudiencePageMeta() {
+  const { pathname } = useLocation();
+  const matches = useMatches();
+  const errors = useContext(DataRouterStateContext)?.errors;
+  if (errors || matches.some((m) => /^(?:unknown-url|not-found|detail-)/.test(m.id)) || !isAddressedByLanguage(pathname)) return null;
+  const page = audiencePageOf(neutralPath(pathname));
+  return page ? <meta name={VIEW_META} content={page} /> : null;
+}
+
 export const meta: Route.MetaFunction = ({ data }) => {
   const site = data?.site;
   // The home page and any reading page without a meta of its own: indexable (app/lib/seo.ts robotsMeta).
@@ -173,6 +189,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#9a4a17" />
         <Meta />
         <PageAddressLinks lang={lang} base={data?.site.publicUrl ?? ""} />
+        <AudiencePageMeta />
         {/* The regular weight the page's first screen is set in (app/lib/fonts.ts, docs/decisions/0114-fonts.md). */}
         {fontPreloads(lang).map((font) => (
           <link key={font.href} rel="preload" as="font" type={font.type} crossOrigin="anonymous" href={font.href} />

@@ -102,6 +102,11 @@ export default [
   route("api/admin/authors/:id", "routes/api/admin-author.ts"),
   route("api/admin/audit", "routes/api/admin-audit.ts"),
   route("api/admin/audit.csv", "routes/api/admin-audit.ts", { id: "api-admin-audit-csv" }),
+  // Audience figures (issue 45): one item's, the most read items, the searches, and the dashboard's tables as CSV.
+  route("api/admin/analytics/items/:type/:id", "routes/api/admin-analytics-item.ts"),
+  route("api/admin/analytics/top", "routes/api/admin-analytics-top.ts"),
+  route("api/admin/analytics/searches", "routes/api/admin-analytics-searches.ts"),
+  route("api/admin/analytics.csv", "routes/api/admin-analytics-csv.ts"),
   route("api/admin/coverage/:id/entries", "routes/api/admin-coverage-entries.ts"),
   route("api/admin/coverage/:id/entries/:entryId", "routes/api/admin-coverage-entry.ts"),
   route("api/admin/:type", "routes/api/admin-content.ts"),
@@ -146,6 +151,7 @@ export default [
       route("users", "routes/admin/users.tsx"),
       route("newsletter", "routes/admin/newsletter.tsx"),
       route("audit", "routes/admin/audit.tsx"),
+      route("analytics", "routes/admin/analytics.tsx"),
     ]),
   ]),
 ] satisfies RouteConfig;

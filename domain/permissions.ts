@@ -26,6 +26,11 @@ export const PERMISSIONS = [
   "users.manage",
   /** Compose and send the newsletter to its subscribers (/admin/newsletter). */
   "newsletter.send",
+  /**
+   * Read the audience figures (issue 45): /admin/analytics, its API and CSV exports, and an item's panel on its edit
+   * page. Readers' figures only (no address, no person), so every editor by default.
+   */
+  "analytics.view",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -21,6 +21,9 @@
  *  - live (bench-live.ts): 2,000 readers of a live coverage's stream on one web process: an entry's POST to its
  *    arrival (p50/p95/max), memory per reader and idle CPU against a bare node:http SSE fan-out of the same bytes;
  *    then the same readers polling the entries JSON behind Varnish: the origin's request rate and the arrival delay.
+ *  - analytics (bench-analytics.ts): page throughput with audience collection on against off (each page followed by
+ *    its beacon), events ingested per second on one process, and the dashboard's queries over 10 million events
+ *    on PostgreSQL (p50/p95 against 200 ms).
  * `BENCH_ONLY=pages` (a comma-separated list of those section names), or the names as arguments (`npm run bench --
  * live`), runs only those sections; BENCH_MS sets
  * the duration of each throughput run (default 3000 ms), BENCH_LIGHTHOUSE=off skips Lighthouse.
@@ -32,7 +35,7 @@ export {};
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_MS ?? 3000);
 
-const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory", "cdn", "live"];
+const SECTIONS = ["pages", "newsroom", "search", "archive", "upload", "processes", "bodies", "fastpath", "memory", "cdn", "live", "analytics"];
 const only = (process.env.BENCH_ONLY ?? (process.argv.slice(2).join(",") || undefined))
   ?.split(",")
   .map((s) => s.trim())
@@ -104,4 +107,10 @@ if (runs("cdn")) {
 if (runs("live")) {
   const { benchLive } = await import("./bench-live.ts");
   await benchLive();
+}
+
+// Audience figures: collection on against off, events ingested per second, dashboard queries at 10M events (issue 45).
+if (runs("analytics")) {
+  const { benchAnalytics } = await import("./bench-analytics.ts");
+  await benchAnalytics({ durationMs: Math.max(1000, DURATION_MS) });
 }

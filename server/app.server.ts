@@ -30,6 +30,7 @@ import { createFastPath, type FastPath } from "./http/fast-path.server.ts";
 import { endLiveStreams, LIVE_STREAM_PATHS, liveStream, openLiveStreams } from "./http/live-stream.server.ts";
 import { startCacheBus, type CacheBus } from "./content/cache-bus.server.ts";
 import { startLiveBus, stopLiveBus } from "./content/live/bus.server.ts";
+import { flushAudience } from "./analytics/collect.server.ts";
 import { setReadCacheLimit } from "./content/cache.server.ts";
 import { onSocialFeedChanged } from "./social/feed.server.ts";
 import { startJobWorker, queueVideoProcessing } from "./jobs/index.server.ts";
@@ -133,6 +134,8 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
 
 /** Lets a running job finish (or hand its lease back by stopping) before the process exits. */
 export async function shutdown() {
+  // The audience beacons buffered since the last flush (at most ANALYTICS_FLUSH_MS of them) are written, not lost.
+  await flushAudience();
   await cdnPurge?.stop();
   await worker?.stop();
   await cacheBus?.stop();
@@ -329,4 +332,4 @@ export function currentPageCache(): PageCache | undefined {
   return pageCache?.cache;
 }
 
-export { logger, trackRequests, labelRequest, endLiveStreams };
+export { logger, trackRequests, labelRequest, endLiveStreams, flushAudience };

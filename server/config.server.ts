@@ -225,6 +225,17 @@ const envSchema = z.object({
 
   /** How long the audit log keeps its rows (issue 40, decision 0140); a daily job removes older ones. */
   AUDIT_RETENTION_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3650).default(365)),
+  /**
+   * Audience figures (issue 45, docs/decisions/0147-audience-figures.md): on, each page's beacon is recorded without a
+   * cookie or an address; off, nothing is recorded but the items' running view counts.
+   */
+  ANALYTICS: z.enum(["on", "off"]).default("on"),
+  /** Days raw beacons are kept ("now", a rebuild of the rollups); the hourly and daily figures outlive them. */
+  ANALYTICS_RAW_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(400).default(30)),
+  /** Days the hourly figures and the searches are kept; the daily figures are kept for ever. */
+  ANALYTICS_HOURLY_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(7).max(800).default(90)),
+  /** Beacons are written together this often (or at 500): the figures lag a view by at most this plus a query. */
+  ANALYTICS_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(10_000).default(2000)),
   /** Who is editing (issue 40, decision 0139): an item's soft lock its form has not renewed for this long is free. */
   ITEM_LOCK_TTL_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(30).max(3600).default(120)),
 

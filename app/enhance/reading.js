@@ -263,11 +263,29 @@ doc.addEventListener("click", (event) => {
   }
 });
 
-/* ---- views (decision 0145): the item a detail page names, counted once per load, once shown ---- */
+/* ---- views (decisions 0145, 0147): the page names itself (an item's "type:id", else its page key), counted once per
+   load, once shown, with its language, referrer and utm_ tags (the search page: its query and number of results);
+   never for a reader who asked not to be followed. app/lib/view-beacon.ts sends the same from the application. ---- */
 const view = doc.querySelector('meta[name="sahara-view"]')?.getAttribute("content")?.split(":");
-const countView = () => navigator.sendBeacon("/api/views", JSON.stringify({ type: view?.[0], id: +(view?.[1] ?? 0) }));
-if (view && /** @type {{ prerendering?: boolean }} */ (doc).prerendering) doc.addEventListener("prerenderingchange", countView, { once: true });
-else if (view) countView();
+const nav = /** @type {Navigator & { globalPrivacyControl?: boolean }} */ (navigator);
+const countView = () => {
+  const params = new URLSearchParams(location.search);
+  const results = doc.querySelector('meta[name="sahara-search"]')?.getAttribute("content");
+  const q = params.get("q")?.trim().slice(0, 100);
+  const camp = params.get("utm_campaign");
+  /** @type {Record<string, unknown>} */
+  const beacon = view?.[1] ? { type: view[0], id: +view[1] } : { page: view?.[0] };
+  beacon.lang = root.lang;
+  if (doc.referrer) beacon.ref = doc.referrer.slice(0, 500);
+  if (params.get("utm_source")) beacon.src = params.get("utm_source")?.slice(0, 40);
+  if (camp && /^[\w.-]{1,64}$/.test(camp)) beacon.camp = camp;
+  if (results && q) Object.assign(beacon, { q, n: +results });
+  nav.sendBeacon("/api/views", JSON.stringify(beacon));
+};
+if (!view || nav.doNotTrack === "1" || nav.globalPrivacyControl) {
+  /* nothing to count, or not to be counted */
+} else if (/** @type {{ prerendering?: boolean }} */ (doc).prerendering) doc.addEventListener("prerenderingchange", countView, { once: true });
+else countView();
 
 // The page is interactive (the browser tests wait for this, as on hydrated pages) once the page's own
 // enhancement modules, which run after this one and before DOMContentLoaded, have run too.

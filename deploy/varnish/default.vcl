@@ -111,6 +111,18 @@ sub vcl_recv {
     } elsif (req.http.x-fresh-only) {
         set req.grace = 0s;
     }
+
+    # Where a reader came from is the page's business, not the cache's (issue 45): the tags of the site's own links
+    # (utm_source=whatsapp, newsletter, push…, utm_campaign) and the click ids others add (fbclid, gclid) leave the
+    # address that is hashed and fetched, so a tagged link is served the one copy of its page. The page's script
+    # still reads them from the address bar (location.search) for its beacon. The origin keys its own page cache
+    # the same way (domain/link-tags.ts `withoutTrackingParams`). A passed request (above) keeps its address whole.
+    if (req.url ~ "(?i)[?&](utm_|fbclid|gclid)") {
+        set req.url = regsuball(req.url, "(?i)([?&])(utm_[^&=]*|fbclid|gclid)(=[^&]*)?(?=&|$)", "\1");
+        set req.url = regsub(req.url, "\?&+", "?");
+        set req.url = regsuball(req.url, "&&+", "&");
+        set req.url = regsub(req.url, "[?&]+$", "");
+    }
     return (hash);
 }
 

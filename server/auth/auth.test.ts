@@ -411,6 +411,7 @@ for (const kind of testDatabaseKinds) {
         const editor = await findAccountByEmail(db.db, "cli.writer@example.org");
         expect(editor).toMatchObject({ role: "editor", isAdmin: false });
         expect(editor!.permissions).toEqual([
+          "analytics.view",
           "contacts.manage",
           "content.delete",
           "content.others",

@@ -49,7 +49,17 @@ export function can(profile: AccessProfile | null | undefined, permission: Permi
  */
 export const ROLE_PRESETS = {
   writer: ["content.write"],
-  editor: ["content.write", "content.delete", "content.publish", "content.others", "tags.manage", "videos.manage", "contacts.manage", "newsletter.send"],
+  editor: [
+    "content.write",
+    "content.delete",
+    "content.publish",
+    "content.others",
+    "tags.manage",
+    "videos.manage",
+    "contacts.manage",
+    "newsletter.send",
+    "analytics.view",
+  ],
   admin: [],
 } as const satisfies Record<Exclude<Role, "reader">, readonly Permission[]>;
 export type StaffRole = keyof typeof ROLE_PRESETS;
@@ -130,6 +140,8 @@ export const ADMIN_PAGES: readonly AdminPage[] = [
   { path: "/admin/users", label: "admin.users", access: "users.manage" },
   // The newsletter (decision 0126): composing, previewing, sending and cancelling mail to every subscriber.
   { path: "/admin/newsletter", label: "admin.newsletter", access: "newsletter.send" },
+  // Audience figures (issue 45, decision 0147): what readers read, from where, and what they searched for in vain.
+  { path: "/admin/analytics", label: "analytics.title", access: "analytics.view" },
   // The audit log (issue 40, decision 0140): who did what, administrators only.
   { path: "/admin/audit", label: "audit.title", access: "admin" },
 ];
@@ -164,6 +176,11 @@ export const ADMIN_SUBPAGES: readonly Omit<AdminPage, "label">[] = [
   // The audit log's JSON and CSV (decision 0140): administrators only.
   { path: "/api/admin/audit", access: "admin" },
   { path: "/api/admin/audit.csv", access: "admin" },
+  // Audience figures' JSON and CSV (issue 45): analytics.view, as /admin/analytics.
+  { path: "/api/admin/analytics/items/:type/:id", access: "analytics.view" },
+  { path: "/api/admin/analytics/top", access: "analytics.view" },
+  { path: "/api/admin/analytics/searches", access: "analytics.view" },
+  { path: "/api/admin/analytics.csv", access: "analytics.view" },
   // The contact inbox's JSON API: listing, reading, changing a status and deleting all need contacts.manage.
   { path: "/api/admin/contacts", access: "contacts.manage" },
   { path: "/api/admin/contacts/:id", access: "contacts.manage" },

@@ -94,7 +94,17 @@ describe("roles and rights of issue 40 (decision 0137)", () => {
     expect(hasAccess(writer, "staff")).toBe(true);
     expect(ROLE_PRESETS.writer).toEqual(["content.write"]);
     expect([...ROLE_PRESETS.editor].sort()).toEqual(
-      ["contacts.manage", "content.delete", "content.others", "content.publish", "content.write", "newsletter.send", "tags.manage", "videos.manage"].sort(),
+      [
+        "analytics.view",
+        "contacts.manage",
+        "content.delete",
+        "content.others",
+        "content.publish",
+        "content.write",
+        "newsletter.send",
+        "tags.manage",
+        "videos.manage",
+      ].sort(),
     );
     // The editor's preset never grants managing people: that stays an administrator's pick.
     expect(ROLE_PRESETS.editor).not.toContain("users.manage");

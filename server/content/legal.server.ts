@@ -44,6 +44,9 @@ function fillPlaceholders(html: string, lang: Language, config: Config): string 
     contactPhone: ltr(config.CONTACT_PHONE),
     contactAddress: lang === "ar" ? config.CONTACT_ADDRESS : config.CONTACT_ADDRESS_FR,
     publicUrl: config.publicUrl,
+    // How long the audience figures keep what (issue 45): the privacy page says the configured durations.
+    analyticsRawDays: String(config.ANALYTICS_RAW_DAYS),
+    analyticsHourlyDays: String(config.ANALYTICS_HOURLY_DAYS),
   };
   return html.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? escapeHtml(values[name]) : whole));
 }

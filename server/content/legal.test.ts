@@ -34,6 +34,53 @@ describe("the legal pages", () => {
     }
   });
 
+  it("says in every language what the audience figures count, what they do not, how long each is kept, and that DNT and GPC are honoured", async () => {
+    const configured = checkConfig({ ANALYTICS_RAW_DAYS: "21", ANALYTICS_HOURLY_DAYS: "120" }).config;
+    const words = {
+      ar: [
+        "إحصاءات القراءة",
+        "ملف تعريف ارتباط",
+        "عنوان IP",
+        "User-Agent",
+        "جهة خارجية",
+        "فئة الجهاز",
+        "مفتاحاً يومياً",
+        "Do Not Track",
+        "Global Privacy Control",
+      ],
+      fr: [
+        "Mesure d'audience",
+        "sans aucun cookie",
+        "aucune adresse IP",
+        "User-Agent",
+        "avec un tiers",
+        "catégorie d'appareil",
+        "clé journalière",
+        "Do Not Track",
+        "Global Privacy Control",
+      ],
+      en: [
+        "Audience figures",
+        "without any cookie",
+        "no IP address",
+        "User-Agent",
+        "third party",
+        "device class",
+        "daily visitor key",
+        "Do Not Track",
+        "Global Privacy Control",
+      ],
+    } as const;
+    for (const [lang, expected] of Object.entries(words) as [keyof typeof words, readonly string[]][]) {
+      const doc = await loadLegalPage("privacy", lang, { config: configured });
+      const text = doc!.html.replaceAll("&quot;", '"').replaceAll("&#39;", "'");
+      for (const phrase of expected) expect(text, `${lang}: ${phrase}`).toContain(phrase);
+      // The configured durations, not the defaults.
+      expect(text, lang).toMatch(/\b21\b[^<]*\b120\b/);
+      expect(text, lang).not.toContain("{{");
+    }
+  });
+
   it("falls back to Arabic when the language's file is missing, and re-reads a changed file", async () => {
     fs.mkdirSync(path.join(tmp, "ar"), { recursive: true });
     const file = path.join(tmp, "ar", "terms.md");

@@ -1,24 +1,22 @@
 /**
- * The view counter behind "most read": a detail view counts once per reader per item per day.
+ * Who a beacon's reader is, and whether they are one (issue 45, docs/decisions/0147-audience-figures.md): the daily
+ * reader key behind every audience figure and the items' running view counts, and the requests that are not
+ * counted. The counting itself is server/analytics/collect.server.ts.
  *
  * A reader is a key, not a person: an HMAC-SHA-256 of the client address, the user agent and the day, under a
- * key derived from the server's secret. The address is never stored, the key changes every day (so a reader
- * cannot be followed from one day to the next) and it cannot be reversed without the server's secret.
+ * key derived from the server's secret (decision 0041). The address is never stored, the key changes every day (so
+ * a reader cannot be followed from one day to the next) and it cannot be reversed without the server's secret.
  *
  * A view is counted by the page's beacon, not by the page's answer (docs/decisions/0145-shared-cache.md): behind a
  * CDN most answers never reach us. The detail loader notes its item (`noteShownItem`: the answer's surrogate key
- * `<type>-<id>`); the page's script (app/enhance/reading.js) posts `{"type","id"}` to POST /api/views once per page
- * load, and `countBeaconView` counts it, in the background, skipping crawlers and prefetches.
+ * `<type>-<id>`); every reading page names itself in its `sahara-view` meta tag, and its script
+ * (app/enhance/reading.js) posts the beacon to POST /api/views once per page load.
  */
 import crypto from "node:crypto";
-import { lt, sql } from "drizzle-orm";
 import { isbot } from "isbot";
-import type { Database } from "#server/db/client.server.ts";
-import { contentViews } from "#server/db/schema.server.ts";
-import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
+import type { ContentType } from "#domain/content-types/index.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import { authSecret } from "#server/ops/secrets.server.ts";
-import { logger } from "#server/ops/logger.server.ts";
 import { noteItem } from "#server/http/render-scope.server.ts";
 
 /** Any type's items are counted; a type whose definition has `viewCounter` also keeps a running total for its listings. */
@@ -27,15 +25,6 @@ export type ViewContentType = ContentType;
 /** The running total's column on the table of every type with `viewCounter`. */
 export const VIEW_COUNT_COLUMN = "view_count";
 
-export type ViewInput = {
-  contentType: ViewContentType;
-  contentId: number;
-  /** From readerKeyFor(request). */
-  readerKey: string;
-  /** The day the view belongs to; today (UTC) by default. Tests pass another day. */
-  day?: Date;
-};
-
 /**
  * The header carrying the client address from Express (req.ip, which honours `trust proxy`) to the React
  * Router request. server/app.server.ts overwrites it on every request, so a client cannot supply its own.
@@ -43,29 +32,6 @@ export type ViewInput = {
 export const CLIENT_IP_HEADER = "x-sahara-client-ip";
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
-
-/**
- * Records one view. Inserts (content_type, content_id, reader_key, day) and, only when that row is new and
- * the type's definition has `viewCounter`, increments the item's view_count in the same transaction, so the
- * total equals the number of distinct reader-days. Returns true when the view counted.
- */
-export async function recordView(db: Database, { contentType, contentId, readerKey, day = new Date() }: ViewInput): Promise<boolean> {
-  if (!Number.isInteger(contentId) || contentId <= 0 || !readerKey) return false;
-  return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(contentViews)
-      .values({ contentType, contentId, readerKey, day: utcDay(day) })
-      .onConflictDoNothing()
-      .returning({ contentId: contentViews.contentId });
-    if (inserted.length === 0) return false;
-    const { viewCounter, table } = definitionOf(contentType);
-    if (viewCounter) {
-      const counter = sql.identifier(VIEW_COUNT_COLUMN);
-      await tx.execute(sql`update ${sql.identifier(table)} set ${counter} = ${counter} + 1 where id = ${contentId}`);
-    }
-    return true;
-  });
-}
 
 let derivedKey: { secret: string; key: Buffer } | undefined;
 
@@ -109,34 +75,9 @@ export function noteShownItem(target: { contentType: ViewContentType; contentId:
 }
 
 /**
- * Counts one view of a reader's request in the background (not awaited), skipping crawlers and prefetches, and logs
- * instead of failing when the database refuses (the beacon's endpoint, app/routes/api/views.ts).
+ * A reader who asked not to be followed: Do Not Track or Global Privacy Control. Their beacons are not recorded at
+ * all (their browsers' scripts do not send them either).
  */
-export function countView(
-  db: Database,
-  request: Request,
-  target: { contentType: ViewContentType; contentId: number },
-  { config }: { config?: Config } = {},
-): void {
-  if (!isCountableView(request)) return;
-  let readerKey: string;
-  try {
-    readerKey = readerKeyFor(request, { config });
-  } catch (error) {
-    logger.warn({ err: error }, "view not counted: no reader key");
-    return;
-  }
-  void recordView(db, { ...target, readerKey }).catch((error) => logger.warn({ err: error, ...target }, "view not counted"));
-}
-
-/**
- * Deletes view rows of days before `before` (UTC). Only today's rows are needed to count once per reader per
- * day; the totals live in the items' own counters. For a daily job; returns the number of rows removed.
- */
-export async function pruneViews(db: Database, before: Date = new Date()): Promise<number> {
-  const removed = await db
-    .delete(contentViews)
-    .where(lt(contentViews.day, utcDay(before)))
-    .returning({ id: contentViews.contentId });
-  return removed.length;
+export function asksNotToBeTracked(request: Request): boolean {
+  return request.headers.get("dnt")?.trim() === "1" || request.headers.get("sec-gpc")?.trim() === "1";
 }

@@ -512,6 +512,81 @@ export const contentViews = pgTable(
   (t) => [primaryKey({ columns: [t.contentType, t.contentId, t.readerKey, t.day] })],
 );
 
+// ---- Audience figures (issue 45, docs/decisions/0147-audience-figures.md; written by server/analytics/collect.server.ts) ----
+
+/**
+ * One row per recorded beacon, kept ANALYTICS_RAW_DAYS days: what "now" and a rebuild of the rollups read. The
+ * visitor is the daily reader key (decision 0041) cut to 22 characters; no address, no user agent, no cookie.
+ * `counted`: the visitor's first beacon of this page this UTC day (a view); `new_visitor`: their first of the day.
+ */
+export const audienceViews = pgTable(
+  "audience_views",
+  {
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    visitor: text("visitor").notNull(),
+    page: text("page").notNull(),
+    contentType: text("content_type"),
+    contentId: integer("content_id"),
+    lang: text("lang").notNull(),
+    source: text("source").notNull(),
+    campaign: text("campaign"),
+    device: text("device").notNull(),
+    counted: boolean("counted").notNull(),
+    newVisitor: boolean("new_visitor").notNull(),
+  },
+  (t) => [index("audience_views_at_idx").on(t.at), index("audience_views_item_idx").on(t.contentType, t.contentId, t.at)],
+);
+
+/** What a visitor has been seen on today (page '' = the visitor itself): the one dedupe of views. Kept 2 days. */
+export const audienceSeen = pgTable(
+  "audience_seen",
+  {
+    day: date("day").notNull(),
+    visitor: text("visitor").notNull(),
+    page: text("page").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.visitor, t.page] })],
+);
+
+/** The rollups' shared columns: `views` = counted views in the slot, `visitors` = new visitors of the day whose first beacon fell in it. */
+const audienceRollupColumns = () => ({
+  page: text("page").notNull(),
+  contentType: text("content_type").notNull().default(""),
+  contentId: integer("content_id").notNull().default(0),
+  lang: text("lang").notNull(),
+  source: text("source").notNull(),
+  device: text("device").notNull(),
+  campaign: text("campaign").notNull().default(""),
+  views: integer("views").notNull().default(0),
+  visitors: integer("visitors").notNull().default(0),
+});
+
+/** Views by hour, kept ANALYTICS_HOURLY_DAYS days: today's and recent periods, an item's hours. */
+export const audienceHourly = pgTable("audience_hourly", { hour: timestamp("hour", { withTimezone: true }).notNull(), ...audienceRollupColumns() }, (t) => [
+  primaryKey({ columns: [t.hour, t.page, t.lang, t.source, t.device, t.campaign] }),
+  // One item's figures read its own rows, not every row of the period.
+  index("audience_hourly_item_idx").on(t.contentType, t.contentId, t.hour),
+]);
+
+/** Views by UTC day, kept for ever: periods of whole days. */
+export const audienceDaily = pgTable("audience_daily", { day: date("day").notNull(), ...audienceRollupColumns() }, (t) => [
+  primaryKey({ columns: [t.day, t.page, t.lang, t.source, t.device, t.campaign] }),
+  index("audience_daily_item_idx").on(t.contentType, t.contentId, t.day),
+]);
+
+/** Searches by day and normalized query (domain/audience.ts normalizeSearchQuery); `empty`: those that found nothing. */
+export const audienceSearches = pgTable(
+  "audience_searches",
+  {
+    day: date("day").notNull(),
+    query: text("query").notNull(),
+    lang: text("lang").notNull(),
+    searches: integer("searches").notNull(),
+    empty: integer("empty").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.query, t.lang] })],
+);
+
 // ---- Authentication (better-auth's core tables) and profiles ----
 
 export const user = pgTable("user", {

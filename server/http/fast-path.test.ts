@@ -206,6 +206,18 @@ describe("the page cache's fast path", () => {
     expect(s.renders()).toBe(3); // one per address, whoever asked first
   });
 
+  it("answers a link carrying tracking tags with its page's one copy (issue 45)", async () => {
+    const s = await start();
+    await raw(s.port, "GET", "/culture");
+    for (const tagged of ["/culture?utm_source=whatsapp", "/culture?utm_source=push&utm_campaign=alert-news-4", "/culture?fbclid=IwAR0"]) {
+      const before = s.cache.stats().fastHits;
+      const answer = await raw(s.port, "GET", tagged, { "Accept-Encoding": "br" });
+      expect(s.cache.stats().fastHits, tagged).toBe(before + 1);
+      expect(header(answer, "x-page-cache"), tagged).toBe("HIT");
+    }
+    expect(s.renders()).toBe(1);
+  });
+
   it("leaves the bare entry of a reader who chose French or English to Express, which redirects it uncached", async () => {
     const s = await start();
     await raw(s.port, "GET", "/");

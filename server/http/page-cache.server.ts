@@ -33,6 +33,7 @@ import { parse as parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import { LANGUAGE_COOKIE } from "#domain/language.ts";
 import { isAddressedByLanguage, neutralPath } from "#domain/addresses.ts";
+import { withoutTrackingParams } from "#domain/link-tags.ts";
 import { CACHE_TAG_NAMES, onInvalidate } from "#server/content/cache.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { newRenderScope, runInRenderScope, withRenderScope, type RenderScope } from "./render-scope.server.ts";
@@ -269,7 +270,9 @@ function renderRequest(req: ExpressRequest, origin: string): Request {
     if (value === undefined || UNRENDERED_HEADERS.has(name) || name.startsWith("if-")) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  return new Request(requestUrl(req, origin), { method: "GET", headers });
+  // Rendered from the address it is kept under (`keyOf`): the tracking tags change nothing on the page.
+  const target = { originalUrl: withoutTrackingParams(req.originalUrl), protocol: req.protocol, headers: req.headers };
+  return new Request(requestUrl(target, origin), { method: "GET", headers });
 }
 const UNRENDERED_HEADERS = new Set(["cookie", "authorization", "host", "accept-language"]);
 
@@ -449,8 +452,12 @@ export function createPageCache(options: PageCacheOptions) {
   const sending: SendSettings = { cacheControl: options.cacheControl ?? publicCacheControl({ freshMs, staleMs, errorMs }), now };
   const send = (req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string) => sendEntry(req, res, entry, state, sending);
 
-  /** The key of a page: its address, the target (path and query) as sent; the address names the language. */
-  const keyOf = (target: string) => target;
+  /**
+   * The key of a page: its address, the target (path and query) as sent, the address naming the language, less the
+   * tracking tags (utm_*, fbclid, gclid: where the reader came from, read by the page's script from the address bar),
+   * so that a tagged link gets the one copy of its page (issue 45; deploy/varnish/default.vcl strips the same).
+   */
+  const keyOf = (target: string) => withoutTrackingParams(target);
 
   /** Starts (or joins) the render of a page; a good page is stored when it lands. */
   function fill(key: string, request: Request): { fill: Promise<Fill>; joined: boolean } {

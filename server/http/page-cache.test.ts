@@ -124,6 +124,28 @@ describe("page cache", () => {
     expect(s.cache.stats().hits).toBe(15);
   });
 
+  it("keeps one copy of a page whatever tracking tags its address carries, rendered without them (issue 45)", async () => {
+    const s = await start();
+    const seen: string[] = [];
+    behaviour = (request) => {
+      seen.push(request.url);
+      return html(page(new URL(request.url).pathname));
+    };
+    const first = await fetch(s.base + "/news/x?utm_source=whatsapp");
+    expect(first.headers.get("x-page-cache")).toBe("MISS");
+    expect(seen).toEqual(["https://news.example/news/x"]);
+    for (const tagged of ["/news/x", "/news/x?utm_source=newsletter&utm_campaign=send-3", "/news/x?fbclid=IwAR0&gclid=abc"]) {
+      const res = await fetch(s.base + tagged);
+      expect(res.headers.get("x-page-cache"), tagged).toBe("HIT");
+      expect(await res.text(), tagged).toBe(page("/news/x"));
+    }
+    // The other parameters still make another page, with the tags left out.
+    await fetch(s.base + "/news?utm_source=push&page=2");
+    expect(seen.at(-1)).toBe("https://news.example/news?page=2");
+    expect((await fetch(s.base + "/news?page=2")).headers.get("x-page-cache")).toBe("HIT");
+    expect(s.renders()).toBe(2);
+  });
+
   it("expires the pages showing the social feed in every language when the feed changes, and no other", async () => {
     const s = await start();
     for (const p of ["/fr/news", "/en", "/news", "/fr/facebook", "/articles/a"]) await fetch(s.base + p);

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Config } from "#server/config.server.ts";
 import type { Database } from "#server/db/client.server.ts";
-import { pruneViews } from "#server/content/views.server.ts";
+import { pruneAudience } from "#server/analytics/collect.server.ts";
 import { AUDIT_RETENTION_DEFAULT_DAYS, pruneAudit } from "#server/content/audit.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { sharedStorage, type Storage } from "#server/media/storage/index.server.ts";
@@ -68,10 +68,11 @@ export function jobHandlers(config: HandlerConfig, { storage }: { storage?: Stor
       const removed = await pruneUnfinishedUploads(config.dataDir, shared);
       if (removed) logger.info({ removed }, "abandoned uploads removed");
     },
-    // The privacy page promises that per-reader view rows do not outlive their day.
+    // Audience figures keep what the privacy page says (decision 0147): raw beacons ANALYTICS_RAW_DAYS, the dedupe
+    // of views two days, hourly figures and searches ANALYTICS_HOURLY_DAYS.
     [JOB.pruneViews]: async (_job, { db }) => {
-      const removed = await pruneViews(db);
-      if (removed) logger.info({ removed }, "old view rows pruned");
+      const removed = await pruneAudience(db, new Date(), "ANALYTICS_RAW_DAYS" in config ? { config } : {});
+      if (removed.raw + removed.seen + removed.hourly + removed.searches) logger.info(removed, "old audience rows pruned");
     },
     [JOB.pruneJobs]: async (_job, { db }) => {
       await pruneJobs(db);

@@ -9,6 +9,7 @@ import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { localizedPath } from "#domain/addresses.ts";
 import type { NewsletterSendKind } from "#domain/newsletter-sends.ts";
+import { newsletterCampaign, taggedUrl } from "#domain/link-tags.ts";
 import type { NewsletterItem } from "./items.server.ts";
 
 export type NewsletterContent = { kind: NewsletterSendKind; language: Language; subject: string; intro: string | null; items: NewsletterItem[] };
@@ -23,6 +24,14 @@ const absolute = (config: Config, url: string) => (/^https?:\/\//i.test(url) ? u
  * the French page; files (images) and outside links come back unchanged.
  */
 const addressIn = (config: Config, lang: Language, url: string) => absolute(config, localizedPath(lang, url));
+
+/**
+ * An item's link in the mail: its page in the mail's language, tagged as the newsletter's and, for a real send, as
+ * that send's (`utm_campaign=send-<id>`: the dashboard counts each send's clicks from it, issue 45; opens are not
+ * tracked). A preview has no send: the source alone.
+ */
+const itemLink = (config: Config, lang: Language, url: string, sendId: number | null) =>
+  taggedUrl(addressIn(config, lang, url), { source: "newsletter", ...(sendId ? { campaign: newsletterCampaign(sendId) } : {}) });
 
 export function unsubscribeUrl(token: string, sendId: number | null, config: Config = getConfig(), lang: Language = "ar") {
   return addressIn(config, lang, `/newsletter/unsubscribe?token=${token}${sendId ? `&send=${sendId}` : ""}`);
@@ -55,7 +64,7 @@ export function renderNewsletter(
 
   const itemsHtml = content.items
     .map((item) => {
-      const url = addressIn(config, lang, item.url);
+      const url = itemLink(config, lang, item.url, sendId);
       const image = item.imageUrl
         ? `<tr><td ${cell}padding:0 0 8px 0;"><a href="${e(url)}"><img src="${e(absolute(config, item.imageUrl))}" alt="" width="560" style="display:block;width:100%;max-width:560px;height:auto;border:0;border-radius:6px;"></a></td></tr>`
         : "";
@@ -73,7 +82,7 @@ export function renderNewsletter(
     content.subject,
     "",
     ...(content.intro ? [content.intro, ""] : []),
-    ...content.items.flatMap((item) => [item.title, ...(item.summary ? [item.summary] : []), absolute(config, item.url), ""]),
+    ...content.items.flatMap((item) => [item.title, ...(item.summary ? [item.summary] : []), itemLink(config, lang, item.url, sendId), ""]),
     "--",
     t("why"),
     `${t("preferences")}: ${preferences}`,

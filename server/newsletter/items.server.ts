@@ -4,7 +4,7 @@
  */
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "#server/db/client.server.ts";
-import { contentViews } from "#server/db/schema.server.ts";
+import { audienceDaily } from "#server/db/schema.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { BadRequestError } from "#server/http/errors.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
@@ -50,7 +50,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 /**
  * Published items of every type with a page, as the newsletter needs them: ranked by priority (a news item's
  * high, medium, low; other types count as medium), then reads (the item's running view count where its type
- * keeps one, plus today's distinct readers), then the newest. For French and English, items with a French
+ * keeps one, plus today's distinct readers: its views of today's audience figures), then the newest. For French and English, items with a French
  * title come first. `where` narrows each type's rows.
  */
 async function rankedItems(db: Database, language: Language, where: (type: ContentType) => SQL | undefined, limit: number): Promise<DigestCandidate[]> {
@@ -64,7 +64,7 @@ async function rankedItems(db: Database, language: Language, where: (type: Conte
     return sql`select ${type}::text as type, ${t.id} as id, ${t.pageSlug} as slug, ${t.title} as title, ${t.titleFr} as title_fr,
       ${summary ?? sql`null`}::text as summary, ${summaryFr ?? sql`null`}::text as summary_fr, ${t.imageUrl} as image_url,
       ${t.publishDate} as publish_date, ${priority ?? sql`'medium'`}::text as priority,
-      (${viewCount ?? sql`0`} + (select count(*) from ${contentViews} cv where cv.content_type = ${type} and cv.content_id = ${t.id} and cv.day = ${day}::date))::int as reads
+      (${viewCount ?? sql`0`} + (select coalesce(sum(ad.views), 0) from ${audienceDaily} ad where ad.content_type = ${type} and ad.content_id = ${t.id} and ad.day = ${day}::date))::int as reads
       from ${t} where ${isPublished(t, where(type))}`;
   });
   const frenchFirst = language === "ar" ? sql`` : sql`(title_fr is null or title_fr = ''), `;

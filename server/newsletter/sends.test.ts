@@ -12,7 +12,7 @@ import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { parseMail, startSmtpReceiver } from "#tests/helpers/smtp.ts";
-import { articles, contentViews, jobs, news, newsletterDeliveries, newsletterSends, newsletterSubscribers } from "#server/db/schema.server.ts";
+import { articles, audienceDaily, jobs, news, newsletterDeliveries, newsletterSends, newsletterSubscribers } from "#server/db/schema.server.ts";
 import { checkConfig, type Config } from "#server/config.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { NEWSLETTER_SEND_JOB, queueNewsletterSend } from "./jobs.server.ts";
@@ -105,14 +105,16 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
       await addNews({ title: "خبر في المستقبل", priority: "high", ageMs: -DAY });
       const old = await addNews({ title: "خبر الأسبوع الماضي", priority: "high", ageMs: 3 * DAY });
       // Today's readers count beside the running total: the less-read article gets 600 of them.
-      await t.db.insert(contentViews).values(
-        Array.from({ length: 600 }, (_, i) => ({
-          contentType: "article",
-          contentId: readLess,
-          readerKey: `r${i}`,
-          day: new Date().toISOString().slice(0, 10),
-        })),
-      );
+      await t.db.insert(audienceDaily).values({
+        day: new Date().toISOString().slice(0, 10),
+        page: `article:${readLess}`,
+        contentType: "article",
+        contentId: readLess,
+        lang: "ar",
+        source: "direct",
+        device: "mobile",
+        views: 600,
+      });
 
       const daily = await digestCandidates(t.db, { period: "daily", language: "ar" });
       expect(daily.map((i) => `${i.type}:${i.id}`)).toEqual([`news:${high}`, `article:${readLess}`, `article:${read}`, `news:${medium}`, `news:${low}`]);
@@ -210,6 +212,12 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
       expect(html).toContain("عنوان الخبر الأول في النشرة");
       expect(html).toContain("مقدمة النشرة");
       expect(text).toContain("https://sahara.test/news/");
+      // Every link to an item says it came from this send (issue 45): the dashboard counts the send's clicks by it.
+      const links = [...html.matchAll(/href="(https:\/\/sahara\.test\/news\/[^"]*)"/g)].map((m) => m[1].replaceAll("&amp;", "&"));
+      expect(links.length).toBeGreaterThan(0);
+      for (const link of [...links, ...text.split("\n").filter((line) => line.startsWith("https://sahara.test/news/"))]) {
+        expect(Object.fromEntries(new URL(link).searchParams)).toEqual({ utm_source: "newsletter", utm_campaign: `send-${sendId}` });
+      }
     });
 
     it("counts an unsubscribe from the mail's link against its send, and the next send leaves that reader out", async () => {
@@ -438,8 +446,8 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;b&gt;du jour&lt;/b&gt;");
     expect(html).toContain('src="https://sahara.test/uploads/a.jpg"');
-    // Links to our pages are the French addresses (issue 42); the image is a file, one address for all.
-    expect(html).toContain('href="https://sahara.test/fr/news/x"');
+    // Links to our pages are the French addresses (issue 42), tagged as this send's (issue 45); the image is a file, one address for all.
+    expect(html).toContain('href="https://sahara.test/fr/news/x?utm_source=newsletter&amp;utm_campaign=send-9"');
     expect(html).toContain(`href="https://sahara.test/fr/newsletter/preferences?token=${"t".repeat(43)}"`);
     expect(headers["List-Unsubscribe"]).toBe(`<https://sahara.test/fr/newsletter/unsubscribe?token=${"t".repeat(43)}&send=9>`);
   });

@@ -26,6 +26,7 @@ import { CONTENT_TYPES, editorStatusOf, publicUrl, type ContentType, type Editor
 import { localized } from "#domain/localized.ts";
 import { LANGUAGES, type Language } from "#domain/language.ts";
 import { localizedPath } from "#domain/addresses.ts";
+import { pushAlertCampaign, taggedUrl } from "#domain/link-tags.ts";
 import { getConfig, type Config } from "#server/config.server.ts";
 import type { Database, Queryable } from "#server/db/client.server.ts";
 import { categories, coverageEntries, coverages, pushAlerts, pushSubscriptions } from "#server/db/schema.server.ts";
@@ -326,7 +327,7 @@ async function sendEntryAlert(db: Database, job: Pick<Job, "id" | "payload">, op
         lang,
         title: localized(lang, entry.title, entry.titleFr),
         body: entry.text || `${translate(lang, "push.kicker")} · ${lang === "ar" ? options.siteName.ar : options.siteName.fr}`,
-        url: `${origin}${localizedPath(lang, entry.path)}`,
+        url: alertLink(`${origin}${localizedPath(lang, entry.path)}`, ENTRY_ALERT_TYPE, id),
         tag: `${ENTRY_ALERT_TYPE}-${id}`,
       };
       return [lang, JSON.stringify(message)];
@@ -340,6 +341,12 @@ async function sendEntryAlert(db: Database, job: Pick<Job, "id" | "payload">, op
   logger.info({ type: ENTRY_ALERT_TYPE, id, ...totals }, "push alert sent");
   return { state: "sent", ...totals };
 }
+
+/**
+ * The address a tap on the alert opens, tagged as this alert's (`utm_source=push&utm_campaign=alert-<type>-<id>`, the
+ * alert's key): the dashboard counts the alert's opens by it (issue 45, domain/link-tags.ts).
+ */
+const alertLink = (url: string, type: string, id: number) => taggedUrl(url, { source: "push", campaign: pushAlertCampaign(type, id) });
 
 /** What the alert needs of its item: its title, address, state and what makes it alert-worthy. */
 async function readAlertItem(db: Database, type: ContentType, id: number) {
@@ -411,7 +418,7 @@ function alertPayloads(type: ContentType, id: number, item: AlertItem, options: 
         lang,
         title: localized(lang, item.title, (item as { titleFr?: string | null }).titleFr ?? null),
         body: `${translate(lang, "push.kicker")} · ${lang === "ar" ? options.siteName.ar : options.siteName.fr}`,
-        url: `${origin}${localizedPath(lang, path)}`,
+        url: alertLink(`${origin}${localizedPath(lang, path)}`, type, id),
         tag: `${type}-${id}`,
       };
       return [lang, JSON.stringify(message)];

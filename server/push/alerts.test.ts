@@ -100,7 +100,9 @@ for (const kind of testDatabaseKinds) {
 
       const got = messages();
       expect(got.map((g) => g.path).sort()).toEqual(["/push/ar1", "/push/broken", "/push/en1", "/push/fr1", "/push/gone"]);
-      const url = `https://sahara.example${item.url}`;
+      // Tagged as this alert's (issue 45): the dashboard counts the alert's opens by it.
+      const tags = `?utm_source=push&utm_campaign=alert-news-${item.id}`;
+      const url = `https://sahara.example${item.url}${tags}`;
       const byPath = Object.fromEntries(got.map((g) => [g.path, g.message]));
       expect(byPath["/push/ar1"]).toEqual({ lang: "ar", title: "عاجل: أمطار غزيرة على نواكشوط", body: "عاجل · صحراء ميديا", url, tag: `news-${item.id}` });
       // Each language's alert opens the item at that language's address (issue 42).
@@ -108,14 +110,14 @@ for (const kind of testDatabaseKinds) {
         lang: "fr",
         title: "Urgent : fortes pluies sur Nouakchott",
         body: "Urgent · Sahara Média",
-        url: `https://sahara.example/fr${item.url}`,
+        url: `https://sahara.example/fr${item.url}${tags}`,
         tag: `news-${item.id}`,
       });
       expect(byPath["/push/en1"]).toMatchObject({
         lang: "en",
         title: "عاجل: أمطار غزيرة على نواكشوط",
         body: "Breaking news · Sahara Média",
-        url: `https://sahara.example/en${item.url}`,
+        url: `https://sahara.example/en${item.url}${tags}`,
       });
       for (const { headers } of got) {
         checkVapid(headers.authorization as string, vapid.publicKey, push.origin, subject);
@@ -166,9 +168,11 @@ for (const kind of testDatabaseKinds) {
       // Each at the address of its subscriber's language: /fr/…, /en/…, the Arabic at the root.
       const got = messages();
       expect(got.map((m) => m.message.url.replace(/^https:\/\/sahara\.example\/(?:fr|en)\//, "https://sahara.example/"))).toEqual(
-        Array(4).fill(`https://sahara.example${article.url}`),
+        Array(4).fill(`https://sahara.example${article.url}?utm_source=push&utm_campaign=alert-article-${article.id}`),
       );
-      expect(got.map((m) => m.message.url)).toEqual(got.map((m) => `https://sahara.example${localizedPath(m.message.lang, article.url)}`));
+      expect(got.map((m) => m.message.url)).toEqual(
+        got.map((m) => `https://sahara.example${localizedPath(m.message.lang, article.url)}?utm_source=push&utm_campaign=alert-article-${article.id}`),
+      );
       expect(await pushAlertOf(h.db, "article", article.id)).toMatchObject({ state: "sent", sent: 3, failed: 1 });
       expect(await pushAlertOf(h.db, "news", draft.id)).toBeNull();
       expect(await pushAlertOf(h.db, "news", ordinary.id)).toBeNull();

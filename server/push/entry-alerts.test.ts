@@ -106,10 +106,15 @@ for (const kind of testDatabaseKinds) {
         lang: "ar",
         title: "نتائج الانتخابات",
         body: "اللجنة تعلن النتائج الأولية للدور الأول.",
-        url: `https://sahara.example${entry.url}`,
+        // Tagged as this alert's (issue 45): the alert's key is the entry's.
+        url: `https://sahara.example${entry.url}?utm_source=push&utm_campaign=alert-coverage_entry-${entry.id}`,
         tag: `${ENTRY_ALERT_TYPE}-${entry.id}`,
       });
-      expect(got["/push/fr1"]).toMatchObject({ lang: "fr", title: "FR نتائج الانتخابات", url: `https://sahara.example/fr${entry.url}` });
+      expect(got["/push/fr1"]).toMatchObject({
+        lang: "fr",
+        title: "FR نتائج الانتخابات",
+        url: `https://sahara.example/fr${entry.url}?utm_source=push&utm_campaign=alert-coverage_entry-${entry.id}`,
+      });
       expect(await alertOf(entry.id)).toMatchObject({ state: "sent", sent: 2 });
 
       // Never twice: asking again with an edit sends nothing more.

@@ -44,6 +44,8 @@ import { ItemNotes } from "#app/components/admin/item-notes.tsx";
 import { ItemCorrections } from "#app/components/admin/item-corrections.tsx";
 import { correctionsOf } from "#server/content/corrections.server.ts";
 import { LiveDesk } from "#app/components/admin/live/live-desk.tsx";
+import { ItemAudiencePanel } from "#app/components/admin/analytics/item-audience.tsx";
+import { itemAudience, lastDays } from "#server/analytics/queries.server.ts";
 
 /**
  * One editor for every content type (back-office.md §2 and §5): /admin/{segment}/new and /admin/{segment}/:id.
@@ -118,10 +120,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       corrections: item ? await correctionsOf(db, def.type, item.id) : [],
       canCorrect: mayPublish && item?.status === "published",
       canPublish: mayPublish,
+      // Its readers over the last days, by hour and source (issue 45), for an account that may see audience figures.
+      audience: item && can(user.profile, "analytics.view") ? await itemAudience(db, def.type, item.id, lastDays(ITEM_AUDIENCE_DAYS)) : null,
     },
     { headers: { ...headers, "Cache-Control": "private, no-store" } },
   );
 }
+
+/** The days an item's audience panel covers (today included). */
+const ITEM_AUDIENCE_DAYS = 7;
 
 /** A new item's status follows the account's rights: a writer's starts as a draft (decision 0138). */
 function withDefaultStatus(values: FormValues, item: unknown, mayPublish: boolean): FormValues {
@@ -391,6 +398,7 @@ function ContentEditor({ loaderData, actionData }: Route.ComponentProps) {
       {item && def.live && loaderData.canPublish && <LiveDesk id={item.id} segment={def.segment} owner={loaderData.draftOwner} />}
       {item && <ItemNotes url={`/api/admin/${def.segment}/${item.id}/notes`} initial={loaderData.notes} />}
       {item && <ItemCorrections url={`/api/admin/${def.segment}/${item.id}/corrections`} initial={loaderData.corrections} canAdd={loaderData.canCorrect} />}
+      {item && loaderData.audience && <ItemAudiencePanel figures={loaderData.audience} days={ITEM_AUDIENCE_DAYS} />}
       <LeaveGuard when={keeper.dirty} onLeave={keeper.flush} />
       <SignInAgainDialog open={signingIn} email={loaderData.email} onSignedIn={onSignedIn} onClose={closeSignIn} />
     </section>

@@ -71,7 +71,7 @@ describe.each(testDatabaseKinds)("POST /api/views on %s", (kind) => {
       '{"type":"article","id":-1}',
       '{"type":"article","id":1.5}',
       '{"type":"nope","id":1}',
-      `{"type":"article","id":${article.id},"pad":"${"x".repeat(300)}"}`,
+      `{"type":"article","id":${article.id},"pad":"${"x".repeat(1100)}"}`,
     ]) {
       const answer = await beacon(bad, { ip: "192.0.2.3" });
       expect(answer.status, bad).toBe(400);

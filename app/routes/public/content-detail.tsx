@@ -15,6 +15,9 @@ import { languageOfAddress, localizedPath } from "#domain/addresses.ts";
 import { noteShownItem } from "#server/content/views.server.ts";
 import { loadOrGoHome } from "#server/http/responses.server.ts";
 import { sendViewBeacon, VIEW_META } from "#app/lib/view-beacon.ts";
+// «الأكثر قراءة» of the last 24 hours and 7 days under the item, in the page's language (issue 45).
+import { MostReadBlock } from "#app/components/content/most-read.tsx";
+import { mostReadLists } from "#server/analytics/top.server.ts";
 
 /** The detail page of every content type with a page of its own; the type is the one whose public path the URL is under. */
 export async function loader({ params, request }: Route.LoaderArgs) {
@@ -23,11 +26,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   try {
     // A database that cannot be reached at all is a failed load too: home with the toast (spec §2), not the error screen.
     const db = await loadOrGoHome(type, getDb);
-    // A live coverage's `?before=<id>`: its older entries, without JavaScript (issue 44).
-    const page = await loadDetailPage(db, type, params.slug, { searchParams });
+    // A live coverage's `?before=<id>`: its older entries, without JavaScript (issue 44). The most-read lists never
+    // throw (hidden when they cannot be read).
+    const [page, mostRead] = await Promise.all([loadDetailPage(db, type, params.slug, { searchParams }), mostReadLists(db, languageOfAddress(pathname))]);
     // Its surrogate key; the view itself is counted by the page's beacon (POST /api/views, decision 0145).
     noteShownItem({ contentType: type, contentId: page.item.id });
-    return page;
+    return { ...page, mostRead };
   } catch (thrown) {
     throw inLanguageOf(pathname, thrown);
   }
@@ -91,7 +95,12 @@ export default function ContentDetailPage({ loaderData }: Route.ComponentProps) 
     if (shown) sendViewBeacon(shown.type, shown.item.id);
   }, [shown?.type, shown?.item.id]); // eslint-disable-line react-hooks/exhaustive-deps
   if ("unreachable" in loaderData) return <Unreachable attempt={loaderData} />;
-  return <ContentDetail page={loaderData} />;
+  return (
+    <>
+      <ContentDetail page={loaderData} />
+      <MostReadBlock lists={loaderData.mostRead} className="max-w-4xl" />
+    </>
+  );
 }
 
 /**

@@ -22,6 +22,10 @@ import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { PushOptIn, pushEnhancements } from "#app/components/content/push-opt-in.tsx";
 import { pushOptIn } from "#server/push/subscriptions.server.ts";
 import { getConfig } from "#server/config.server.ts";
+// «الأكثر قراءة» of the last 24 hours and 7 days, in the page's language (issue 45).
+import { MostReadBlock } from "#app/components/content/most-read.tsx";
+import { mostReadLists } from "#server/analytics/top.server.ts";
+import { languageOfRequest } from "#server/http/language.server.ts";
 
 /** Home is HTML with the small reading script, no React in the browser (app/lib/static-page.ts). */
 export const handle: ReadingHandle = { hydrate: false, enhance: pushEnhancements };
@@ -41,14 +45,15 @@ async function orHidden<T>(what: string, query: Promise<T[]>): Promise<T[] | nul
   }
 }
 
-export async function loader(_: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const db = await getDb();
   // The social posts have their own store (server/social/feed.server.ts): it answers from memory, or hides the block.
-  const [sections, social] = await Promise.all([
+  const [sections, social, mostRead] = await Promise.all([
     cached("home", ["article", "program", "podcast", "categories"], () => homeSections(db)),
     socialBlockPosts(SOCIAL_LIMITS.home),
+    mostReadLists(db, languageOfRequest(request)),
   ]);
-  return { ...sections, social, images: await imageDetailsOf(db, sections), push: pushOptIn(getConfig()) };
+  return { ...sections, social, mostRead, images: await imageDetailsOf(db, sections), push: pushOptIn(getConfig()) };
 }
 
 async function homeSections(db: Awaited<ReturnType<typeof getDb>>) {
@@ -144,6 +149,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : null}
+
+      <MostReadBlock lists={loaderData.mostRead} className="max-w-7xl" />
 
       {/* Section 5: hidden while loading, on error, with no posts, and when no page token is configured. */}
       {social?.length ? (

@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/search";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
+import { SEARCH_RESULTS_META } from "#app/lib/view-beacon.ts";
 import { SearchEmpty, SearchError, SearchFilters, SearchForm, SearchNoResults, SearchResults } from "#app/components/search/search-page.tsx";
 import type { SearchType } from "#domain/search.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
@@ -61,7 +62,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ state: "results" as const, query: answer.query, filter, page: answer.page, images, title: title(answer.query) }, { headers });
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex, follow" }];
+/**
+ * The search shown, for the audience beacon (decision 0147): its number of results on its first page, so that the
+ * newsroom sees what readers searched for in vain (the query is the address's `q`).
+ */
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.title },
+  { name: "robots", content: "noindex, follow" },
+  ...(data?.state === "results" && data.page.page === 1 ? [{ name: SEARCH_RESULTS_META, content: String(data.page.results.length) }] : []),
+];
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)("reading in Chromium", () => {
     await context.close();
   });
 
-  it("offers WhatsApp and Telegram as plain links carrying the title and the page's address", async () => {
+  it("offers WhatsApp and Telegram as plain links carrying the title and the page's address, tagged with the app (issue 45)", async () => {
     const href = firstHref((await html("/news")).body, "/news")!;
     const { body } = await html(href);
     const { page, context } = await newPage(browser, { viewport: PHONE });
@@ -140,10 +140,10 @@ describe.skipIf(!hasChromium)("reading in Chromium", () => {
     const title = (await page.getByTestId("detail-title").textContent())!.trim();
     const whatsapp = new URL((await page.getByTestId("share-whatsapp").getAttribute("href"))!);
     expect(whatsapp.origin + whatsapp.pathname).toBe("https://wa.me/");
-    expect(whatsapp.searchParams.get("text")).toBe(`${title}\n${base}${href}`);
+    expect(whatsapp.searchParams.get("text")).toBe(`${title}\n${base}${href}?utm_source=whatsapp`);
     const telegram = new URL((await page.getByTestId("share-telegram").getAttribute("href"))!);
     expect(telegram.origin + telegram.pathname).toBe("https://t.me/share/url");
-    expect(telegram.searchParams.get("url")).toBe(base + href);
+    expect(telegram.searchParams.get("url")).toBe(`${base}${href}?utm_source=telegram`);
     expect(telegram.searchParams.get("text")).toBe(title);
     expect(await page.getByTestId("share-whatsapp").textContent()).toBe("واتساب");
     // Links, not scripts: nothing of either app is loaded with the page.

@@ -86,7 +86,7 @@ describe("shared cache headers", () => {
     console.info(`pages with every tag (${unkeyed.length}/${paths.length}): ${unkeyed.join(" ")}`);
   });
 
-  it.skipIf(!hasChromium)("sends one beacon from a detail page served from the cache, none from a listing", async () => {
+  it.skipIf(!hasChromium)("sends one beacon from a detail page served from the cache, naming its item, and a listing's naming its page", async () => {
     const sitemap = (await get("/sitemap")).body;
     const detail = /href="(\/news\/[^"]+)"/.exec(sitemap)![1];
     await get(detail); // kept: the browser gets a HIT, as it would a CDN's copy
@@ -103,10 +103,16 @@ describe("shared cache headers", () => {
       expect((await answered).status()).toBe(204);
       await hydrated(page);
       const [type, id] = (await page.locator('meta[name="sahara-view"]').getAttribute("content"))!.split(":");
-      expect(beacons.map((b) => JSON.parse(b) as unknown)).toEqual([{ type, id: Number(id) }]);
+      expect(beacons.map((b) => JSON.parse(b) as unknown)).toEqual([{ type, id: Number(id), lang: "ar" }]);
+      // Every reading page names itself (decision 0147): a listing by its page key.
+      const listed = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/views");
       await page.goto(server.url + "/news");
+      expect((await listed).status()).toBe(204);
       await hydrated(page);
-      expect(beacons).toHaveLength(1);
+      expect(beacons.map((b) => JSON.parse(b) as unknown)).toEqual([
+        { type, id: Number(id), lang: "ar" },
+        { page: "news", lang: "ar" },
+      ]);
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
