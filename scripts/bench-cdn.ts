@@ -15,13 +15,13 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startAuthServer } from "#tests/e2e/auth/support.ts";
 import { originRequests, startVarnish, varnishMissing, type RunningVarnish } from "#tests/e2e/cdn/varnish.ts";
 import { freePort } from "#tests/e2e/support/server.ts";
+import { autocannon } from "./bench-tools.ts";
 
 const CONNECTIONS = 16;
 const PUBLISHES = 20;
@@ -47,10 +47,6 @@ export function parseWrk(text: string): Rate {
   return { rps, requests, bad };
 }
 
-// autocannon ships no types: the part of its programmatic API used here.
-type AutocannonResult = { duration: number; errors: number; timeouts: number; non2xx: number; "2xx": number };
-type Autocannon = (opts: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<AutocannonResult>;
-
 function rater(durationMs: number): { name: string; rate: (url: string, ms?: number) => Promise<Rate> } {
   const wrk = wrkBinary();
   if (wrk) {
@@ -63,7 +59,6 @@ function rater(durationMs: number): { name: string; rate: (url: string, ms?: num
       },
     };
   }
-  const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
   return {
     name: `autocannon ${CONNECTIONS} connections, ${durationMs} ms, Accept-Encoding: gzip (wrk is not installed: apt-get install wrk; autocannon saturates near 7,000 req/s on 2 cores)`,
     rate: async (url, ms = durationMs) => {

@@ -32,34 +32,18 @@ import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_pro
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 import { memoryOf, resetPeakMemory, settledMemory } from "#tests/helpers/raw-http.ts";
 import { pagesDatabaseFromEnv } from "./bench-pages.ts";
+import { autocannon, type AutocannonResult } from "./bench-tools.ts";
 
 const CONNECTIONS = 16;
 const MEMORY_GOAL_MB = 256;
 /** A V8 old-space bound (NODE_OPTIONS=--max-old-space-size) whose effect the memory section shows beside the default. */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 256);
-
-// autocannon ships no types: the part of its programmatic API used here.
-type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string> };
-type AutocannonResult = { duration: number; errors: number; timeouts: number; non2xx: number; "2xx": number };
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  workers?: number;
-  duration: number;
-  headers?: Record<string, string>;
-  requests?: (AutocannonRequest & {
-    setupRequest?: (req: AutocannonRequest & { headers: Record<string, string> }) => AutocannonRequest;
-    onResponse?: (status: number, body: string, context: object, headers: Record<string, string | string[]>) => void;
-  })[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 type Rate = { rps: number; requests: number; bad: number };
 

@@ -26,6 +26,7 @@ import { tcpAnswers } from "#tests/helpers/services.ts";
 import { originRequests, startVarnish, varnishMissing, type RunningVarnish } from "#tests/e2e/cdn/varnish.ts";
 import { freePort, startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 import { validInput } from "#tests/helpers/content.ts";
+import { cpuSeconds, percentile } from "./bench-tools.ts";
 
 const READERS = Number(process.env.BENCH_LIVE_READERS ?? 2000);
 const ENTRIES = Number(process.env.BENCH_LIVE_ENTRIES ?? 10);
@@ -195,19 +196,6 @@ async function arrivalsOf(readers: ReturnType<typeof startReaders>, id: number):
 }
 
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-/** User + system CPU time of a process so far, in seconds (/proc/<pid>/stat fields 14 and 15). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type SseFigures = {

@@ -26,13 +26,13 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import type { Browser } from "playwright-core";
 import { chromiumPath, launchBrowser } from "#tests/e2e/support/browser.ts";
 import { startServer } from "#tests/e2e/support/server.ts";
 import { benchLighthouse, type LighthouseFigures } from "./bench-lighthouse.ts";
+import { autocannon } from "./bench-tools.ts";
 
 const CONNECTIONS = 16;
 const JS_BUDGET_KB = 20;
@@ -42,28 +42,6 @@ const FEW_ANSWERS = 30;
 const LIGHTHOUSE_GOAL = 95;
 const CLS_LIMIT = 0.05;
 const PHONE = { width: 375, height: 812 };
-
-// autocannon ships no types: the part of its programmatic API used here.
-type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string> };
-type AutocannonResult = {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  "2xx": number;
-  statusCodeStats: Record<string, { count: number }>;
-};
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-  requests?: (AutocannonRequest & {
-    setupRequest?: (req: AutocannonRequest & { headers: Record<string, string> }) => AutocannonRequest;
-    onResponse?: (status: number, body: string, context: object, headers: Record<string, string | string[]>) => void;
-  })[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 type Page = { name: string; path: string };
 

@@ -4,14 +4,9 @@ import { CONTENT_TYPE_DEFINITIONS, type ContentType } from "#domain/content-type
 import { formatDate } from "#domain/format.ts";
 import { formatNumber } from "#domain/plural.ts";
 import type { AlertOpens, NowFigures, SearchFigure, SendClicks } from "#server/analytics/queries.server.ts";
-import { Empty, ItemsTable, itemPanelUrl, localName, Stat, TableFrame, useLang } from "./figures.tsx";
+import { Empty, ItemsTable, itemPanelUrl, localName, Stat, TableFrame, td, tdEnd, useLang } from "./figures.tsx";
 
 /** The blocks of /admin/analytics that are not a plain ranking (issue 45): now, the period picker, searches, sends, alerts. */
-
-const th = "p-2 text-start font-bold text-ink-soft";
-const thEnd = "p-2 text-end font-bold text-ink-soft";
-const td = "p-2 align-top";
-const tdEnd = "p-2 text-end align-top tabular-nums";
 
 /** Readers in the last 5 and 30 minutes (distinct visitors of the raw rows), and the items they are reading. */
 export function NowBlock({ now }: { now: NowFigures }) {
@@ -84,29 +79,17 @@ export function SearchesTable({ searches, label, testId }: { searches: readonly 
   const lang = useLang();
   if (!searches.length) return <Empty>{t("analytics.searches.none")}</Empty>;
   return (
-    <TableFrame label={label}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {t("analytics.col.query")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.count")}
-          </th>
+    <TableFrame label={label} columns={[t("analytics.col.query"), t("analytics.col.count")]}>
+      {searches.map((s) => (
+        <tr key={s.query} className="border-b border-sand-100" data-testid={testId} data-query={s.query} data-count={s.count}>
+          <td className={td} dir="auto">
+            <Link to={`/search?q=${encodeURIComponent(s.query)}`} className="hover:underline" target="_blank" rel="noopener">
+              {s.query}
+            </Link>
+          </td>
+          <td className={tdEnd}>{formatNumber(lang, s.count)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {searches.map((s) => (
-          <tr key={s.query} className="border-b border-sand-100" data-testid={testId} data-query={s.query} data-count={s.count}>
-            <td className={td} dir="auto">
-              <Link to={`/search?q=${encodeURIComponent(s.query)}`} className="hover:underline" target="_blank" rel="noopener">
-                {s.query}
-              </Link>
-            </td>
-            <td className={tdEnd}>{formatNumber(lang, s.count)}</td>
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </TableFrame>
   );
 }
@@ -117,37 +100,23 @@ export function SendsTable({ sends }: { sends: readonly SendClicks[] }) {
   const lang = useLang();
   if (!sends.length) return <Empty>{t("analytics.sends.none")}</Empty>;
   return (
-    <TableFrame label={t("analytics.sends.title")}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {t("analytics.col.sentAt")}
-          </th>
-          <th scope="col" className={th}>
-            {t("analytics.col.subject")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.recipients")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.clicks")}
-          </th>
+    <TableFrame
+      label={t("analytics.sends.title")}
+      columns={[t("analytics.col.sentAt"), t("analytics.col.subject"), t("analytics.col.recipients"), t("analytics.col.clicks")]}
+      figuresFrom={2}
+    >
+      {sends.map((s) => (
+        <tr key={s.id} className="border-b border-sand-100" data-testid="analytics-send" data-id={s.id} data-clicks={s.clicks}>
+          <td className={`${td} whitespace-nowrap`}>
+            <time dateTime={s.sentAt}>{formatDate(s.sentAt, lang, "short")}</time>
+          </td>
+          <td className={td} dir="auto">
+            {s.subject} <span className="text-xs text-ink-soft">({s.language})</span>
+          </td>
+          <td className={tdEnd}>{formatNumber(lang, s.total)}</td>
+          <td className={tdEnd}>{formatNumber(lang, s.clicks)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {sends.map((s) => (
-          <tr key={s.id} className="border-b border-sand-100" data-testid="analytics-send" data-id={s.id} data-clicks={s.clicks}>
-            <td className={`${td} whitespace-nowrap`}>
-              <time dateTime={s.sentAt}>{formatDate(s.sentAt, lang, "short")}</time>
-            </td>
-            <td className={td} dir="auto">
-              {s.subject} <span className="text-xs text-ink-soft">({s.language})</span>
-            </td>
-            <td className={tdEnd}>{formatNumber(lang, s.total)}</td>
-            <td className={tdEnd}>{formatNumber(lang, s.clicks)}</td>
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </TableFrame>
   );
 }
@@ -159,51 +128,37 @@ export function AlertsTable({ alerts }: { alerts: readonly AlertOpens[] }) {
   if (!alerts.length) return <Empty>{t("analytics.alerts.none")}</Empty>;
   const isType = (type: string): type is ContentType => type in CONTENT_TYPE_DEFINITIONS;
   return (
-    <TableFrame label={t("analytics.alerts.title")}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {t("analytics.col.sentAt")}
-          </th>
-          <th scope="col" className={th}>
-            {t("analytics.col.item")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.recipients")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.opens")}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {alerts.map((a) => {
-          const title = a.title === null ? `${a.type} ${a.id}` : localName(lang, a.title, a.titleFr);
-          return (
-            <tr
-              key={`${a.type}:${a.id}`}
-              className="border-b border-sand-100"
-              data-testid="analytics-alert"
-              data-type={a.type}
-              data-id={a.id}
-              data-opens={a.opens}
-            >
-              <td className={`${td} whitespace-nowrap`}>{a.sentAt ? <time dateTime={a.sentAt}>{formatDate(a.sentAt, lang, "dateTime")}</time> : "—"}</td>
-              <td className={td} dir="auto">
-                {isType(a.type) ? (
-                  <Link to={itemPanelUrl(a.type, a.id)} className="hover:underline">
-                    {title}
-                  </Link>
-                ) : (
-                  title
-                )}
-              </td>
-              <td className={tdEnd}>{formatNumber(lang, a.sent)}</td>
-              <td className={tdEnd}>{formatNumber(lang, a.opens)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
+    <TableFrame
+      label={t("analytics.alerts.title")}
+      columns={[t("analytics.col.sentAt"), t("analytics.col.item"), t("analytics.col.recipients"), t("analytics.col.opens")]}
+      figuresFrom={2}
+    >
+      {alerts.map((a) => {
+        const title = a.title === null ? `${a.type} ${a.id}` : localName(lang, a.title, a.titleFr);
+        return (
+          <tr
+            key={`${a.type}:${a.id}`}
+            className="border-b border-sand-100"
+            data-testid="analytics-alert"
+            data-type={a.type}
+            data-id={a.id}
+            data-opens={a.opens}
+          >
+            <td className={`${td} whitespace-nowrap`}>{a.sentAt ? <time dateTime={a.sentAt}>{formatDate(a.sentAt, lang, "dateTime")}</time> : "—"}</td>
+            <td className={td} dir="auto">
+              {isType(a.type) ? (
+                <Link to={itemPanelUrl(a.type, a.id)} className="hover:underline">
+                  {title}
+                </Link>
+              ) : (
+                title
+              )}
+            </td>
+            <td className={tdEnd}>{formatNumber(lang, a.sent)}</td>
+            <td className={tdEnd}>{formatNumber(lang, a.opens)}</td>
+          </tr>
+        );
+      })}
     </TableFrame>
   );
 }

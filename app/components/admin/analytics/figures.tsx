@@ -41,23 +41,47 @@ export function Block({ id, title, csv, children, testId }: { id: string; title:
   );
 }
 
-/** A table that may be wider than a phone: it scrolls inside its frame, reachable by keyboard and named. */
-export function TableFrame({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A table that may be wider than a phone: it scrolls inside its frame, reachable by keyboard and named. Its header
+ * row is `columns`: text columns first (start-aligned), figures from `figuresFrom` on (end-aligned); `false` leaves
+ * a column out.
+ */
+export function TableFrame({
+  label,
+  columns,
+  figuresFrom = 1,
+  children,
+}: {
+  label: string;
+  columns: readonly (string | false | undefined)[];
+  figuresFrom?: number;
+  children: ReactNode;
+}) {
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- axe's scrollable-region-focusable: a region that scrolls is reached by keyboard
     <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto">
       <table className="w-full text-start text-sm">
         <caption className="sr-only">{label}</caption>
-        {children}
+        <thead>
+          <tr className="border-b border-sand-200">
+            {columns.map((name, i) =>
+              name === false || name === undefined ? null : (
+                <th key={i} scope="col" className={`p-2 font-bold text-ink-soft ${i < figuresFrom ? "text-start" : "text-end"}`}>
+                  {name}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
       </table>
     </div>
   );
 }
 
-const th = "p-2 text-start font-bold text-ink-soft";
-const thEnd = "p-2 text-end font-bold text-ink-soft";
-const td = "p-2 align-top";
-const tdEnd = "p-2 text-end align-top tabular-nums";
+/** Cells: a name or a date, and a figure. */
+export const td = "p-2 align-top";
+export const tdEnd = "p-2 text-end align-top tabular-nums";
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="rounded-md border border-dashed border-sand-300 p-4 text-center text-sm text-ink-soft">{children}</p>;
@@ -79,37 +103,25 @@ export function ItemsTable({
   const lang = useLang();
   if (!items.length) return <Empty>{t("analytics.noViews")}</Empty>;
   return (
-    <TableFrame label={label}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {t("analytics.col.item")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {viewsLabel ?? t("analytics.col.views")}
-          </th>
+    <TableFrame label={label} columns={[t("analytics.col.item"), viewsLabel ?? t("analytics.col.views")]}>
+      {items.map((item) => (
+        <tr
+          key={`${item.type}:${item.id}`}
+          className="border-b border-sand-100"
+          data-testid={testId}
+          data-type={item.type}
+          data-id={item.id}
+          data-views={item.views}
+        >
+          <td className={td}>
+            <Link to={itemPanelUrl(item.type, item.id)} className="font-bold hover:underline" dir="auto">
+              {localName(lang, item.title, item.titleFr)}
+            </Link>
+            <span className="block text-xs text-ink-soft">{t(CONTENT_TYPE_DEFINITIONS[item.type].labels.singular)}</span>
+          </td>
+          <td className={tdEnd}>{formatNumber(lang, item.views)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {items.map((item) => (
-          <tr
-            key={`${item.type}:${item.id}`}
-            className="border-b border-sand-100"
-            data-testid={testId}
-            data-type={item.type}
-            data-id={item.id}
-            data-views={item.views}
-          >
-            <td className={td}>
-              <Link to={itemPanelUrl(item.type, item.id)} className="font-bold hover:underline" dir="auto">
-                {localName(lang, item.title, item.titleFr)}
-              </Link>
-              <span className="block text-xs text-ink-soft">{t(CONTENT_TYPE_DEFINITIONS[item.type].labels.singular)}</span>
-            </td>
-            <td className={tdEnd}>{formatNumber(lang, item.views)}</td>
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </TableFrame>
   );
 }
@@ -120,27 +132,15 @@ export function GroupsTable({ groups, label, nameLabel, testId }: { groups: read
   const lang = useLang();
   if (!groups.length) return <Empty>{t("analytics.noViews")}</Empty>;
   return (
-    <TableFrame label={label}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {nameLabel}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.views")}
-          </th>
+    <TableFrame label={label} columns={[nameLabel, t("analytics.col.views")]}>
+      {groups.map((g) => (
+        <tr key={g.id} className="border-b border-sand-100" data-testid={testId} data-slug={g.slug} data-views={g.views}>
+          <td className={td} dir="auto">
+            {localName(lang, g.name, g.nameFr)}
+          </td>
+          <td className={tdEnd}>{formatNumber(lang, g.views)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {groups.map((g) => (
-          <tr key={g.id} className="border-b border-sand-100" data-testid={testId} data-slug={g.slug} data-views={g.views}>
-            <td className={td} dir="auto">
-              {localName(lang, g.name, g.nameFr)}
-            </td>
-            <td className={tdEnd}>{formatNumber(lang, g.views)}</td>
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </TableFrame>
   );
 }
@@ -168,43 +168,23 @@ export function BreakdownTable({
   const lang = useLang();
   const total = rows.reduce((sum, [, c]) => sum + c.views, 0);
   return (
-    <TableFrame label={label}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {keyLabel}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.views")}
-          </th>
-          {visitors && (
-            <th scope="col" className={thEnd}>
-              {t("analytics.col.visitors")}
-            </th>
-          )}
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.share")}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([key, c]) => {
-          const share = total ? Math.round((c.views / total) * 100) : 0;
-          return (
-            <tr key={key} className="border-b border-sand-100" data-testid={`${testId}-${key}`} data-views={c.views} data-visitors={c.visitors}>
-              <td className={td}>
-                {nameOf(key)}
-                <span className="mt-1 block h-1.5 rounded bg-sand-100" aria-hidden="true">
-                  <span className="block h-1.5 rounded bg-desert-500" style={{ width: `${share}%` }} />
-                </span>
-              </td>
-              <td className={tdEnd}>{formatNumber(lang, c.views)}</td>
-              {visitors && <td className={tdEnd}>{formatNumber(lang, c.visitors)}</td>}
-              <td className={tdEnd}>{formatNumber(lang, share)}%</td>
-            </tr>
-          );
-        })}
-      </tbody>
+    <TableFrame label={label} columns={[keyLabel, t("analytics.col.views"), visitors && t("analytics.col.visitors"), t("analytics.col.share")]}>
+      {rows.map(([key, c]) => {
+        const share = total ? Math.round((c.views / total) * 100) : 0;
+        return (
+          <tr key={key} className="border-b border-sand-100" data-testid={`${testId}-${key}`} data-views={c.views} data-visitors={c.visitors}>
+            <td className={td}>
+              {nameOf(key)}
+              <span className="mt-1 block h-1.5 rounded bg-sand-100" aria-hidden="true">
+                <span className="block h-1.5 rounded bg-desert-500" style={{ width: `${share}%` }} />
+              </span>
+            </td>
+            <td className={tdEnd}>{formatNumber(lang, c.views)}</td>
+            {visitors && <td className={tdEnd}>{formatNumber(lang, c.visitors)}</td>}
+            <td className={tdEnd}>{formatNumber(lang, share)}%</td>
+          </tr>
+        );
+      })}
     </TableFrame>
   );
 }
@@ -228,33 +208,19 @@ export function TimelineTable({
   const lang = useLang();
   if (!points.length) return <Empty>{t("analytics.noViews")}</Empty>;
   return (
-    <TableFrame label={label}>
-      <thead>
-        <tr className="border-b border-sand-200">
-          <th scope="col" className={th}>
-            {t(step === "hour" ? "analytics.col.hour" : "analytics.col.day")}
-          </th>
-          <th scope="col" className={thEnd}>
-            {t("analytics.col.views")}
-          </th>
-          {visitors && (
-            <th scope="col" className={thEnd}>
-              {t("analytics.col.visitors")}
-            </th>
-          )}
+    <TableFrame
+      label={label}
+      columns={[t(step === "hour" ? "analytics.col.hour" : "analytics.col.day"), t("analytics.col.views"), visitors && t("analytics.col.visitors")]}
+    >
+      {points.map((p) => (
+        <tr key={p.at} className="border-b border-sand-100" data-testid="analytics-slot" data-at={p.at} data-views={p.views}>
+          <td className={td}>
+            <time dateTime={p.at}>{slotLabel(p.at, step, lang)}</time>
+          </td>
+          <td className={tdEnd}>{formatNumber(lang, p.views)}</td>
+          {visitors && <td className={tdEnd}>{formatNumber(lang, p.visitors)}</td>}
         </tr>
-      </thead>
-      <tbody>
-        {points.map((p) => (
-          <tr key={p.at} className="border-b border-sand-100" data-testid="analytics-slot" data-at={p.at} data-views={p.views}>
-            <td className={td}>
-              <time dateTime={p.at}>{slotLabel(p.at, step, lang)}</time>
-            </td>
-            <td className={tdEnd}>{formatNumber(lang, p.views)}</td>
-            {visitors && <td className={tdEnd}>{formatNumber(lang, p.visitors)}</td>}
-          </tr>
-        ))}
-      </tbody>
+      ))}
     </TableFrame>
   );
 }
