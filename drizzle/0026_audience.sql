@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS "audience_seen" (
 --> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "audience_hourly" (
 	"hour" timestamp with time zone NOT NULL,
+	"grain" smallint DEFAULT 0 NOT NULL,
 	"page" text NOT NULL,
 	"content_type" text DEFAULT '' NOT NULL,
 	"content_id" integer DEFAULT 0 NOT NULL,
@@ -37,7 +38,7 @@ CREATE TABLE IF NOT EXISTS "audience_hourly" (
 	"campaign" text DEFAULT '' NOT NULL,
 	"views" integer DEFAULT 0 NOT NULL,
 	"visitors" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "audience_hourly_hour_page_lang_source_device_campaign_pk" PRIMARY KEY("hour","page","lang","source","device","campaign")
+	CONSTRAINT "audience_hourly_grain_hour_page_lang_source_device_campaign_pk" PRIMARY KEY("grain","hour","page","lang","source","device","campaign")
 );
 --> statement-breakpoint
 -- One item's figures (its edit page, the admin API) read its own rows rather than every row of the period.
@@ -45,6 +46,7 @@ CREATE INDEX IF NOT EXISTS "audience_hourly_item_idx" ON "audience_hourly" USING
 --> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "audience_daily" (
 	"day" date NOT NULL,
+	"grain" smallint DEFAULT 0 NOT NULL,
 	"page" text NOT NULL,
 	"content_type" text DEFAULT '' NOT NULL,
 	"content_id" integer DEFAULT 0 NOT NULL,
@@ -54,7 +56,7 @@ CREATE TABLE IF NOT EXISTS "audience_daily" (
 	"campaign" text DEFAULT '' NOT NULL,
 	"views" integer DEFAULT 0 NOT NULL,
 	"visitors" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "audience_daily_day_page_lang_source_device_campaign_pk" PRIMARY KEY("day","page","lang","source","device","campaign")
+	CONSTRAINT "audience_daily_grain_day_page_lang_source_device_campaign_pk" PRIMARY KEY("grain","day","page","lang","source","device","campaign")
 );
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "audience_daily_item_idx" ON "audience_daily" USING btree ("content_type","content_id","day");

@@ -29,12 +29,11 @@
  *     written to audience_searches, then every query of server/analytics/queries.server.ts and `topItems`/`mostRead`
  *     (server/analytics/top.server.ts), read cache off, timed BENCH_ANALYTICS_ROUNDS times (default 20; 5 for one that
  *     has taken 20 s by then) after one warm-up: p50 and p95. Goal: each under 200 ms.
- * No timing is asserted anywhere: the figures are printed with PASS/FAIL lines. Requests go to 127.0.0.1 only.
+ * BENCH_ANALYTICS_KEEP=1 keeps that database (and reads it again within three hours instead of generating it: the
+ * generation takes minutes, the queries seconds). No timing is asserted anywhere: the figures are printed with PASS/FAIL lines. Requests go to 127.0.0.1 only.
  */
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -46,6 +45,7 @@ import type { ContentType } from "#domain/content-types/index.ts";
 import { startServer, type RunningServer } from "#tests/e2e/support/server.ts";
 import { tcpAnswers } from "#tests/helpers/services.ts";
 import { benchDatabaseUrl } from "./bench-database.ts";
+import { autocannon, cpuSeconds, percentile, type AutocannonRequest, type AutocannonResult } from "./bench-tools.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONNECTIONS = 16;
@@ -54,29 +54,12 @@ const QUERY_GOAL_MS = 200;
 const EVENTS = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 10_000_000);
 const ROUNDS = Math.max(2, Number(process.env.BENCH_ANALYTICS_ROUNDS ?? 20));
 const INGEST_MS = Math.max(1000, Number(process.env.BENCH_ANALYTICS_INGEST_MS ?? 10_000));
+/** Keep the 10-million-event database after the run, and read it again instead of generating it when it is recent. */
+const KEEP = process.env.BENCH_ANALYTICS_KEEP === "1";
 /** The collector's flush period (ANALYTICS_FLUSH_MS), given to the servers explicitly so the bench knows it. */
 const FLUSH_MS = 2000;
 const DAYS = 30;
 const ITEMS = 3000;
-
-// autocannon ships no types: the part of its programmatic API used here.
-type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
-type AutocannonResult = {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  "2xx": number;
-  statusCodeStats: Record<string, { count: number }>;
-};
-type Autocannon = <Context extends object>(opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  initialContext?: Context;
-  requests: (AutocannonRequest & { setupRequest?: (req: AutocannonRequest, context: Context) => AutocannonRequest })[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 /** Browsers' user agents in a phone-first newsroom's mix (7 phones, 1 tablet, 2 desktops in 10). */
 const USER_AGENTS = [
@@ -355,20 +338,6 @@ async function stableCount(count: () => Promise<number>): Promise<{ rows: number
   return { rows, at };
 }
 
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU time of a process so far, in seconds (/proc/<pid>/stat fields 14 and 15). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 /**
  * When a process last worked: sampled every 100 ms, busy while it uses more than a tenth of a core, until it has been
  * idle for two flush periods (the collector's timer fires within one).
@@ -642,8 +611,6 @@ async function seedSearches(db: Database): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-
 type QueryFigures = { name: string; runs: number; p50: number; p95: number; max: number; error?: string };
 
 /** A query slower than this over its runs so far stops at 5 runs: its figure is plain by then, the bench's time is not. */
@@ -722,6 +689,20 @@ async function dashboardCalls(db: Database): Promise<Call[]> {
 
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : "—").padStart(10);
 
+/** A kept bench database whose events were generated for EVENTS less than three hours ago ("today" has not moved much). */
+async function generatedRecently(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url });
+  try {
+    await c.connect();
+    const { rows } = await c.query<{ n: string; recent: boolean }>(`select count(*) as n, max(at) > now() - interval '3 hours' as recent from audience_views`);
+    return Number(rows[0].n) === EVENTS && rows[0].recent;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
 async function dashboardQueries(adminUrl: string | undefined): Promise<QueryFigures[] | null> {
   console.log(`\n── 3. dashboard queries over ${EVENTS.toLocaleString("en")} events on PostgreSQL ──`);
   if (!adminUrl || !(await tcpAnswers(adminUrl, 5432))) {
@@ -738,8 +719,11 @@ async function dashboardQueries(adminUrl: string | undefined): Promise<QueryFigu
       await c.end();
     }
   };
-  await admin(`drop database if exists "${name}" with (force)`);
-  await admin(`create database "${name}"`);
+  const reused = KEEP && (await generatedRecently(url));
+  if (!reused) {
+    await admin(`drop database if exists "${name}" with (force)`);
+    await admin(`create database "${name}"`);
+  }
   let handle: DatabaseHandle | undefined;
   try {
     handle = openDatabase({ url });
@@ -749,17 +733,20 @@ async function dashboardQueries(adminUrl: string | undefined): Promise<QueryFigu
     const { rebuildAudienceRollups } = await import("#server/analytics/collect.server.ts");
     const pageKeys: readonly string[] = AUDIENCE_PAGES;
     console.log(`database ${name}: ${ITEMS.toLocaleString("en")} items, ${EVENTS.toLocaleString("en")} events over ${DAYS} days`);
-    console.log(`  items, sections, authors, sends, alerts: ${(await seedItems(db)).toFixed(1)} s`);
-    console.log(
-      `  events (one INSERT … SELECT, audience_views UNLOGGED, its two indexes kept): ${(await generateEvents(db, EVENTS, pageKeys, SOURCES)).toFixed(1)} s`,
-    );
-    const t0 = performance.now();
-    await rebuildAudienceRollups(db, { from: new Date(Date.now() - (DAYS + 2) * 86_400_000), to: new Date(Date.now() + 3_600_000) });
-    console.log(`  rollups (rebuildAudienceRollups over ${DAYS + 2} days): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    console.log(`  searches: ${(await seedSearches(db)).toFixed(1)} s`);
-    const t1 = performance.now();
-    await db.execute(sql`vacuum analyze`);
-    console.log(`  vacuum analyze: ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    if (reused) console.log(`  kept from a run less than three hours ago (BENCH_ANALYTICS_KEEP=1): not generated again`);
+    else {
+      console.log(`  items, sections, authors, sends, alerts: ${(await seedItems(db)).toFixed(1)} s`);
+      console.log(
+        `  events (one INSERT … SELECT, audience_views UNLOGGED, its two indexes kept): ${(await generateEvents(db, EVENTS, pageKeys, SOURCES)).toFixed(1)} s`,
+      );
+      const t0 = performance.now();
+      await rebuildAudienceRollups(db, { from: new Date(Date.now() - (DAYS + 2) * 86_400_000), to: new Date(Date.now() + 3_600_000) });
+      console.log(`  rollups (rebuildAudienceRollups over ${DAYS + 2} days): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(`  searches: ${(await seedSearches(db)).toFixed(1)} s`);
+      const t1 = performance.now();
+      await db.execute(sql`vacuum analyze`);
+      console.log(`  vacuum analyze: ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    }
     for (const table of ["audience_views", "audience_hourly", "audience_daily", "audience_searches"]) {
       const [size] = rowsOf<{ n: string; size: string }>(
         await db.execute(sql.raw(`select count(*) as n, pg_size_pretty(pg_total_relation_size('${table}')) as size from ${table}`)),
@@ -785,8 +772,11 @@ async function dashboardQueries(adminUrl: string | undefined): Promise<QueryFigu
     return figures;
   } finally {
     await handle?.close();
-    await admin(`drop database if exists "${name}" with (force)`);
-    console.log(`database ${name} dropped`);
+    if (KEEP) console.log(`database ${name} kept (BENCH_ANALYTICS_KEEP=1): the next run within three hours reads it again`);
+    else {
+      await admin(`drop database if exists "${name}" with (force)`);
+      console.log(`database ${name} dropped`);
+    }
   }
 }
 

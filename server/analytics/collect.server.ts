@@ -20,6 +20,7 @@ import { logger } from "#server/ops/logger.server.ts";
 import { asksNotToBeTracked, isCountableView, readerKeyFor, VIEW_COUNT_COLUMN } from "#server/content/views.server.ts";
 import { campaignOf, deviceOf, itemOfPage, normalizeSearchQuery, sourceOf, type Beacon, type Device, type Source } from "#domain/audience.ts";
 import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
+import { atGrain, GRAINS, grainsOf, rawRollupSelect, type RollupKey } from "./grains.server.ts";
 import { languageOfAddress } from "#domain/addresses.ts";
 import type { Language } from "#domain/language.ts";
 
@@ -251,45 +252,34 @@ async function addViewCounts(tx: Queryable, rows: Row[]): Promise<void> {
   }
 }
 
-type RollupRow = {
-  slot: string;
-  page: string;
-  contentType: string;
-  contentId: number;
-  lang: string;
-  source: string;
-  device: string;
-  campaign: string;
-  views: number;
-  visitors: number;
-};
+type RollupRow = RollupKey & { grain: number; slot: string; views: number; visitors: number };
 
-/** Counted views and new visitors summed by slot (an hour's ISO time or a day) and the rollups' other key columns. */
+/**
+ * Counted views and new visitors summed by slot (an hour's ISO time or a day) and the rollups' other key columns, at
+ * each grain (server/analytics/grains.server.ts).
+ */
 function rollupsOf(rows: Row[], slotOf: (r: Row) => string): RollupRow[] {
   const slots = new Map<string, RollupRow>();
   for (const r of rows) {
     if (!r.counted && !r.newVisitor) continue;
-    const campaign = r.campaign ?? "";
     const slot = slotOf(r);
-    const key = [slot, r.page, r.lang, r.source, r.device, campaign].join("\n");
-    let row = slots.get(key);
-    if (!row) {
-      row = {
-        slot,
-        page: r.page,
-        contentType: r.item?.contentType ?? "",
-        contentId: r.item?.contentId ?? 0,
-        lang: r.lang,
-        source: r.source,
-        device: r.device,
-        campaign,
-        views: 0,
-        visitors: 0,
-      };
-      slots.set(key, row);
+    const full: RollupKey = {
+      page: r.page,
+      contentType: r.item?.contentType ?? "",
+      contentId: r.item?.contentId ?? 0,
+      lang: r.lang,
+      source: r.source,
+      device: r.device,
+      campaign: r.campaign ?? "",
+    };
+    for (const grain of grainsOf(full)) {
+      const k = atGrain(full, grain);
+      const key = [GRAINS[grain], slot, k.page, k.lang, k.source, k.device, k.campaign].join("\n");
+      let row = slots.get(key);
+      if (!row) slots.set(key, (row = { grain: GRAINS[grain], slot, ...k, views: 0, visitors: 0 }));
+      if (r.counted) row.views++;
+      if (r.newVisitor) row.visitors++;
     }
-    if (r.counted) row.views++;
-    if (r.newVisitor) row.visitors++;
   }
   return [...slots.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
@@ -300,6 +290,7 @@ const addExcluded = (table: string, column: string) => sql.raw(`"${table}"."${co
 async function upsertRollups(tx: Queryable, rows: Row[]): Promise<void> {
   const add = (table: string) => ({ views: addExcluded(table, "views"), visitors: addExcluded(table, "visitors") });
   const rest = (r: RollupRow) => ({
+    grain: r.grain,
     page: r.page,
     contentType: r.contentType,
     contentId: r.contentId,
@@ -316,7 +307,7 @@ async function upsertRollups(tx: Queryable, rows: Row[]): Promise<void> {
     await tx
       .insert(h)
       .values(part.map((r) => ({ hour: new Date(r.slot), ...rest(r) })))
-      .onConflictDoUpdate({ target: [h.hour, h.page, h.lang, h.source, h.device, h.campaign], set: add("audience_hourly") });
+      .onConflictDoUpdate({ target: [h.grain, h.hour, h.page, h.lang, h.source, h.device, h.campaign], set: add("audience_hourly") });
   }
   const daily = rollupsOf(rows, (r) => r.day);
   for (const part of chunks(daily)) {
@@ -324,7 +315,7 @@ async function upsertRollups(tx: Queryable, rows: Row[]): Promise<void> {
     await tx
       .insert(d)
       .values(part.map((r) => ({ day: r.slot, ...rest(r) })))
-      .onConflictDoUpdate({ target: [d.day, d.page, d.lang, d.source, d.device, d.campaign], set: add("audience_daily") });
+      .onConflictDoUpdate({ target: [d.grain, d.day, d.page, d.lang, d.source, d.device, d.campaign], set: add("audience_daily") });
   }
 }
 
@@ -396,13 +387,8 @@ const DAY = 86_400_000;
 const floorTo = (d: Date, unit: number) => new Date(Math.floor(d.getTime() / unit) * unit);
 const ceilTo = (d: Date, unit: number) => new Date(Math.ceil(d.getTime() / unit) * unit);
 
-/** The rollup columns of raw rows grouped by `slot` (an SQL expression of `at`). */
-const rollupSelect = (slot: SQL, from: Date, to: Date) => sql`select ${slot} as slot, page, coalesce(content_type, '') as content_type,
-    coalesce(content_id, 0) as content_id, lang, source, device, coalesce(campaign, '') as campaign,
-    count(*) filter (where counted)::int as views, count(*) filter (where new_visitor)::int as visitors
-  from ${audienceViews} where at >= ${from.toISOString()} and at < ${to.toISOString()}
-  group by 1, 2, 3, 4, 5, 6, 7, 8
-  having count(*) filter (where counted or new_visitor) > 0`;
+/** The rollup rows of the raw rows of [from, to) at every grain, grouped by `slot` (an SQL expression of `at`). */
+const rollupSelect = (slot: SQL, from: Date, to: Date) => rawRollupSelect(slot, sql`at >= ${from.toISOString()} and at < ${to.toISOString()}`);
 
 /**
  * Recomputes the hourly and daily rows of a period from the raw rows (after a restore, or rows written another way:
@@ -417,10 +403,10 @@ export async function rebuildAudienceRollups(db: Database, { from, to }: { from:
     // Millions of rows take longer than a page's statement limit.
     await tx.execute(sql`set local statement_timeout = 0`);
     await tx.delete(audienceHourly).where(and(gte(audienceHourly.hour, hours.from), lt(audienceHourly.hour, hours.to)));
-    await tx.execute(sql`insert into ${audienceHourly} (hour, page, content_type, content_id, lang, source, device, campaign, views, visitors)
+    await tx.execute(sql`insert into ${audienceHourly} (grain, hour, page, content_type, content_id, lang, source, device, campaign, views, visitors)
       ${rollupSelect(sql`date_trunc('hour', ${utc}) at time zone 'UTC'`, hours.from, hours.to)}`);
     await tx.delete(audienceDaily).where(and(gte(audienceDaily.day, utcDay(days.from)), lt(audienceDaily.day, utcDay(days.to))));
-    await tx.execute(sql`insert into ${audienceDaily} (day, page, content_type, content_id, lang, source, device, campaign, views, visitors)
+    await tx.execute(sql`insert into ${audienceDaily} (grain, day, page, content_type, content_id, lang, source, device, campaign, views, visitors)
       ${rollupSelect(sql`${utc}::date`, days.from, days.to)}`);
   });
 }

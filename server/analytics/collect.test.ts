@@ -11,6 +11,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { articles, audienceDaily, audienceHourly, audienceSearches, audienceSeen, audienceViews, news } from "#server/db/schema.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
+import { GRAINS, type Grain } from "./grains.server.ts";
 import { checkConfig } from "#server/config.server.ts";
 import { CLIENT_IP_HEADER } from "#server/content/views.server.ts";
 import { DEVICES, SOURCES, type Beacon } from "#domain/audience.ts";
@@ -67,9 +68,12 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
     collectBeacon(t.db, beaconRequest(ip, { ua, headers }), beacon, { config: off ? analyticsOff : config, now });
   const raw = () => t.db.select().from(audienceViews).orderBy(asc(audienceViews.at));
   const viewCount = async () => (await t.db.select({ n: articles.viewCount }).from(articles).where(eq(articles.id, article)))[0].n;
-  const sumOf = async (table: typeof audienceHourly | typeof audienceDaily) =>
+  /** A rollup's figures at one grain (each counted view is summed once per grain). */
+  const sumOf = async (table: typeof audienceHourly | typeof audienceDaily, grain: Grain = "totals") =>
     rowsOf<{ views: number; visitors: number }>(
-      await t.db.execute(sql`select coalesce(sum(views), 0)::int as views, coalesce(sum(visitors), 0)::int as visitors from ${table}`),
+      await t.db.execute(
+        sql`select coalesce(sum(views), 0)::int as views, coalesce(sum(visitors), 0)::int as visitors from ${table} where grain = ${GRAINS[grain]}`,
+      ),
     )[0];
 
   it("records each source, from utm_source and from the referrer, once per visitor and page a day", async () => {
@@ -102,15 +106,21 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
     expect(await viewCount()).toBe(before + 10);
     // By source in the day's figures: one view each, and every source of the contract is a known one.
     const bySource = rowsOf<{ source: string; views: number }>(
-      await t.db.execute(sql`select source, sum(views)::int as views from ${audienceDaily} where day = '2026-03-10' group by source`),
+      await t.db.execute(
+        sql`select source, sum(views)::int as views from ${audienceDaily} where day = '2026-03-10' and grain = ${GRAINS.sources} group by source`,
+      ),
     );
     const expected = new Map<string, number>();
     for (const [, source] of cases) expected.set(source, (expected.get(source) ?? 0) + 1);
     expect(Object.fromEntries(bySource.map((r) => [r.source, r.views]))).toEqual(Object.fromEntries(expected));
     expect(bySource.every((r) => (SOURCES as readonly string[]).includes(r.source))).toBe(true);
     expect(await sumOf(audienceHourly)).toEqual({ views: 10, visitors: 10 });
+    // The campaigns grain: source and campaign only.
     const [campaign] = await t.db.select().from(audienceDaily).where(eq(audienceDaily.campaign, "send-12"));
-    expect(campaign).toMatchObject({ page, contentType: "article", contentId: article, source: "newsletter", views: 1, visitors: 1 });
+    expect(campaign).toMatchObject({ grain: GRAINS.campaigns, page: "", contentType: "", contentId: 0, source: "newsletter", views: 1, visitors: 1 });
+    // The items grain: one row for the item that day, its views from every source.
+    const items = await t.db.select().from(audienceDaily).where(eq(audienceDaily.grain, GRAINS.items));
+    expect(items).toEqual([expect.objectContaining({ page, contentType: "article", contentId: article, lang: "ar", source: "", device: "", views: 10 })]);
   });
 
   it("tells each device, and counts the same reader again the next day", async () => {
@@ -129,7 +139,7 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
     expect(new Set(rows.slice(0, 3).map((r) => r.visitor)).size).toBe(3);
     expect(rows[3].visitor).not.toBe(rows[0].visitor);
     const devices = rowsOf<{ device: string; views: number }>(
-      await t.db.execute(sql`select device, sum(views)::int as views from ${audienceDaily} group by device order by device`),
+      await t.db.execute(sql`select device, sum(views)::int as views from ${audienceDaily} where grain = ${GRAINS.totals} group by device order by device`),
     );
     expect(devices).toEqual([
       { device: "desktop", views: 1 },
@@ -154,30 +164,39 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
       campaign: next(5) === 0 ? "send-9" : null,
     }));
     for (let i = 0; i < events.length; i += 150) await recordAudienceBatch(t.db, events.slice(i, i + 150), { analytics: true });
-    const compare = async (slot: string, table: string) =>
-      rowsOf<{ n: number }>(
-        await t.db.execute(
-          sql.raw(`select count(*)::int as n from (
-            (select ${slot} as slot, page, lang, source, device, coalesce(campaign, '') as campaign,
-               count(*) filter (where counted)::int as views, count(*) filter (where new_visitor)::int as visitors
-             from audience_views group by 1, 2, 3, 4, 5, 6 having count(*) filter (where counted or new_visitor) > 0
-             except select ${table === "audience_hourly" ? "hour" : "day"}, page, lang, source, device, campaign, views, visitors from ${table})
-            union all
-            (select ${table === "audience_hourly" ? "hour" : "day"}, page, lang, source, device, campaign, views, visitors from ${table}
-             except select ${slot}, page, lang, source, device, coalesce(campaign, ''),
-               count(*) filter (where counted)::int, count(*) filter (where new_visitor)::int
-             from audience_views group by 1, 2, 3, 4, 5, 6 having count(*) filter (where counted or new_visitor) > 0)) d`),
-        ),
+    // Each grain's rows against the raw rows summed here, in SQL written apart from the collector's: the columns a
+    // grain keeps, the others blank; the campaigns grain only where there is a campaign.
+    const grainColumns: Record<Grain, { kept: string[]; where?: string }> = {
+      sources: { kept: ["page", "lang", "source"] },
+      items: { kept: ["page", "lang"] },
+      totals: { kept: ["lang", "source", "device"] },
+      campaigns: { kept: ["source", "campaign"], where: "campaign is not null" },
+    };
+    const compare = async (slot: string, table: string, grain: Grain) => {
+      const { kept, where } = grainColumns[grain];
+      const columns = ["page", "lang", "source", "device", "campaign"].map((c) => (kept.includes(c) ? c : `''`)).join(", ");
+      const rawSide = `select ${slot} as slot, ${columns},
+          count(*) filter (where counted)::int as views, count(*) filter (where new_visitor)::int as visitors
+        from audience_views ${where ? `where ${where}` : ""} group by 1, 2, 3, 4, 5, 6 having count(*) filter (where counted or new_visitor) > 0`;
+      const tableSide = `select ${table === "audience_hourly" ? "hour" : "day"}, page, lang, source, device, campaign, views, visitors
+        from ${table} where grain = ${GRAINS[grain]}`;
+      return rowsOf<{ n: number }>(
+        await t.db.execute(sql.raw(`select count(*)::int as n from ((${rawSide} except ${tableSide}) union all (${tableSide} except ${rawSide})) d`)),
       )[0].n;
-    expect(await compare(`date_trunc('hour', at at time zone 'UTC') at time zone 'UTC'`, "audience_hourly")).toBe(0);
-    expect(await compare(`(at at time zone 'UTC')::date`, "audience_daily")).toBe(0);
+    };
+    for (const grain of Object.keys(GRAINS) as Grain[]) {
+      expect(await compare(`date_trunc('hour', at at time zone 'UTC') at time zone 'UTC'`, "audience_hourly", grain), grain).toBe(0);
+      expect(await compare(`(at at time zone 'UTC')::date`, "audience_daily", grain), grain).toBe(0);
+    }
     // Visitors add up to each day's distinct visitors; views to the visitor-page-days.
     const [distinct] = rowsOf<{ visitors: number; views: number }>(
       await t.db.execute(sql`select count(distinct ((at at time zone 'UTC')::date, visitor))::int as visitors,
         count(distinct ((at at time zone 'UTC')::date, visitor, page))::int as views from ${audienceViews}`),
     );
-    expect(await sumOf(audienceDaily)).toEqual(distinct);
-    expect(await sumOf(audienceHourly)).toEqual(distinct);
+    for (const grain of ["sources", "items", "totals"] as const) {
+      expect(await sumOf(audienceDaily, grain), grain).toEqual(distinct);
+      expect(await sumOf(audienceHourly, grain), grain).toEqual(distinct);
+    }
   });
 
   it("records nothing for Do Not Track, Global Privacy Control, crawlers and prefetches", async () => {
@@ -262,10 +281,10 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
       ],
       { analytics: true },
     );
-    expect(await pruneAudience(t.db, now, { config })).toEqual({ raw: 2, seen: 7, hourly: 1, searches: 1 });
+    expect(await pruneAudience(t.db, now, { config })).toEqual({ raw: 2, seen: 7, hourly: 3, searches: 1 });
     expect((await raw()).map((r) => r.visitor)).toEqual(["v2", "v0"]);
     expect((await t.db.select().from(audienceSeen)).map((s) => s.visitor).sort()).toEqual(["v0", "v0"]);
-    expect(await t.db.select().from(audienceDaily)).toHaveLength(4);
+    expect(await t.db.select().from(audienceDaily).where(eq(audienceDaily.grain, GRAINS.sources))).toHaveLength(4);
     expect(await pruneAudience(t.db, now, { config })).toEqual({ raw: 0, seen: 0, hourly: 0, searches: 0 });
   });
 

@@ -36,6 +36,7 @@ import { isPublished } from "#server/content/published.server.ts";
 import { columnOf, tableOf } from "#server/content/registry.server.ts";
 import { csvCell } from "#server/content/audit.server.ts";
 import { readPlan, topItemCards, type ReadPlan } from "./top.server.ts";
+import { GRAINS, type Grain } from "./grains.server.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -134,7 +135,7 @@ type RollupWhere = (t: typeof audienceDaily | typeof audienceHourly) => SQL | un
  * The rows a plan reads, as one derived table `r` with the columns both rollups share and `slot` (its start):
  * page, content_type, content_id, lang, source, device, campaign, views, visitors.
  */
-function rollupRows(plan: ReadPlan, where?: RollupWhere): SQL {
+function rollupRows(plan: ReadPlan, grain: Grain, where?: RollupWhere): SQL {
   const columns = (t: typeof audienceDaily | typeof audienceHourly) =>
     sql`${t.page} as page, ${t.contentType} as content_type, ${t.contentId} as content_id, ${t.lang} as lang, ${t.source} as source,
       ${t.device} as device, ${t.campaign} as campaign, ${t.views} as views, ${t.visitors} as visitors`;
@@ -142,12 +143,12 @@ function rollupRows(plan: ReadPlan, where?: RollupWhere): SQL {
   if (plan.days) {
     const d = audienceDaily;
     parts.push(sql`select (${d.day}::timestamp at time zone 'UTC') as slot, ${columns(d)} from ${d}
-      where ${and(sql`${d.day} >= ${dayText(plan.days.from)}::date and ${d.day} < ${dayText(plan.days.to)}::date`, where?.(d))}`);
+      where ${and(sql`${d.grain} = ${GRAINS[grain]} and ${d.day} >= ${dayText(plan.days.from)}::date and ${d.day} < ${dayText(plan.days.to)}::date`, where?.(d))}`);
   }
   for (const hours of plan.hours) {
     const h = audienceHourly;
     parts.push(sql`select ${h.hour} as slot, ${columns(h)} from ${h}
-      where ${and(sql`${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz`, where?.(h))}`);
+      where ${and(sql`${h.grain} = ${GRAINS[grain]} and ${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz`, where?.(h))}`);
   }
   // An empty range reads nothing (the callers' ranges are never empty; this keeps the SQL whole if one is).
   if (!parts.length)
@@ -156,7 +157,7 @@ function rollupRows(plan: ReadPlan, where?: RollupWhere): SQL {
   return sql`(${sql.join(parts, sql` union all `)}) as r`;
 }
 
-const rowsFor = (range: Range, where?: RollupWhere, now = new Date()) => rollupRows(planOf(range, now), where);
+const rowsFor = (range: Range, grain: Grain, where?: RollupWhere, now = new Date()) => rollupRows(planOf(range, now), grain, where);
 
 /** Only the rows of items' pages (`<type>:<id>`), which carry their type and id. */
 const itemPages: RollupWhere = (t) => sql`${t.contentId} <> 0`;
@@ -176,7 +177,7 @@ export async function periodSummary(db: Database, range: Range, now = new Date()
     await db.execute(sql`
       select source, lang, device, coalesce(sum(views), 0)::int as views, coalesce(sum(visitors), 0)::int as visitors,
         grouping(source, lang, device)::int as g
-      from ${rowsFor(range, undefined, now)}
+      from ${rowsFor(range, "totals", undefined, now)}
       group by grouping sets ((), (source), (lang), (device))`),
   );
   const summary: PeriodSummary = { views: 0, visitors: 0, sources: zeroes(SOURCES), langs: zeroes(LANGUAGES), devices: zeroes(DEVICES) };
@@ -205,7 +206,7 @@ export async function timeline(db: Database, range: Range, now = new Date()): Pr
     await db.execute(sql`
       select (extract(epoch from date_trunc(${sql.raw(hourly ? "'hour'" : "'day'")}, slot at time zone 'UTC')) * 1000)::float8 as at,
         coalesce(sum(views), 0)::int as views, coalesce(sum(visitors), 0)::int as visitors
-      from ${rollupRows(plan)}
+      from ${rollupRows(plan, "totals")}
       group by 1 order by 1`),
   );
   return {
@@ -307,7 +308,7 @@ export type GroupFigure = { id: number; slug: string; name: string; nameFr: stri
 
 /** The views of each item of a range (the rollups' item rows, summed per item): the CTE `iv` of the queries below. */
 const itemViews = (range: Range, now: Date) =>
-  sql`iv as (select content_type, content_id, sum(views)::int as views from ${rowsFor(range, itemPages, now)} group by 1, 2)`;
+  sql`iv as (select content_type, content_id, sum(views)::int as views from ${rowsFor(range, "items", itemPages, now)} group by 1, 2)`;
 
 /** The types whose items have a category, each with its table and category column. */
 const CATEGORISED = ALL_CONTENT_TYPES.flatMap(({ type, fields }) => {
@@ -371,11 +372,11 @@ export async function itemAudience(db: Database, type: ContentType, id: number, 
   const one: RollupWhere = (t) => sql`${t.contentType} = ${type} and ${t.contentId} = ${id}`;
   const h = audienceHourly;
   const [bySource, byHour] = await Promise.all([
-    db.execute(sql`select source, coalesce(sum(views), 0)::int as views from ${rowsFor(range, one, now)} group by source`),
+    db.execute(sql`select source, coalesce(sum(views), 0)::int as views from ${rowsFor(range, "sources", one, now)} group by source`),
     db.execute(sql`
       select (extract(epoch from ${h.hour}) * 1000)::float8 as hour, sum(${h.views})::int as views
       from ${h}
-      where ${h.contentType} = ${type} and ${h.contentId} = ${id}
+      where ${h.grain} = ${GRAINS.items} and ${h.contentType} = ${type} and ${h.contentId} = ${id}
         and ${h.hour} >= ${floorTo(range.from, HOUR).toISOString()}::timestamptz and ${h.hour} < ${range.to.toISOString()}::timestamptz
       group by 1 having sum(${h.views}) > 0 order by 1`),
   ]);
@@ -444,7 +445,7 @@ export async function newsletterClicks(
   const rows = rowsOf<{ id: number; subject: string; language: string; total: number; sent_at: number; clicks: number | null }>(
     await db.execute(sql`
       with clicks as (
-        select substr(campaign, 6)::int as send_id, sum(views)::int as clicks from ${rowsFor(range, campaigns, now)} group by 1
+        select substr(campaign, 6)::int as send_id, sum(views)::int as clicks from ${rowsFor(range, "campaigns", campaigns, now)} group by 1
       )
       select ${s.id} as id, ${s.subject} as subject, ${s.language} as language, ${s.total} as total,
         (extract(epoch from coalesce(${s.startedAt}, ${s.createdAt})) * 1000)::float8 as sent_at, clicks.clicks
@@ -476,7 +477,7 @@ export async function pushOpens(db: Database, range: Range, { limit = 30, now = 
   const p = pushAlerts;
   const rows = rowsOf<{ type: string; id: number; sent: number; sent_at: number | null; opens: number | null }>(
     await db.execute(sql`
-      with opens as (select campaign, sum(views)::int as opens from ${rowsFor(range, alerts, now)} group by 1)
+      with opens as (select campaign, sum(views)::int as opens from ${rowsFor(range, "campaigns", alerts, now)} group by 1)
       select ${p.contentType} as type, ${p.itemId} as id, ${p.sent} as sent,
         (extract(epoch from coalesce(${p.startedAt}, ${p.createdAt})) * 1000)::float8 as sent_at, opens.opens
       from ${p} left join opens on opens.campaign = 'alert-' || ${p.contentType} || '-' || ${p.itemId}

@@ -25,6 +25,7 @@ import { cached } from "#server/content/cache.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
 import { columnOf, tableOf } from "#server/content/registry.server.ts";
 import { markDegraded } from "#server/http/render-scope.server.ts";
+import { GRAINS } from "./grains.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 
 const HOUR = 3_600_000;
@@ -88,14 +89,14 @@ function viewRows(plan: ReadPlan, lang: Language | undefined): SQL {
     const d = audienceDaily;
     parts.push(
       sql`select ${d.contentType} as content_type, ${d.contentId} as content_id, ${d.views} as views from ${d}
-          where ${d.day} >= ${dayOf(plan.days.from)}::date and ${d.day} < ${dayOf(plan.days.to)}::date and ${d.contentType} <> ''${ofLang(d.lang)}`,
+          where ${d.grain} = ${GRAINS.items} and ${d.day} >= ${dayOf(plan.days.from)}::date and ${d.day} < ${dayOf(plan.days.to)}::date and ${d.contentType} <> ''${ofLang(d.lang)}`,
     );
   }
   const h = audienceHourly;
   for (const hours of plan.hours) {
     parts.push(
       sql`select ${h.contentType} as content_type, ${h.contentId} as content_id, ${h.views} as views from ${h}
-          where ${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz and ${h.contentType} <> ''${ofLang(h.lang)}`,
+          where ${h.grain} = ${GRAINS.items} and ${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz and ${h.contentType} <> ''${ofLang(h.lang)}`,
     );
   }
   if (!parts.length) return sql`select ''::text as content_type, 0 as content_id, 0 as views where false`;

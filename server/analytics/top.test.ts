@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { articles, audienceDaily, audienceHourly, news } from "#server/db/schema.server.ts";
+import { GRAINS } from "./grains.server.ts";
 import { clearCache } from "#server/content/cache.server.ts";
 import { publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import type { Language } from "#domain/language.ts";
@@ -82,12 +83,14 @@ for (const kind of testDatabaseKinds) {
       { lang = "ar", hourly = true }: { lang?: Language; hourly?: boolean } = {},
     ) {
       const cols = {
+        grain: GRAINS.items,
         page: `${target.type}:${target.id}`,
         contentType: target.type,
         contentId: target.id,
         lang,
-        source: "direct",
-        device: "mobile",
+        // The items grain keeps no source, device or campaign.
+        source: "",
+        device: "",
         campaign: "",
         views,
         visitors: 0,
@@ -97,7 +100,15 @@ for (const kind of testDatabaseKinds) {
           .insert(audienceHourly)
           .values({ hour: new Date(Math.floor(when.getTime() / HOUR) * HOUR), ...cols })
           .onConflictDoUpdate({
-            target: [audienceHourly.hour, audienceHourly.page, audienceHourly.lang, audienceHourly.source, audienceHourly.device, audienceHourly.campaign],
+            target: [
+              audienceHourly.grain,
+              audienceHourly.hour,
+              audienceHourly.page,
+              audienceHourly.lang,
+              audienceHourly.source,
+              audienceHourly.device,
+              audienceHourly.campaign,
+            ],
             set: { views: sql`${audienceHourly.views} + ${views}` },
           });
       }
@@ -105,7 +116,15 @@ for (const kind of testDatabaseKinds) {
         .insert(audienceDaily)
         .values({ day: when.toISOString().slice(0, 10), ...cols })
         .onConflictDoUpdate({
-          target: [audienceDaily.day, audienceDaily.page, audienceDaily.lang, audienceDaily.source, audienceDaily.device, audienceDaily.campaign],
+          target: [
+            audienceDaily.grain,
+            audienceDaily.day,
+            audienceDaily.page,
+            audienceDaily.lang,
+            audienceDaily.source,
+            audienceDaily.device,
+            audienceDaily.campaign,
+          ],
           set: { views: sql`${audienceDaily.views} + ${views}` },
         });
     }

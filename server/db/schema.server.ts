@@ -548,8 +548,14 @@ export const audienceSeen = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.visitor, t.page] })],
 );
 
-/** The rollups' shared columns: `views` = counted views in the slot, `visitors` = new visitors of the day whose first beacon fell in it. */
+/**
+ * The rollups' shared columns: `views` = counted views in the slot, `visitors` = new visitors of the day whose first
+ * beacon fell in it. `grain` (server/analytics/grains.server.ts) says which columns a row keeps, the others blank:
+ * every view is summed at each grain, so that a dashboard reads a few rows per slot, not one per page, source,
+ * device and campaign.
+ */
 const audienceRollupColumns = () => ({
+  grain: smallint("grain").notNull().default(0),
   page: text("page").notNull(),
   contentType: text("content_type").notNull().default(""),
   contentId: integer("content_id").notNull().default(0),
@@ -563,14 +569,14 @@ const audienceRollupColumns = () => ({
 
 /** Views by hour, kept ANALYTICS_HOURLY_DAYS days: today's and recent periods, an item's hours. */
 export const audienceHourly = pgTable("audience_hourly", { hour: timestamp("hour", { withTimezone: true }).notNull(), ...audienceRollupColumns() }, (t) => [
-  primaryKey({ columns: [t.hour, t.page, t.lang, t.source, t.device, t.campaign] }),
+  primaryKey({ columns: [t.grain, t.hour, t.page, t.lang, t.source, t.device, t.campaign] }),
   // One item's figures read its own rows, not every row of the period.
   index("audience_hourly_item_idx").on(t.contentType, t.contentId, t.hour),
 ]);
 
 /** Views by UTC day, kept for ever: periods of whole days. */
 export const audienceDaily = pgTable("audience_daily", { day: date("day").notNull(), ...audienceRollupColumns() }, (t) => [
-  primaryKey({ columns: [t.day, t.page, t.lang, t.source, t.device, t.campaign] }),
+  primaryKey({ columns: [t.grain, t.day, t.page, t.lang, t.source, t.device, t.campaign] }),
   index("audience_daily_item_idx").on(t.contentType, t.contentId, t.day),
 ]);
 

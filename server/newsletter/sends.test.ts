@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from "#tests/helpers/db.ts";
 import { parseMail, startSmtpReceiver } from "#tests/helpers/smtp.ts";
 import { articles, audienceDaily, jobs, news, newsletterDeliveries, newsletterSends, newsletterSubscribers } from "#server/db/schema.server.ts";
+import { GRAINS } from "#server/analytics/grains.server.ts";
 import { checkConfig, type Config } from "#server/config.server.ts";
 import { closeBulkMail } from "#server/ops/mail.server.ts";
 import { NEWSLETTER_SEND_JOB, queueNewsletterSend } from "./jobs.server.ts";
@@ -106,13 +107,14 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
       const old = await addNews({ title: "خبر الأسبوع الماضي", priority: "high", ageMs: 3 * DAY });
       // Today's readers count beside the running total: the less-read article gets 600 of them.
       await t.db.insert(audienceDaily).values({
+        grain: GRAINS.items,
         day: new Date().toISOString().slice(0, 10),
         page: `article:${readLess}`,
         contentType: "article",
         contentId: readLess,
         lang: "ar",
-        source: "direct",
-        device: "mobile",
+        source: "",
+        device: "",
         views: 600,
       });
 
