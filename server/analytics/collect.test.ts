@@ -171,6 +171,7 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
       items: { kept: ["page", "lang"] },
       totals: { kept: ["lang", "source", "device"] },
       campaigns: { kept: ["source", "campaign"], where: "campaign is not null" },
+      ranking: { kept: ["page"] },
     };
     const compare = async (slot: string, table: string, grain: Grain) => {
       const { kept, where } = grainColumns[grain];
@@ -193,7 +194,7 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
       await t.db.execute(sql`select count(distinct ((at at time zone 'UTC')::date, visitor))::int as visitors,
         count(distinct ((at at time zone 'UTC')::date, visitor, page))::int as views from ${audienceViews}`),
     );
-    for (const grain of ["sources", "items", "totals"] as const) {
+    for (const grain of ["sources", "items", "totals", "ranking"] as const) {
       expect(await sumOf(audienceDaily, grain), grain).toEqual(distinct);
       expect(await sumOf(audienceHourly, grain), grain).toEqual(distinct);
     }
@@ -281,7 +282,7 @@ describe.each(testDatabaseKinds)("audience collection on %s", (kind) => {
       ],
       { analytics: true },
     );
-    expect(await pruneAudience(t.db, now, { config })).toEqual({ raw: 2, seen: 7, hourly: 3, searches: 1 });
+    expect(await pruneAudience(t.db, now, { config })).toEqual({ raw: 2, seen: 7, hourly: 4, searches: 1 });
     expect((await raw()).map((r) => r.visitor)).toEqual(["v2", "v0"]);
     expect((await t.db.select().from(audienceSeen)).map((s) => s.visitor).sort()).toEqual(["v0", "v0"]);
     expect(await t.db.select().from(audienceDaily).where(eq(audienceDaily.grain, GRAINS.sources))).toHaveLength(4);

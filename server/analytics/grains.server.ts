@@ -2,8 +2,9 @@
  * The grains of the audience rollups (audience_hourly and audience_daily, decision 0147). Every counted view and new
  * visitor is summed once per grain, each grain keeping some of the key columns and leaving the others blank ('' and
  * 0), so that each question reads only the rows it needs: a period's totals and timeline read the totals grain (at
- * most 81 rows a slot: 3 languages, 9 sources, 3 devices), the rankings the items grain (a row per item and
- * language), never a row per page, source, device and campaign together. The grain is the first column of both
+ * most 81 rows a slot: 3 languages, 9 sources, 3 devices), the newsroom's rankings the ranking grain (a row per
+ * item) and the public per-language lists the items grain (a row per item and language), never a row per page,
+ * source, device and campaign together. The grain is the first column of both
  * tables' primary key: a period's rows of one grain are one range of the index. Device and campaign per item are
  * not rolled up (the raw rows keep them for ANALYTICS_RAW_DAYS).
  */
@@ -18,6 +19,8 @@ export const GRAINS = {
   totals: 2,
   /** source, campaign, only where there is a campaign: newsletter clicks and push alert opens. */
   campaigns: 3,
+  /** page, content_type, content_id: the newsroom's rankings of items, sections and authors, all languages together. */
+  ranking: 4,
 } as const;
 export type Grain = keyof typeof GRAINS;
 
@@ -30,10 +33,12 @@ const KEPT: Record<Grain, readonly KeyColumn[]> = {
   items: ["page", "contentType", "contentId", "lang"],
   totals: ["lang", "source", "device"],
   campaigns: ["source", "campaign"],
+  ranking: ["page", "contentType", "contentId"],
 };
 
 /** The grains a row is summed at: the campaigns grain only for rows that have a campaign. */
-export const grainsOf = (key: RollupKey): Grain[] => (key.campaign ? ["sources", "items", "totals", "campaigns"] : ["sources", "items", "totals"]);
+export const grainsOf = (key: RollupKey): Grain[] =>
+  key.campaign ? ["sources", "items", "totals", "campaigns", "ranking"] : ["sources", "items", "totals", "ranking"];
 
 /** The key as a grain keeps it: the other columns blank. */
 export function atGrain(key: RollupKey, grain: Grain): RollupKey {

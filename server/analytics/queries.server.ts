@@ -308,7 +308,7 @@ export type GroupFigure = { id: number; slug: string; name: string; nameFr: stri
 
 /** The views of each item of a range (the rollups' item rows, summed per item): the CTE `iv` of the queries below. */
 const itemViews = (range: Range, now: Date) =>
-  sql`iv as (select content_type, content_id, sum(views)::int as views from ${rowsFor(range, "items", itemPages, now)} group by 1, 2)`;
+  sql`iv as (select content_type, content_id, sum(views)::int as views from ${rowsFor(range, "ranking", itemPages, now)} group by 1, 2)`;
 
 /** The types whose items have a category, each with its table and category column. */
 const CATEGORISED = ALL_CONTENT_TYPES.flatMap(({ type, fields }) => {
@@ -376,7 +376,7 @@ export async function itemAudience(db: Database, type: ContentType, id: number, 
     db.execute(sql`
       select (extract(epoch from ${h.hour}) * 1000)::float8 as hour, sum(${h.views})::int as views
       from ${h}
-      where ${h.grain} = ${GRAINS.items} and ${h.contentType} = ${type} and ${h.contentId} = ${id}
+      where ${h.grain} = ${GRAINS.ranking} and ${h.contentType} = ${type} and ${h.contentId} = ${id}
         and ${h.hour} >= ${floorTo(range.from, HOUR).toISOString()}::timestamptz and ${h.hour} < ${range.to.toISOString()}::timestamptz
       group by 1 having sum(${h.views}) > 0 order by 1`),
   ]);

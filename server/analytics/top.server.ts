@@ -85,18 +85,20 @@ function hourlyKeptFrom(now: Date): Date {
 function viewRows(plan: ReadPlan, lang: Language | undefined): SQL {
   const parts: SQL[] = [];
   const ofLang = (column: PgColumn) => (lang ? sql` and ${column} = ${lang}` : sql``);
+  // One language's views from the items grain; all languages' from the ranking grain, a row per item and slot.
+  const grain = lang ? GRAINS.items : GRAINS.ranking;
   if (plan.days) {
     const d = audienceDaily;
     parts.push(
       sql`select ${d.contentType} as content_type, ${d.contentId} as content_id, ${d.views} as views from ${d}
-          where ${d.grain} = ${GRAINS.items} and ${d.day} >= ${dayOf(plan.days.from)}::date and ${d.day} < ${dayOf(plan.days.to)}::date and ${d.contentType} <> ''${ofLang(d.lang)}`,
+          where ${d.grain} = ${grain} and ${d.day} >= ${dayOf(plan.days.from)}::date and ${d.day} < ${dayOf(plan.days.to)}::date and ${d.contentType} <> ''${ofLang(d.lang)}`,
     );
   }
   const h = audienceHourly;
   for (const hours of plan.hours) {
     parts.push(
       sql`select ${h.contentType} as content_type, ${h.contentId} as content_id, ${h.views} as views from ${h}
-          where ${h.grain} = ${GRAINS.items} and ${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz and ${h.contentType} <> ''${ofLang(h.lang)}`,
+          where ${h.grain} = ${grain} and ${h.hour} >= ${hours.from.toISOString()}::timestamptz and ${h.hour} < ${hours.to.toISOString()}::timestamptz and ${h.contentType} <> ''${ofLang(h.lang)}`,
     );
   }
   if (!parts.length) return sql`select ''::text as content_type, 0 as content_id, 0 as views where false`;

@@ -82,51 +82,57 @@ for (const kind of testDatabaseKinds) {
       views: number,
       { lang = "ar", hourly = true }: { lang?: Language; hourly?: boolean } = {},
     ) {
-      const cols = {
-        grain: GRAINS.items,
-        page: `${target.type}:${target.id}`,
-        contentType: target.type,
-        contentId: target.id,
-        lang,
-        // The items grain keeps no source, device or campaign.
-        source: "",
-        device: "",
-        campaign: "",
-        views,
-        visitors: 0,
-      };
-      if (hourly) {
+      // The items grain (with its language) and the ranking grain (all languages), as the flush writes both.
+      for (const [grain, rowLang] of [
+        [GRAINS.items, lang],
+        [GRAINS.ranking, ""],
+      ] as const) {
+        const cols = {
+          grain,
+          page: `${target.type}:${target.id}`,
+          contentType: target.type,
+          contentId: target.id,
+          lang: rowLang,
+          // The items grain keeps no source, device or campaign.
+          source: "",
+          device: "",
+          campaign: "",
+          views,
+          visitors: 0,
+        };
+        if (hourly) {
+          await t.db
+            .insert(audienceHourly)
+            .values({ hour: new Date(Math.floor(when.getTime() / HOUR) * HOUR), ...cols })
+            .onConflictDoUpdate({
+              target: [
+                audienceHourly.grain,
+                audienceHourly.hour,
+                audienceHourly.page,
+                audienceHourly.lang,
+                audienceHourly.source,
+                audienceHourly.device,
+                audienceHourly.campaign,
+              ],
+              set: { views: sql`${audienceHourly.views} + ${views}` },
+            });
+        }
         await t.db
-          .insert(audienceHourly)
-          .values({ hour: new Date(Math.floor(when.getTime() / HOUR) * HOUR), ...cols })
+          .insert(audienceDaily)
+          .values({ day: when.toISOString().slice(0, 10), ...cols })
           .onConflictDoUpdate({
             target: [
-              audienceHourly.grain,
-              audienceHourly.hour,
-              audienceHourly.page,
-              audienceHourly.lang,
-              audienceHourly.source,
-              audienceHourly.device,
-              audienceHourly.campaign,
+              audienceDaily.grain,
+              audienceDaily.day,
+              audienceDaily.page,
+              audienceDaily.lang,
+              audienceDaily.source,
+              audienceDaily.device,
+              audienceDaily.campaign,
             ],
-            set: { views: sql`${audienceHourly.views} + ${views}` },
+            set: { views: sql`${audienceDaily.views} + ${views}` },
           });
       }
-      await t.db
-        .insert(audienceDaily)
-        .values({ day: when.toISOString().slice(0, 10), ...cols })
-        .onConflictDoUpdate({
-          target: [
-            audienceDaily.grain,
-            audienceDaily.day,
-            audienceDaily.page,
-            audienceDaily.lang,
-            audienceDaily.source,
-            audienceDaily.device,
-            audienceDaily.campaign,
-          ],
-          set: { views: sql`${audienceDaily.views} + ${views}` },
-        });
     }
 
     beforeAll(async () => {

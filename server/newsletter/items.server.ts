@@ -65,7 +65,7 @@ async function rankedItems(db: Database, language: Language, where: (type: Conte
     return sql`select ${type}::text as type, ${t.id} as id, ${t.pageSlug} as slug, ${t.title} as title, ${t.titleFr} as title_fr,
       ${summary ?? sql`null`}::text as summary, ${summaryFr ?? sql`null`}::text as summary_fr, ${t.imageUrl} as image_url,
       ${t.publishDate} as publish_date, ${priority ?? sql`'medium'`}::text as priority,
-      (${viewCount ?? sql`0`} + (select coalesce(sum(ad.views), 0) from ${audienceDaily} ad where ad.grain = ${GRAINS.items} and ad.content_type = ${type} and ad.content_id = ${t.id} and ad.day = ${day}::date))::int as reads
+      (${viewCount ?? sql`0`} + (select coalesce(sum(ad.views), 0) from ${audienceDaily} ad where ad.grain = ${GRAINS.ranking} and ad.content_type = ${type} and ad.content_id = ${t.id} and ad.day = ${day}::date))::int as reads
       from ${t} where ${isPublished(t, where(type))}`;
   });
   const frenchFirst = language === "ar" ? sql`` : sql`(title_fr is null or title_fr = ''), `;

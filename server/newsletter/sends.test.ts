@@ -107,12 +107,12 @@ describe.each(testDatabaseKinds)("newsletter sends on %s", (kind) => {
       const old = await addNews({ title: "خبر الأسبوع الماضي", priority: "high", ageMs: 3 * DAY });
       // Today's readers count beside the running total: the less-read article gets 600 of them.
       await t.db.insert(audienceDaily).values({
-        grain: GRAINS.items,
+        grain: GRAINS.ranking,
         day: new Date().toISOString().slice(0, 10),
         page: `article:${readLess}`,
         contentType: "article",
         contentId: readLess,
-        lang: "ar",
+        lang: "",
         source: "",
         device: "",
         views: 600,
