@@ -4,6 +4,7 @@ import {
   highlightParts,
   indexedWords,
   matchRanges,
+  nameKeys,
   normalizeArabic,
   queryTerms,
   queryWordKeys,
@@ -15,7 +16,7 @@ import {
   wordKeys,
   wordMatches,
 } from "./arabic.ts";
-import { gluedNameParts } from "./search-words.ts";
+import { gluedNameParts, headForms, spacedNames } from "./search-words.ts";
 import { ARABIC_PAIRS, SEARCH_CORPUS } from "#tests/helpers/arabic-pairs.ts";
 
 /** The marked pieces of `text` for `query`. */
@@ -250,5 +251,86 @@ describe("how Mauritanians write names and words (issue 47)", () => {
     expect(queryWordKeys("تقليدتة")).not.toEqual(expect.arrayContaining(queryWordKeys("تقليد")));
     expect(queryWordKeys("مساهم")).not.toEqual(expect.arrayContaining(queryWordKeys("مساء")));
     expect(queryWordKeys("صامتين")).not.toEqual(expect.arrayContaining(queryWordKeys("صام")));
+  });
+});
+
+describe("how Mauritanians write names and words, third round (decision 0152)", () => {
+  /** Whether the search finds `text` for `query` by its full match: every content word by one of its keys. */
+  const finds = (query: string, text: string) => {
+    const lexemes = new Set(textLexemes(text));
+    return analyzeQuery(query).content.every((w) => w.keys.some((k) => lexemes.has(k)));
+  };
+
+  it("stores a compound name under its head's other writings, spaced and glued, both ways", () => {
+    expect(headForms("ابي")).toEqual(["ابي", "ابو", "ابا"]);
+    expect(headForms("عبد")).toEqual(["عبد"]);
+    for (const [query, text] of [
+      ["أبو بكر", "درس في جامعة أبي بكر"],
+      ["أبوبكر", "درس في جامعة أبي بكر"],
+      ["أبا بكر", "استقبل الوزير أبوبكر"],
+      ["بنت أحمد", "قالت فاطمة منت أحمد"],
+      ["منتأحمد", "قالت فاطمة بنت أحمد"],
+      ["ابن خلدون", "مقدمة بن خلدون"],
+      ["بن خلدون", "مقدمة ابن خلدون"],
+      ["عبد العزيز", "استقبل محمد ولدعبدالعزيز الوفد"],
+      ["محمدالأمين", "قال محمد الأمين"],
+      ["محمد الأمين", "قال محمدالأمين"],
+    ])
+      expect(finds(query, text), `${query} → ${text}`).toBe(true);
+    // Keys, never an exact form the text did not write.
+    expect(nameKeys(["جامعة", "أبي", "بكر"]).some((k) => k.startsWith("="))).toBe(false);
+    expect(nameKeys(["جامعة", "أبي", "بكر"])).toEqual(expect.arrayContaining(["ابوبكر", "ابابكر"]));
+    // A head's other writing alone is read by the query, before a name only: stored, ول would meet ولاتة.
+    expect(nameKeys(["محمد", "ولد", "أحمد"])).not.toContain("ول");
+    expect(analyzeQuery("ولد أحمد").content[0].keys).toEqual(["ول", "ولد"]);
+    expect(analyzeQuery("أبي").content[0].keys).toEqual(["ابي"]);
+    expect(finds("ولاتة", "قال محمد ولد أحمد")).toBe(false);
+    expect(finds("أبيات", "تحدث أبو بكر عن الرحلة")).toBe(false);
+    // The page marks the name as the search found it.
+    expect(marked("درس في جامعة أبي بكر", "أبو بكر")).toEqual(["أبي", "بكر"]);
+    expect(marked("قالت فاطمة منت أحمد", "بنت أحمد")).toEqual(["منت", "أحمد"]);
+  });
+
+  it("glues محمد only before the article, and never a name to a word that only follows it", () => {
+    expect(spacedNames(["قال", "محمد", "الأمين"], normalizeArabic)).toEqual(["محمدالأمين"]);
+    expect(spacedNames(["قال", "محمد", "إن", "الأمين"], normalizeArabic)).toEqual([]);
+    expect(gluedNameParts("محمدالامين")).toEqual(["محمد", "الامين"]);
+    expect(finds("محمدالأمين", "قال محمد إن الأمين العام غائب")).toBe(false);
+    expect(finds("محمدالأمين", "قال محمد المختار")).toBe(false);
+    expect(finds("بنت", "افتتح بنك جديد")).toBe(false);
+    expect(finds("ابن", "ارتفع سعر البنزين")).toBe(false);
+  });
+
+  it("folds the Maghrebi and African letters for search only, both ways", () => {
+    expect(normalizeArabic("ڢاس ڧرية ڥيلا مکاں ࢻ ࢼ ࢽ")).toBe("فاس قريه فيلا مكان ف ق ن");
+    expect(surfaceArabic("ڢاس ڧرية")).toBe("ڢاس ڧرية");
+    expect(queryWordKeys("أݣادير")).toEqual(expect.arrayContaining(queryWordKeys("أكادير")));
+    expect(wordKeys("أݣادير")).toEqual(expect.arrayContaining(queryWordKeys("أكادير")));
+    expect(marked("سافر الوفد إلى ڢاس", "فاس")).toEqual(["ڢاس"]);
+    expect(marked("وصل الوفد إلى أݣادير", "أكادير")).toEqual(["أݣادير"]);
+    expect(finds("ڢاس", "زار الوفد قاس")).toBe(false);
+  });
+
+  it("reads ك after a taa marbuta written ت, a pronoun on a broken plural, duals and plurals in construct", () => {
+    for (const [query, text] of [
+      ["حكومتك", "أعلنت الحكومة خطة"],
+      ["حكومة", "إن حكومتك ماضية"],
+      ["سياراتك", "توقفت السيارة"],
+      ["مدارسنا", "افتتحت المدرسة أبوابها"],
+      ["قبيلة", "تعايشت قبائلهم قرونا"],
+      ["مدينة", "تتنافس مدينتا نواكشوط ونواذيبو"],
+      ["مسؤول", "اجتمع مسؤولو الوزارة"],
+      ["معلم", "طالب معلمو المدارس"],
+    ])
+      expect(finds(query, text), `${query} → ${text}`).toBe(true);
+    // Words whose ك, ت or و is their own.
+    for (const [query, text] of [
+      ["مبارك", "انطلقت المباراة"],
+      ["مشترك", "عاد المشتري"],
+      ["وقتك", "وقف الحارس"],
+      ["بيان", "عزف على البيانو"],
+      ["ثبات", "ظل ثابتا في موقفه"],
+    ])
+      expect(finds(query, text), `${query} ↛ ${text}`).toBe(false);
   });
 });

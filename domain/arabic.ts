@@ -9,12 +9,14 @@
  *    Persian/Urdu letter forms (ی ک ہ ھ ە …) → Arabic, harakat, tatweel, Quranic marks and invisible characters
  *    removed, digits → 0-9, Latin lower-cased with accents folded, punctuation → space (and in a query, a
  *    letter typed three times or more → once);
- * 2. the folded form (`normalizeArabic`): أ إ آ → ا, ى → ي, ة → ه, ؤ → و, ئ → ي, گ ڭ ڨ → ق, ڤ → ف, پ → ب,
- *    چ → ج, ژ → ز; a word with گ or ڭ is read with ك as well (decision 0142);
+ * 2. the folded form (`normalizeArabic`): أ إ آ → ا, ى → ي, ة → ه, ؤ → و, ئ → ي, گ ڭ ݣ ڨ ڧ → ق, ڤ ڢ ڥ → ف, پ → ب,
+ *    چ → ج, ژ → ز, ں → ن; a word with گ, ڭ or ݣ is read with ك as well (decisions 0142, 0152);
  * 3. the keys of a word: every way of reading attached particles off its front (و ف, then ب ك ل, then the
  *    article ال; ل + ال is written لل) and a light stemmer on what remains (sound plurals, dual, feminine,
  *    nisba and common pronoun suffixes, the alef of tanwin, a final hamza), a second reading without the other
- *    pronouns and with a taa marbuta written ت before them or the dual, and a compound name's parts (issue 47);
+ *    pronouns and with a taa marbuta written ت before them or the dual, a sound plural in construct (مسؤولو), and
+ *    a compound name's parts, glued with its head's other writings (أبو/أبي/أبا, ابن/بن, بنت/منت, ولد/ول), which a
+ *    query reads too (issue 47, decisions 0142 and 0152);
  *    French words lose plural and feminine endings.
  *    A query word uses only its most likely reading (the article stripped, never a lone letter), which is one
  *    of the readings stored for the same word, so a word always finds itself.
@@ -22,7 +24,18 @@
  */
 
 import { BROKEN_PLURALS } from "./search-plurals.ts";
-import { gluedNameParts, NO_STRIP_WORDS, NOT_PRONOUN_WORDS, OWN_TA_WORDS, PRONOUN_SUFFIXES, spacedNames, STOP_WORDS } from "./search-words.ts";
+import {
+  gluedNameParts,
+  headForms,
+  NO_STRIP_WORDS,
+  NOT_PRONOUN_WORDS,
+  OWN_TA_WORDS,
+  OWN_WAW_WORDS,
+  PRONOUN_SUFFIXES,
+  spacedNamePairs,
+  spacedNames,
+  STOP_WORDS,
+} from "./search-words.ts";
 
 // ---- Level 1 and 2: character tables ----
 
@@ -58,9 +71,15 @@ const FOLD_PAIRS: [from: string, to: string][] = [
   ["ىئ", "يي"],
   ["ؤ", "و"],
   ["ة", "ه"],
-  // The Hassaniya and Maghrebi g (الگيطنة, أزوگي) is written ق just as often; foreign v, p, ch, zh.
-  ["گڭڨ", "ققق"],
+  // The Hassaniya and Maghrebi g (الگيطنة, أزوگي; ݣ is Morocco's official letter for it) is written ق just as often;
+  // foreign v, p, ch, zh.
+  ["گڭݣڨ", "قققق"],
   ["ڤپچژ", "فبجز"],
+  // Maghrebi script writes fa with a dot below (ڢ) and qaf with one dot above (ڧ); Algeria writes v ڥ; African
+  // Arabic-script copy has its own fa, qaf and noon (U+08BB–08BD), and Urdu's dotless noon ں ends a word.
+  ["ڢڥࢻ", "ففف"],
+  ["ڧࢼ", "قق"],
+  ["ںࢽ", "نن"],
 ];
 
 const joined = (pairs: [string, string][], i: 0 | 1) => pairs.map((p) => p[i]).join("");
@@ -285,7 +304,7 @@ function variants(surface: string): string[] {
   const folded = foldArabic(surface);
   // The Hassaniya g (گ ڭ) stands for a ق said g (الگيطنة: القيطنة) or for the g of a name that standard copy
   // writes ك (تگانت: تكانت, ألاگ: ألاك): both readings (decision 0142).
-  if (G_LETTERS.test(surface)) return sortUnique([...variants(surface.replace(/[گڭ]/g, "ق")), ...variants(surface.replace(/[گڭ]/g, "ك"))]);
+  if (G_LETTERS.test(surface)) return sortUnique([...variants(surface.replace(G_ALL, "ق")), ...variants(surface.replace(G_ALL, "ك"))]);
   if (!/[ؤئ]/.test(surface)) return [folded];
   const [first, ...rest] = [...surface];
   const bare = foldArabic(first + rest.join("").replace(/[ؤئأإ]/g, "ء"));
@@ -299,7 +318,8 @@ function variants(surface: string): string[] {
   return out;
 }
 
-const G_LETTERS = /[گڭ]/;
+const G_LETTERS = /[گڭݣ]/;
+const G_ALL = /[گڭݣ]/g;
 
 /** Folded broken plural → the keys of its singular (domain/search-lexicon.ts), made on first use. */
 let pluralKeys: Map<string, string[]> | undefined;
@@ -337,8 +357,13 @@ function readingKeys(folded: string, marbuta = false): string[] {
 
 const NOT_PRONOUN = new Set(NOT_PRONOUN_WORDS);
 const OWN_TA = new Set(OWN_TA_WORDS);
-/** What the stemmer reads off by itself after a taa marbuta written ت: a pronoun (ه ها ي) or the dual (ان ين). */
-const AFTER_TA = /ت(ه|ها|ي|ان|ين)$/;
+const OWN_WAW = new Set(OWN_WAW_WORDS);
+/**
+ * What may follow a taa marbuta written ت: a pronoun (ه ها ي, and ك: حكومتك, سياراتك, read only here, where a
+ * ت before it says it is one; alone it ends too many words: ملك، مبارك، مشترك) or the dual (ان ين, and ا in
+ * construct: مدينتا نواكشوط).
+ */
+const AFTER_TA = /ت(ه|ها|ي|ان|ين|ا|ك)$/;
 
 /** A word ending in ت read as ending in a taa marbuta (مدرست → مدرسة), unless the ت is its own. */
 function taMarbutaKeys(word: string): string[] {
@@ -355,16 +380,42 @@ function suffixReadings(core: string, marbuta: boolean): string[] {
   const pronoun = NOT_PRONOUN.has(core) ? undefined : PRONOUN_SUFFIXES.find((p) => core.endsWith(p) && len(core) - p.length >= 3);
   if (pronoun) {
     const base = core.slice(0, -pronoun.length);
-    keys.push(stemArabic(base), ...taMarbutaKeys(base));
+    // A broken plural keeps its singular under a pronoun (مدارسنا: مدرسة).
+    keys.push(stemArabic(base), ...singularKeysOf(base), ...taMarbutaKeys(base));
   }
   const ending = AFTER_TA.exec(core);
   // A final ه may be a pronoun; a final ة as written never is (تقليدتة is no تقليدة + ه).
-  if (ending && !(marbuta && ending[1] === "ه")) keys.push(...taMarbutaKeys(core.slice(0, -ending[1].length)));
+  if (ending && !(marbuta && ending[1] === "ه")) {
+    const base = core.slice(0, -ending[1].length);
+    // ك after the ت of a sound feminine plural (سياراتك): the plural, which the stemmer reads.
+    keys.push(...taMarbutaKeys(base), ...(ending[1] === "ك" && base.endsWith("ات") ? [stemArabic(base)] : []));
+  }
+  // A sound plural in construct has lost its ن (مسؤولو الوزارة, موظفو البلدية): read as the plural, when four letters remain.
+  if (core.endsWith("و") && len(core) >= 5 && !OWN_WAW.has(core)) keys.push(stemArabic(core.slice(0, -1)));
   return keys;
 }
 
-/** A text's words and the glued forms of its spaced compound names: what its lexemes are made of. */
+/** A text's words and the glued forms of its spaced compound names: what its lexemes are made of (with `nameKeys`). */
 export const indexedWords = (words: readonly string[]) => [...words, ...spacedNames(words, foldArabic)];
+
+/**
+ * The keys of a compound name (folded head and what follows it) beyond its words' own: the name glued with each
+ * other writing of its head (أبي بكر: ابوبكر، ابابكر; منت أحمد: بنتاحمد), and the parts of a name glued inside it
+ * (ولدعبدالعزيز: عبد، عزيز). Keys only, never an exact form: the text did not write them. A head's other writing
+ * alone is not stored: short, it meets other words (ابي: أبيات; ول: ولاتة); a query reads it (`analyzeQuery`).
+ */
+function compoundKeys(head: string, second: string, inner = true): string[] {
+  const keys = [...readingKeys(head), ...readingKeys(second)];
+  for (const other of headForms(head).slice(1)) keys.push(...readingKeys(other + second));
+  const parts = inner ? gluedNameParts(second) : null;
+  if (parts) keys.push(...compoundKeys(parts[0], parts[1], false));
+  return keys;
+}
+
+/** The keys the spaced compound names of a text's words add to its lexemes (`compoundKeys` of each). */
+export function nameKeys(words: readonly string[]): string[] {
+  return sortUnique(spacedNamePairs(words, foldArabic).flatMap(({ head, second }) => compoundKeys(head, second)));
+}
 
 /** The keys a query word looks for: the key of the word as typed (both hamza readings). */
 export function queryWordKeys(typed: string): string[] {
@@ -392,7 +443,7 @@ export function wordKeys(surface: string): string[] {
     keys.push(...readingKeys(core, marbuta));
     // A glued compound name is also stored by its parts: «عبد الله» typed spaced finds «عبدالله».
     const parts = gluedNameParts(core);
-    if (parts) for (const part of parts) keys.push(...readingKeys(part));
+    if (parts) keys.push(...compoundKeys(parts[0], parts[1]));
   };
   for (const v of variants(surface)) {
     reading(v);
@@ -416,7 +467,8 @@ export function wordLexemes(surface: string): string[] {
 
 /** The lexemes of a stored text, sorted and unique: what a tsvector of `search_items` holds. */
 export function textLexemes(text: string): string[] {
-  return sortUnique([...new Set(indexedWords(searchWords(text)))].flatMap(wordLexemes));
+  const words = searchWords(text);
+  return sortUnique([...[...new Set(indexedWords(words))].flatMap(wordLexemes), ...nameKeys(words)]);
 }
 
 // ---- Queries ----
@@ -449,6 +501,15 @@ export function analyzeQuery(query: string): QueryAnalysis {
     seen.add(surface);
     const stop = STOP_FOLDED.has(foldArabic(surface));
     words.push({ surface, stop, stopAsWritten: STOP_SURFACE.has(surface), keys: stop ? [] : queryWordKeys(surface) });
+  }
+  // A name part typed before a name also looks for its other writings: «أبو بكر» finds «جامعة أبي بكر», «بنت أحمد»
+  // finds «منت أحمد» (decision 0152). Only there: alone, «أبي» is «my father» and «ول» no word.
+  for (const { at, head } of spacedNamePairs(
+    words.map((w) => w.surface),
+    foldArabic,
+  )) {
+    const others = headForms(head).slice(1);
+    if (others.length && !words[at].stop) words[at].keys = sortUnique([...words[at].keys, ...others.flatMap((f) => readingKeys(f))]);
   }
   const content = words.filter((w) => !w.stop);
   return { words, content, exact: content.length ? words.filter((w) => !w.stopAsWritten) : words };

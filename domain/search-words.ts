@@ -59,7 +59,30 @@ export const NAME_HEADS: readonly string[] = ["عبد", "ابو", "ابي", "ا�
  * («بنالشيخ», «ذوالفقار»): glued, بن, بنت and ول begin common words (بنزين, بنات, ولاية).
  */
 export const GLUED_HEADS: readonly string[] = ["عبد", "ابو", "ابي", "ابا", "ولد"];
-export const GLUED_BEFORE_ARTICLE: readonly string[] = ["بن", "ابن", "بنت", "منت", "ذو", "ذي", "ذا"];
+export const GLUED_BEFORE_ARTICLE: readonly string[] = ["بن", "ابن", "بنت", "منت", "ذو", "ذي", "ذا", "محمد"];
+
+/**
+ * Heads that make a compound name only before the article, spaced as glued (محمد الأمين, محمد المختار: «محمدالأمين»):
+ * محمد before any other word is a name of its own (محمد ولد أحمد), and would glue to every verb that follows it.
+ */
+export const HEADS_BEFORE_ARTICLE: readonly string[] = ["محمد"];
+
+/**
+ * One name part in its other writings (third round, decision 0152): the case of أبو (أبو بكر, جامعة أبي بكر, رأيت أبا
+ * بكر), ابن written بن between two names, and the Hassaniya منت for بنت and ول for ولد. A compound name with one of
+ * them is also stored glued with the others (أبي بكر: ابوبكر), and a query that types one before a name looks for the
+ * others too (domain/arabic.ts), so a reader who types the other writing finds it either way.
+ */
+export const HEAD_FORMS: readonly (readonly string[])[] = [
+  ["ابو", "ابي", "ابا"],
+  ["ابن", "بن"],
+  ["بنت", "منت"],
+  ["ولد", "ول"],
+];
+const HEAD_FORMS_OF = new Map(HEAD_FORMS.flatMap((forms) => forms.map((f) => [f, forms] as const)));
+
+/** A head and its other writings, the head first (itself alone when it has none). */
+export const headForms = (head: string): readonly string[] => [head, ...(HEAD_FORMS_OF.get(head) ?? []).filter((f) => f !== head)];
 
 /** The second parts of compound names, folded: «نصر الله», «نور الدين», read off a glued word («نورالدين»). */
 export const NAME_TAILS: readonly string[] = ["الله", "الدين", "الرحمن"];
@@ -67,6 +90,7 @@ export const NAME_TAILS: readonly string[] = ["الله", "الدين", "الر�
 const GLUED_HEAD_SET = new Set(GLUED_HEADS);
 const NAME_HEAD_SET = new Set(NAME_HEADS);
 const NAME_TAIL_SET = new Set(NAME_TAILS);
+const BEFORE_ARTICLE_SET = new Set(HEADS_BEFORE_ARTICLE);
 
 /**
  * A compound name written glued, as its two parts: «عبدالرحمن» → عبد + الرحمن, «أبوبكر» → ابو + بكر, «نورالدين» →
@@ -96,12 +120,22 @@ export function gluedNameParts(folded: string): [head: string, tail: string] | n
  * and the analysis's fold (domain/arabic.ts, which imports this module).
  */
 export function spacedNames(words: readonly string[], fold: (surface: string) => string): string[] {
-  const out: string[] = [];
+  return spacedNamePairs(words, fold).map(({ at }) => words[at] + words[at + 1]);
+}
+
+/**
+ * The compound names a text writes spaced: where each starts in `words`, its head (folded, without a particle) and
+ * what follows it (folded). The glued forms of `spacedNames`, and the other writings of a head (`headForms`).
+ */
+export function spacedNamePairs(words: readonly string[], fold: (surface: string) => string): { at: number; head: string; second: string }[] {
+  const out: { at: number; head: string; second: string }[] = [];
   for (let i = 0; i + 1 < words.length; i++) {
     const [first, second] = [fold(words[i]), fold(words[i + 1])];
+    if (!/[\u0621-\u064A]/.test(second)) continue;
     // A head may carry a particle (لعبد الله); a head before another (ولد عبد العزيز) is glued to the name that follows.
-    const head = NAME_HEAD_SET.has(first) || NAME_HEAD_SET.has(first.replace(/^[وفبكل](?=...)/, ""));
-    if (((head && !NAME_HEAD_SET.has(second)) || NAME_TAIL_SET.has(second)) && /[\u0621-\u064A]/.test(second)) out.push(words[i] + words[i + 1]);
+    const bare = NAME_HEAD_SET.has(first) ? first : first.replace(/^[وفبكل](?=...)/, "");
+    const head = NAME_HEAD_SET.has(bare) || (BEFORE_ARTICLE_SET.has(bare) && second.startsWith("ال"));
+    if ((head && !NAME_HEAD_SET.has(second)) || NAME_TAIL_SET.has(second)) out.push({ at: i, head: head ? bare : first, second });
   }
   return out;
 }
@@ -125,9 +159,15 @@ export const NOT_PRONOUN_WORDS: readonly string[] = `تفاهم مساهم در�
   .filter(Boolean);
 
 /**
- * A final ت before a pronoun or the dual is a taa marbuta (مدرستنا, مدرستهم, مدينتان): the word is also read
- * with ة, when three letters at least come before it. Left out: the words that end in a ت of their own, where
- * that reading would meet another word (صامتين is not صام, بيروتي is not بير).
+ * Words (folded) that end in و of their own, not a sound plural in construct that lost its ن (مسؤولو الوزارة is
+ * مسؤولون; بيانو is not بيان): left out of that reading. Loanwords mostly; precision only.
+ */
+export const OWN_WAW_WORDS: readonly string[] = `فيديو راديو ستوديو سيناريو بيانو كازينو ماريو طوكيو بورتو كاكاو اورو يورو`.split(/\s+/).filter(Boolean);
+
+/**
+ * A final ت before a pronoun, the dual or a dual in construct is a taa marbuta (مدرستنا, مدرستك, مدينتان, مدينتا
+ * نواكشوط): the word is also read with ة, when three letters at least come before it. Left out: the words that end
+ * in a ت of their own, where that reading would meet another word (صامتين is not صام, بيروتي is not بير).
  */
 export const OWN_TA_WORDS: readonly string[] = `صامت ثابت مءقت موقت ساكت بيروت كويت كبريت ياقوت تابوت عنكبوت ملكوت جبروت طاغوت
   نبات ثبات سكوت توقيت تصويت مبيت ثبوت سبت بخت نعت زيت بيت وقت صوت موت`

@@ -1,12 +1,13 @@
 /**
  * What a search result shows: its card's columns, read by primary key once the hits are known (one small query
- * whose plan is apart from the hits'), and its snippet, cut around the first match of the start of its body.
+ * whose plan is apart from the hits', with its byline), and its snippet, cut around the first match of the start of its body.
  * Used by server/search/search.server.ts.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { matchRanges, type QueryAnalysis } from "#domain/arabic.ts";
 import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
-import { columnOf } from "#server/content/registry.server.ts";
+import { bylineSql, type BylineAuthor } from "#server/content/authors.server.ts";
+import { columnOf, tableOf } from "#server/content/registry.server.ts";
 import { searchedTypes } from "./search-triggers.server.ts";
 
 /** How much of a body is read for a snippet, and how long a snippet is. */
@@ -32,13 +33,17 @@ function cardColumns(type: ContentType): SQL {
     ${start("content")} as content, ${start("contentFr")} as content_fr`;
 }
 
-/** What the cards of these hits show, one small query (a plan apart from the hits' own is cheaper to make). Bodies are cut: a snippet needs their start. */
+/**
+ * What the cards of these hits show, with their bylines (the section cards' own column, `bylineSql`), in one
+ * small query (a plan apart from the hits' own is cheaper to make; one round trip, not one more per type).
+ * Bodies are cut: a snippet needs their start.
+ */
 export function cardsSql(hits: Hit[]): SQL {
   const types = searchedTypes().filter(({ type }) => hits.some((h) => h.type === type));
   return sql.join(
     types.map(
       ({ type, table }) =>
-        sql`select ${type}::text as type, id, ${cardColumns(type)} from ${sql.identifier(table)}
+        sql`select ${type}::text as type, id, ${cardColumns(type)}, ${bylineSql(type, tableOf(type).id)} as bylines from ${sql.identifier(table)}
           where id = any(${sql.param(hits.filter((h) => h.type === type).map((h) => Number(h.item_id)))}::int[])`,
     ),
     sql` union all `,
@@ -56,6 +61,7 @@ export type CardRow = {
   page_slug: string;
   content: string | null;
   content_fr: string | null;
+  bylines: BylineAuthor[] | null;
 };
 
 /** Markup and runs of spaces out: the text a reader sees. */

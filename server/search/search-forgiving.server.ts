@@ -32,7 +32,7 @@ import type { Alternative } from "#domain/search.ts";
 
 /**
  * A content word with every lexeme that finds it: its keys, and those of its alternatives; and, for words run
- * together, the key groups of its halves, all of which a text must hold (`split`).
+ * together, the key groups of its pieces, all of which a text must hold (`split`).
  */
 export type ExpandedWord = { word: QueryWord; lexemes: string[]; split: string[][] | null };
 
@@ -202,15 +202,27 @@ async function typoFormsOf(tx: Queryable, word: QueryWord): Promise<string[]> {
 
 const confusableOf = (term: string) => [...term].map((c) => CONFUSABLE_TO[CONFUSABLE_FROM.indexOf(c)] ?? c).join("");
 
+/** The ways to cut `letters` into `n` pieces of `least` letters at least, in order. */
+function cutsOf(letters: readonly string[], n: number, least: number): string[][] {
+  if (n === 1) return letters.length >= least ? [[letters.join("")]] : [];
+  const out: string[][] = [];
+  for (let i = least; letters.length - i >= least * (n - 1); i++) {
+    for (const rest of cutsOf(letters.slice(i), n - 1, least)) out.push([letters.slice(0, i).join(""), ...rest]);
+  }
+  return out;
+}
+
 /**
- * A word run together from two by a missed space (وزارةالثقافة, مهرجانشنقيط): its halves, when both are words
- * of the vocabulary and the whole is not (it found nothing). Of several cuts, the one whose halves are both
- * content words, then the most even. A stop-word half (فيالمدينة) says nothing: only the other is looked for.
+ * Words run together by missed spaces (وزارةالثقافة, مهرجانشنقيط; three: مهرجانالمدنالقديمة): its pieces, when all
+ * are words of the vocabulary and the whole is not (it found nothing). Two pieces of two letters at least, else
+ * three of three letters at least (shorter pieces would cut most long words into some three words). Of several
+ * cuts: the fewest pieces, then the most content words among them, then the most even. A stop-word piece
+ * (فيالمدينة) says nothing: only the others are looked for.
  */
-async function halvesOf(tx: Queryable, word: QueryWord): Promise<{ halves: [string, string]; content: string[] } | null> {
+async function piecesOf(tx: Queryable, word: QueryWord): Promise<{ pieces: string[]; content: string[] } | null> {
   const letters = [...word.surface];
   if (letters.length < 5 || !/^[\u0621-\u064A]+$/.test(word.surface)) return null;
-  const cuts = letters.slice(2, -1).map((_, i): [string, string] => [letters.slice(0, i + 2).join(""), letters.slice(i + 2).join("")]);
+  const cuts = [...cutsOf(letters, 2, 2), ...cutsOf(letters, 3, 3)];
   const terms = [...new Set(cuts.flat().map(foldArabic))];
   const known = new Map(
     rowsOf<{ term: string; stop: boolean }>(
@@ -218,12 +230,12 @@ async function halvesOf(tx: Queryable, word: QueryWord): Promise<{ halves: [stri
         where ${confusable(sql`term`)} = any(${sql.param(terms.map(confusableOf))}::text[]) and term = any(${sql.param(terms)}::text[]) group by term`),
     ).map((r) => [r.term, r.stop]),
   );
-  const valid = cuts.filter((cut) => cut.every((half) => known.has(foldArabic(half))));
-  const contentOf = (cut: [string, string]) => cut.filter((half) => !known.get(foldArabic(half)));
-  const [best] = valid
-    .filter((cut) => contentOf(cut).length > 0)
-    .sort((a, b) => contentOf(b).length - contentOf(a).length || Math.min(...b.map((h) => h.length)) - Math.min(...a.map((h) => h.length)));
-  return best ? { halves: best, content: contentOf(best) } : null;
+  const contentOf = (cut: string[]) => cut.filter((piece) => !known.get(foldArabic(piece)));
+  const shortest = (cut: string[]) => Math.min(...cut.map((piece) => piece.length));
+  const [best] = cuts
+    .filter((cut) => cut.every((piece) => known.has(foldArabic(piece))) && contentOf(cut).length > 0)
+    .sort((a, b) => a.length - b.length || contentOf(b).length - contentOf(a).length || shortest(b) - shortest(a));
+  return best ? { pieces: best, content: contentOf(best) } : null;
 }
 
 /**
@@ -257,10 +269,10 @@ export async function expandQuery(
         alternatives.push({ word: word.surface, forms: near, kind: "typo" });
         for (const form of near) for (const k of queryWordKeys(form)) lexemes.add(k);
       }
-      // A missed space is a typo too: "did you mean" proposes the two words (issue 47).
-      const glued = await halvesOf(tx, word);
+      // A missed space is a typo too: "did you mean" proposes the words apart (issue 47).
+      const glued = await piecesOf(tx, word);
       if (glued) {
-        alternatives.push({ word: word.surface, forms: [glued.halves.join(" ")], kind: "typo" });
+        alternatives.push({ word: word.surface, forms: [glued.pieces.join(" ")], kind: "typo" });
         split = glued.content.map(queryWordKeys);
       }
     }

@@ -15,7 +15,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, Queryable } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
-import { foldArabic, indexedWords, isStopWord, searchWords, wordLexemes } from "#domain/arabic.ts";
+import { foldArabic, indexedWords, isStopWord, nameKeys, searchWords, wordLexemes } from "#domain/arabic.ts";
 import { soundOf } from "#domain/search-lexicon.ts";
 import type { ContentType } from "#domain/content-types/index.ts";
 import { searchedTypes, type SearchedType } from "./search-triggers.server.ts";
@@ -40,9 +40,10 @@ const BATCH = 500;
 const MEMO_LIMIT = 200_000;
 const lexemeMemo = new Map<string, string[]>();
 
-function lexemesOf(words: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const word of words) {
+function lexemesOf(words: readonly string[]): string[] {
+  // The keys of the text's spaced compound names (nameKeys) depend on word pairs: no memo.
+  const out = new Set<string>(nameKeys(words));
+  for (const word of indexedWords(words)) {
     let lexemes = lexemeMemo.get(word);
     if (!lexemes) {
       if (lexemeMemo.size >= MEMO_LIMIT) lexemeMemo.clear();
@@ -95,9 +96,9 @@ async function drainBatch(db: Database, scope?: SyncScope, limit = BATCH): Promi
             newWords.set(w, { term, stop: isStopWord(w), sound: isStopWord(w) ? "" : soundOf(term) });
           }
         }
-        // With the glued form of each compound name written spaced (عبد الله: عبدالله), as textLexemes.
-        const titleLexemes = lexemesOf(indexedWords(searchWords(r.title ?? "")));
-        const allLexemes = lexemesOf(indexedWords(words));
+        // With the glued form of each compound name written spaced (عبد الله: عبدالله) and its keys, as textLexemes.
+        const titleLexemes = lexemesOf(searchWords(r.title ?? ""));
+        const allLexemes = lexemesOf(words);
         return sql`(${type}, ${Number(r.id)}, ${r.status}, ${new Date(r.publish_date).toISOString()}::timestamptz,
           array_to_tsvector(${sql.param(titleLexemes)}::text[]), array_to_tsvector(${sql.param(allLexemes)}::text[]))`;
       });

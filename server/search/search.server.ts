@@ -23,7 +23,6 @@ import type { Database, Queryable } from "#server/db/client.server.ts";
 import { rowsOf } from "#server/db/rows.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
 import { syncSearchIndexIfPending } from "./search-index.server.ts";
-import { bylinesOfMixed } from "#server/content/authors.server.ts";
 import { publicUrl, type ContentType } from "#domain/content-types/index.ts";
 import { expandQuery, type ExpandedWord } from "./search-forgiving.server.ts";
 import { cardsSql, snippetOf, type CardRow, type Hit } from "./search-cards.server.ts";
@@ -156,24 +155,34 @@ const statementName = (text: string) => `search_${crypto.createHash("sha1").upda
 const driverClientOf = (tx: Queryable): unknown => Reflect.get(tx._.session, "client");
 
 /**
+ * A search's transaction on PostgreSQL or PGlite, and the plan mode its statements run under now: the hits'
+ * statement wants `force_generic_plan`, the other lookups of a search (is a word anywhere? LIMIT 1) need their
+ * values planned (`auto`), or a generic plan reads the table hoping for an early match. The mode is switched
+ * only when the next statement needs the other one, so that a search whose page the full matches fill makes no
+ * round trip for it (decision 0153).
+ */
+type SearchTx = { tx: Queryable; client: pg.Client | null; generic: boolean };
+
+async function planMode(s: SearchTx, generic: boolean): Promise<void> {
+  if (!s.client || s.generic === generic) return;
+  await s.client.query(`select set_config('plan_cache_mode', '${generic ? "force_generic_plan" : "auto"}', true)`);
+  s.generic = generic;
+}
+
+/**
  * Runs the hits' statement as a named prepared statement on PostgreSQL (named by a hash of its text: one per
  * shape), so that it is parsed and planned once per connection: planning it read the statistics of 10,000
- * lexemes for each arm, 12–22 ms a search. plan_cache_mode is force_generic_plan for it (and only it), which
+ * lexemes for each arm, 12–22 ms a search. plan_cache_mode is force_generic_plan for it (planMode), which
  * keeps that one plan; the walks are chosen by the search, not by the planner. PGlite runs it as it is.
  */
-async function executeHits(tx: Queryable, query: SQL): Promise<Hit[]> {
-  const client = driverClientOf(tx);
-  if (client instanceof pg.Client) {
+async function executeHits(s: SearchTx, query: SQL): Promise<Hit[]> {
+  if (s.client) {
     const { sql: text, params } = dialect.sqlToQuery(query);
-    // The generic plan for this statement only: the other lookups of a search (is a word anywhere? LIMIT 1)
-    // need their values planned, or a generic plan reads the table hoping for an early match.
-    await client.query("select set_config('plan_cache_mode', 'force_generic_plan', true)");
-    const { rows } = await client.query<Hit>({ name: statementName(text), text, values: params });
-    // (Not in a finally: a failed statement, a time-out, has ended the transaction, and its error is the one to report.)
-    await client.query("select set_config('plan_cache_mode', 'auto', true)");
+    await planMode(s, true);
+    const { rows } = await s.client.query<Hit>({ name: statementName(text), text, values: params });
     return rows;
   }
-  return rowsOf<Hit>(await tx.execute(query));
+  return rowsOf<Hit>(await s.tx.execute(query));
 }
 
 /** The ranks of the arms, best first: four full, then near (title, text), then partial (title, text). */
@@ -265,12 +274,20 @@ function isStatementTimeout(error: unknown): boolean {
 
 type RunOptions = { timeoutMs?: number };
 
-/** Runs `work` in a transaction whose statements may each take at most `timeoutMs` (SET LOCAL ends with it). */
-async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: RunOptions, work: (tx: Queryable) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in a transaction whose statements may each take at most `timeoutMs`; one round trip sets that
+ * time-out and the plan mode the search starts in (generic on PostgreSQL, for its hits), both ended with it.
+ */
+async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: RunOptions, work: (s: SearchTx) => Promise<T>): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
-      return work(tx);
+      const found = driverClientOf(tx);
+      const client = found instanceof pg.Client ? found : null;
+      const timeout = String(Math.max(1, Math.round(timeoutMs)));
+      await tx.execute(
+        sql`select set_config('statement_timeout', ${timeout}, true), set_config('plan_cache_mode', ${client ? "force_generic_plan" : "auto"}, true)`,
+      );
+      return work({ tx, client, generic: Boolean(client) });
     });
   } catch (error) {
     if (isStatementTimeout(error)) throw new SearchTimeoutError({ cause: error });
@@ -304,40 +321,40 @@ export async function searchPublished(
   const limit = offset + SEARCH_PAGE_SIZE + 1;
   const full = fullArms(queries, chooseWalks(stats, analysis, limit));
   const plan = (arms: Arm[]): Plan => ({ arms, types: keysOf(types), offset, size: SEARCH_PAGE_SIZE });
-  return withTimeout(db, options, async (tx) => {
-    let hits = await executeHits(tx, hitsSql(plan(full)));
+  return withTimeout(db, options, async (s) => {
+    let hits = await executeHits(s, hitsSql(plan(full)));
     const fullHits = hits.length;
     let alternatives: Alternative[] = [];
     /** Each mistyped word's nearest written word, which "did you mean" proposes. */
     const nearest = new Map<string, string>();
     // The full matches leave room on this page: the near and partial ones follow them.
     if (hits.length <= SEARCH_PAGE_SIZE && analysis.content.length) {
-      const expanded = await expandQuery(tx, analysis, stats.all);
+      await planMode(s, false);
+      const expanded = await expandQuery(s.tx, analysis, stats.all);
       for (const a of expanded.alternatives) if (a.kind === "typo") nearest.set(a.word, a.forms[0]);
       const more = forgivingArms(stats, expanded.words, limit);
       if (more.length) {
-        hits = await executeHits(tx, hitsSql(plan([...full, ...more])));
+        hits = await executeHits(s, hitsSql(plan([...full, ...more])));
         // Said only when some result came through them.
         if (hits.some((h) => closenessOf(h.rank) === "near")) alternatives = expanded.alternatives;
       }
     }
     const shown = hits.slice(0, SEARCH_PAGE_SIZE);
     let nearAnalysis: QueryAnalysis | undefined;
-    const cards = shown.length ? rowsOf<CardRow>(await tx.execute(cardsSql(shown))) : [];
-    const found = shown.flatMap((hit) => {
+    // The cards and their bylines (issue 29) in one statement, read by primary key: any plan mode serves it.
+    const cards = shown.length ? rowsOf<CardRow>(await s.tx.execute(cardsSql(shown))) : [];
+    const results = shown.flatMap((hit) => {
       const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
       // A near result's snippet is cut around the written words its alternatives stand for (أطار for «Atar»).
       const near = closenessOf(hit.rank) === "near" && alternatives.length;
       return card ? [resultOf(hit, card, near ? (nearAnalysis ??= analyzeQuery(highlightQuery(q, alternatives, "near"))) : analysis)] : [];
     });
-    // Each result's byline, as the section cards show it (issue 29).
-    const bylines = await bylinesOfMixed(
-      tx,
-      found.map((r) => ({ type: r.type as ContentType, id: r.id })),
-    );
-    const results = found.map((r) => ({ ...r, bylines: bylines.get(`${r.type}:${r.id}`) ?? [] }));
     // "Did you mean" is for the query as a whole: proposed when no item matched it fully.
-    const suggestion = fullHits === 0 && page === 1 ? await suggest(tx, analysis, keysOf(types), nearest) : null;
+    let suggestion: string | null = null;
+    if (fullHits === 0 && page === 1) {
+      await planMode(s, false);
+      suggestion = await suggest(s.tx, analysis, keysOf(types), nearest);
+    }
     return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion, alternatives };
   });
 }
@@ -359,6 +376,7 @@ function resultOf(hit: Hit, r: CardRow, analysis: QueryAnalysis): SearchResult {
     href: publicUrl(hit.type, r.page_slug, Number(hit.item_id)),
     match: RANK_MATCH[hit.rank],
     closeness: closenessOf(hit.rank),
+    bylines: r.bylines ?? [],
   };
 }
 
@@ -438,16 +456,15 @@ export async function explainSearch(
   // The forgiving arms too, when the search would run them (the full ones leave room on the page).
   if (options.forgiving) arms = [...arms, ...forgivingArms(stats, (await expandQuery(db, analysis, stats.all)).words, limit)];
   const plan: Plan = { arms, types: keysOf(parseSearchTypes(options.types)), offset, size: SEARCH_PAGE_SIZE };
-  return withTimeout(db, { timeoutMs: 10_000 }, async (tx) => {
-    const client = driverClientOf(tx);
-    if (!(client instanceof pg.Client)) {
-      const rows = rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
+  return withTimeout(db, { timeoutMs: 10_000 }, async (s) => {
+    const { client } = s;
+    if (!client) {
+      const rows = rowsOf<{ "QUERY PLAN": string }>(await s.tx.execute(sql`explain (analyze, buffers, costs off) ${hitsSql(plan)}`));
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     }
     // PostgreSQL: the plan the search runs, the generic one of its prepared statement (executeHits).
     const query = hitsSql(plan);
-    await executeHits(tx, query);
-    await client.query("select set_config('plan_cache_mode', 'force_generic_plan', true)");
+    await executeHits(s, query);
     const { sql: text, params } = dialect.sqlToQuery(query);
     const literal = (v: unknown) => (typeof v === "number" ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
     const res = await client.query<{ "QUERY PLAN": string }>(
