@@ -9,9 +9,9 @@ import { rowsOf } from "#server/db/rows.server.ts";
 import type { QueryAnalysis } from "#domain/arabic.ts";
 
 /**
- * What PostgreSQL knows of the lexemes (ANALYZE keeps the frequencies of the 1,000 commonest per column: migration
- * 0028, decision 0153) and of the table's size, read at most once every few minutes. A lexeme it does not list is
- * rare: far below the share from which a search walks (a few per cent of the texts), which the commonest 1,000 hold.
+ * What PostgreSQL knows of the lexemes (ANALYZE keeps the frequencies of the 10,000 commonest per column: statistics
+ * 1,000, migration 0028, decision 0153) and of the table's size, read at most once every few minutes. A lexeme it
+ * does not list is rare: far below the share from which a search walks (a few per cent of the texts).
  */
 export type LexemeStats = { rows: number; title: Map<string, number>; all: Map<string, number> };
 const STATS_TTL_MS = 5 * 60_000;
