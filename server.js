@@ -113,6 +113,8 @@ async function main() {
   const address = listener.address();
   const shown = typeof address === "object" && address ? address.port : port;
   appModule.logger.info(`serving on http://localhost:${shown}`);
+  // The first start's one-time set-up link, once more and last, framed: among the log lines above it is easy to miss.
+  appModule.printFirstRunSetupLink?.();
 
   // Open live streams would keep the server from ever closing: they are ended first (their readers reconnect elsewhere).
   // The audience beacons still buffered (at most ANALYTICS_FLUSH_MS of them, decision 0147) are written before it exits.

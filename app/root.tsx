@@ -17,6 +17,7 @@ import type { Route } from "./+types/root";
 import { createI18n, switchI18n } from "./lib/i18n.ts";
 import type { RootLoaderData, SignedInUser, Translations } from "./lib/root-data.ts";
 import { directionOf, type Language } from "#domain/language.ts";
+import { configureFormat } from "#domain/format.ts";
 import { isAddressedByLanguage, languageOfAddress, neutralPath } from "#domain/addresses.ts";
 import { audiencePageOf } from "#domain/audience.ts";
 import { VIEW_META } from "./lib/view-beacon.ts";
@@ -24,6 +25,8 @@ import { languagesWithText } from "#domain/localized.ts";
 import { pageAddresses } from "./lib/addresses.ts";
 import { PREFETCH_RULES } from "#domain/navigation.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
+import { readingPreferencesOf } from "#server/http/reading-preferences.server.ts";
+import { DEFAULT_READING, readingAttributes } from "#domain/reading-preferences.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { useDocumentLoadsForStaticPages, useEnhancements, useStaticPage } from "./lib/static-page.ts";
 import readingScript from "./enhance/reading.js?url";
@@ -73,6 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // The header shows the admin link instead of sign-in when set. No session cookie, no database work.
     user: await signedInUser(request),
     ticker: await tickerOf(request, lang),
+    reading: readingPreferencesOf(request.headers.get("Cookie")),
   } satisfies RootLoaderData;
 }
 
@@ -175,14 +179,19 @@ const HIDE_BROKEN_IMAGES = `addEventListener("error",function(e){var t=e.target;
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>("root");
+  // Before anything below renders: the browser writes dates and digits as the server did (DATE_CALENDARS, DIGITS).
+  if (data?.site.format) configureFormat(data.site.format);
   const lang: Language = data?.lang ?? "ar";
   const dir = directionOf(lang);
   const nonce = useNonce();
   const i18n = useI18n(lang, data?.translations ?? {});
   const staticPage = useStaticPage();
   const enhancements = useEnhancements();
+  // The reader's night reading and text size on the reading pages (decision 0149); the back-office stays light.
+  const { pathname } = useLocation();
+  const reading = isAddressedByLanguage(pathname) ? readingAttributes(data?.reading ?? DEFAULT_READING) : { "data-theme": "light" };
   return (
-    <html lang={lang} dir={dir}>
+    <html lang={lang} dir={dir} {...reading}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -38,6 +38,8 @@ function readerRoutes(lang: Language): RouteConfigEntry[] {
     // (server/http/live-stream.server.ts), in front of React Router.
     page("coverage/:slug/entries", "routes/public/coverage-entries.ts"),
     page("live.json", "routes/feeds/live-json.ts"),
+    // The footer's newsletter sign-up (issue 46): an action that answers back on the page it was posted from.
+    page("newsletter/subscribe", "routes/public/newsletter-subscribe.ts"),
     layout("routes/public/layout.tsx", { id: id("routes/public/layout") }, [
       index("routes/public/home.tsx", { id: id("routes/public/home") }),
       page("news", "routes/public/news.tsx"),
@@ -84,6 +86,8 @@ function readerRoutes(lang: Language): RouteConfigEntry[] {
 /** Every URL of the product, in one place. */
 export default [
   route("language", "routes/language.ts"),
+  // Night reading and text size (issue 46, decision 0149): the footer form's post without JavaScript.
+  route("preferences", "routes/preferences.ts"),
   route("api/auth/*", "routes/api/auth.$.ts"),
   route("auth/sign-out", "routes/auth/sign-out.ts"),
   route("api/news", "routes/api/news.ts"),

@@ -1,3 +1,6 @@
+import { dateLocale } from "./format.ts";
+import type { Language } from "./language.ts";
+
 /**
  * The newsroom's calendar in its own time (issue 29, docs/decisions/0125-calendar.md): the days and weeks of
  * Nouakchott, whatever zone the server or the browser runs in. Every conversion goes through Intl with
@@ -153,13 +156,13 @@ export function calendarHref(view: CalendarView, day: string): string {
   return `/admin/calendar?view=${view}&date=${day}`;
 }
 
-/** The locales of domain/format.ts (Gregorian calendar, Latin digits in Arabic: docs/decisions/0004-dates.md). */
-const DAY_LOCALES: Record<string, string> = { ar: "ar-SA-u-ca-gregory-nu-latn", fr: "fr-FR", en: "en-GB" };
 const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** A calendar day's name in `lang`: its weekday alone ("الاثنين"), with the date ("lundi 23 novembre"), the date with the year, or all of them. */
 export function formatCalendarDay(day: string, lang: string, style: "weekday" | "weekdayDate" | "date" | "full" = "weekdayDate"): string {
-  const key = `${lang}:${style}`;
+  // The digits are part of the key: the locale of domain/format.ts carries DIGITS (docs/decisions/0148-hijri-dates-and-digits.md).
+  const locale = dateLocale(lang as Language);
+  const key = `${locale}:${style}`;
   let f = dayFormatters.get(key);
   if (!f) {
     const options: Intl.DateTimeFormatOptions =
@@ -170,7 +173,7 @@ export function formatCalendarDay(day: string, lang: string, style: "weekday" | 
           : style === "full"
             ? { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }
             : { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
-    f = new Intl.DateTimeFormat(DAY_LOCALES[lang] ?? lang, options);
+    f = new Intl.DateTimeFormat(locale, options);
     dayFormatters.set(key, f);
   }
   // A calendar day names no instant: it is formatted as the UTC day of the same date.

@@ -7,6 +7,9 @@
  * ("media" is already a content type, the media page's items: this is the library, its rows "library files".)
  */
 
+import { numberLocale } from "./format.ts";
+import type { Language } from "./language.ts";
+
 /** What a library file is (the library_files.kind column). */
 export const LIBRARY_KINDS = ["image", "audio", "document"] as const;
 export type LibraryKind = (typeof LIBRARY_KINDS)[number];
@@ -153,7 +156,7 @@ export function parseLibraryPatch(body: unknown): Checked<LibraryPatch> {
 /** Bytes as the screen shows them (KB, MB), with the language's digits and separators. */
 export function formatBytes(bytes: number | null, lang: string): string {
   if (bytes === null) return "";
-  const locale = lang === "ar" ? "ar-u-nu-latn" : lang;
+  const locale = numberLocale(lang as Language);
   // French writes octets (o, Ko, Mo); Arabic and English the Latin abbreviations a newsroom reads on every device.
   const units = lang === "fr" ? ["o", "Ko", "Mo", "Go"] : ["B", "KB", "MB", "GB"];
   let value = bytes;

@@ -10,19 +10,13 @@
  * (server/http/i18n.server.ts); none asks i18next, which is meant to leave the browser.
  */
 import type { Language } from "./language.ts";
+import { formatNumber } from "./format.ts";
 
 export type PluralCategory = Intl.LDMLPluralRule;
 /** Every category CLDR knows, in its usual order. */
 export const PLURAL_CATEGORIES: readonly PluralCategory[] = ["zero", "one", "two", "few", "many", "other"];
 
-/**
- * Numbers as the site writes them: Latin digits in every language (as the dates, docs/decisions/0004-dates.md),
- * grouped by the language's custom (1,234 in Arabic, 1 234 in French).
- */
-const NUMBER_LOCALES: Record<Language, string> = { ar: "ar-SA-u-nu-latn", fr: "fr-FR", en: "en-GB" };
-
 const rules = new Map<Language, Intl.PluralRules>();
-const numbers = new Map<Language, Intl.NumberFormat>();
 
 function rulesOf(lang: Language): Intl.PluralRules {
   let r = rules.get(lang);
@@ -41,15 +35,8 @@ export function pluralCategoriesOf(lang: Language): PluralCategory[] {
   return PLURAL_CATEGORIES.filter((c) => own.has(c));
 }
 
-/** The locale formatNumber writes `lang`'s numbers in, for a page's script that counts (app/enhance/videos.js). */
-export const numberLocale = (lang: Language): string => NUMBER_LOCALES[lang];
-
-/** A number written the site's way (see NUMBER_LOCALES). */
-export function formatNumber(lang: Language, value: number): string {
-  let f = numbers.get(lang);
-  if (!f) numbers.set(lang, (f = new Intl.NumberFormat(NUMBER_LOCALES[lang], { maximumFractionDigits: 1 })));
-  return f.format(value);
-}
+// Numbers are domain/format.ts's (one formatter, with the DIGITS setting); kept importable from here.
+export { formatNumber, numberLocale } from "./format.ts";
 
 /** The `_category` suffix of a counted key's form, or null for a key that is not one. */
 export function pluralSuffixOf(key: string): PluralCategory | null {

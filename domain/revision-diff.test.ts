@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatDate } from "./format.ts";
 import {
   changedFields,
   comparable,
@@ -173,6 +174,25 @@ describe("changedFields", () => {
     ]);
   });
 
+  it("treats publish times that show the same (to the minute, the form's zone-less time as UTC) as unchanged (issue 46)", () => {
+    const saved = { publish_date: "2026-03-05T10:07:31.512Z" };
+    // The form's datetime-local after it, and the same time as a Date.
+    expect(changedFields(fields, saved, { publish_date: "2026-03-05T10:07" })).toEqual([]);
+    expect(changedFields(fields, saved, { publish_date: new Date("2026-03-05T10:07:00Z") })).toEqual([]);
+    expect(changedFields(fields, saved, { publish_date: "2026-03-05T10:08" })).toEqual(["publish_date"]);
+    // What is shown is what was compared: both sides the same words.
+    const shown = (v: unknown) => formatDate((displayValue({ kind: "datetime" }, v) as { value: string }).value, "ar", "dateTime");
+    expect(shown(saved.publish_date)).toBe(shown("2026-03-05T10:07"));
+  });
+
+  it("shows times on one 24-hour clock in every language", () => {
+    for (const lang of ["ar", "fr", "en"] as const) {
+      const text = formatDate("2026-03-05T15:07:00Z", lang, "dateTime");
+      expect(text).toMatch(/15:07|١٥:٠٧/);
+      expect(text).not.toMatch(/\b(?:AM|PM)\b|[صم]$/u);
+    }
+  });
+
   it("compares rich text by its words, not its markup", () => {
     expect(comparable("richtext", "<p>أ <b>ب</b></p>")).toBe(comparable("richtext", "<p>أ ب</p>"));
   });
@@ -206,7 +226,7 @@ describe("displayValue", () => {
     expect(displayValue({ kind: "boolean" }, true)).toEqual({ kind: "boolean", value: true });
     expect(displayValue({ kind: "select", optionLabels: "newsroom.priority" }, "high")).toEqual({ kind: "option", key: "newsroom.priority.high" });
     expect(displayValue({ kind: "date" }, "2026-03-05")).toEqual({ kind: "date", value: "2026-03-05", withTime: false });
-    expect(displayValue({ kind: "datetime" }, "2026-03-05T10:00:00Z")).toEqual({ kind: "date", value: "2026-03-05T10:00:00Z", withTime: true });
+    expect(displayValue({ kind: "datetime" }, "2026-03-05T10:00:00Z")).toEqual({ kind: "date", value: "2026-03-05T10:00:00.000Z", withTime: true });
     expect(displayValue({ kind: "image" }, "/uploads/articles/a.webp")).toEqual({ kind: "image", src: "/uploads/articles/a.webp" });
     expect(displayValue({ kind: "video" }, "0F8FAD5B-D9CB-469F-A165-70867728950E")).toEqual({ kind: "video", id: "0f8fad5b-d9cb-469f-a165-70867728950e" });
     expect(displayValue({ kind: "audio" }, "/uploads/podcasts/a.mp3")).toEqual({ kind: "link", href: "/uploads/podcasts/a.mp3" });
@@ -219,7 +239,7 @@ describe("displayValue", () => {
       { id: 1, name: "خديجة" },
       { id: 2, name: "كاتب ضيف" },
     ];
-    expect(displayValue({ kind: "authors" }, before)).toEqual({ kind: "text", text: "خديجة، كاتب ضيف" });
+    expect(displayValue({ kind: "authors" }, before)).toEqual({ kind: "list", items: ["خديجة", "كاتب ضيف"] });
     expect(displayValue({ kind: "tags" }, [])).toEqual({ kind: "empty" });
     const fields = [{ name: "authors", kind: "authors" }];
     expect(changedFields(fields, { authors: before }, { authors: [...before].reverse() })).toEqual(["authors"]);

@@ -13,6 +13,8 @@
  * as removed and added, and the result says `truncated` so the page can tell the reader.
  */
 
+import { parsePublishDate } from "./content-types/publishing.ts";
+
 export type WordOp = "same" | "del" | "ins";
 export type WordPart = { op: WordOp; text: string };
 
@@ -285,17 +287,29 @@ export const LONG_TEXT_KINDS = ["richtext", "textarea"] as const;
 const textOf = (value: unknown): string => {
   if (Array.isArray(value))
     return value.map((entry: unknown) => textOf(entry && typeof entry === "object" ? (entry as { name?: unknown }).name : entry)).join("، ");
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : value.toISOString();
   return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : "";
 };
 
-/** A stored value as it compares: blank and absent are the same, numbers and their digits are the same, text is trimmed. */
+/**
+ * A publish time as the page shows it: to the minute, a time without a zone read as the site's (UTC, as the
+ * form's datetime-local is, parsePublishDate). A save at 10:07:31 and the form's 10:07 after it are one time,
+ * since both show «10:07» (issue 46: they were listed as a change). Null when it is no time.
+ */
+function shownTime(text: string): string | null {
+  if (!text) return null;
+  const time = parsePublishDate(text).getTime();
+  return Number.isNaN(time) ? null : new Date(time - (time % 60_000)).toISOString();
+}
+
+/**
+ * A stored value as it compares: blank and absent are the same, numbers and their digits are the same, text is
+ * trimmed, times are compared as shown (shownTime).
+ */
 export function comparable(kind: string, value: unknown): string {
   if (kind === "boolean") return value === true || value === "true" || value === "on" ? "true" : "false";
   const text = textOf(value);
-  if (kind === "datetime") {
-    const time = Date.parse(text);
-    return Number.isNaN(time) ? text : new Date(time).toISOString();
-  }
+  if (kind === "datetime") return shownTime(text) ?? text;
   if (kind === "richtext") {
     return richTextBlocks(text)
       .map((b) => (b.kind === "text" ? `t:${b.text}` : `i:${b.src}|${b.alt}`))
@@ -325,6 +339,8 @@ export function diffLongText(kind: string, before: unknown, after: unknown): Tex
 export type DisplayValue =
   | { kind: "empty" }
   | { kind: "text"; text: string }
+  /** A relation's names in order (authors, tags), joined as the page's language joins them. */
+  | { kind: "list"; items: string[] }
   | { kind: "slug"; text: string }
   | { kind: "option"; key: string }
   /** A row the field names by id: a category (`of` "category"), or an item of the type a reference field names (`of` its key). */
@@ -351,6 +367,10 @@ export function displayValue(
   names: ReadonlyMap<number, CategoryName> = new Map(),
 ): DisplayValue {
   if (field.kind === "boolean") return { kind: "boolean", value: comparable("boolean", value) === "true" };
+  if (Array.isArray(value)) {
+    const items = value.map((entry: unknown) => textOf(entry && typeof entry === "object" ? (entry as { name?: unknown }).name : entry).trim()).filter(Boolean);
+    return items.length ? { kind: "list", items } : { kind: "empty" };
+  }
   const text = textOf(value).trim();
   if (!text) return { kind: "empty" };
   switch (field.kind) {
@@ -364,7 +384,7 @@ export function displayValue(
     case "date":
       return { kind: "date", value: text, withTime: false };
     case "datetime":
-      return { kind: "date", value: text, withTime: true };
+      return { kind: "date", value: shownTime(text) ?? text, withTime: true };
     case "status":
       return { kind: "status", status: text };
     case "slug":

@@ -3,7 +3,7 @@
  * analysis folds are one tag, and a query finds a tag by the start of any of its words, with or without «ال».
  */
 import { describe, expect, it } from "vitest";
-import { rankTagSuggestions, TagMerge, TagPatch, tagMatchKey, tagMatchRank, tagQueryCore, tidyTagName } from "./tags.ts";
+import { rankTagSuggestions, sameTag, TagMerge, TagPatch, tagMatchKey, tagMatchRank, tagQueryCore, tidyTagName } from "./tags.ts";
 import { z } from "zod/mini";
 
 describe("tag match keys", () => {
@@ -14,6 +14,16 @@ describe("tag match keys", () => {
     expect(tagMatchKey("مُوسَى")).toBe(tagMatchKey("موسي"));
     expect(tagMatchKey("  Nouakchott   ville ")).toBe("nouakchott ville");
     expect(tagMatchKey("نواكشوط")).not.toBe(tagMatchKey("شنقيط"));
+  });
+
+  it("makes a name with and without its article one tag, word by word, but not a word whose «ال» is its own", () => {
+    expect(sameTag("مخطوطات", "المخطوطات")).toBe(true);
+    expect(sameTag("التراث", "تراث")).toBe(true);
+    expect(sameTag("الانتخابات الرئاسية", "انتخابات الرئاسيه")).toBe(true);
+    expect(sameTag("الإنتخابات", "انتخابات")).toBe(true);
+    expect(sameTag("الله", "له")).toBe(false);
+    expect(sameTag("مخطوطات", "مخطوطة")).toBe(false);
+    expect(tagMatchRank("مخطوطات", "المخطوطات")).toBe(0);
   });
 
   it("tidies a typed name: separators and runs of spaces become one space", () => {
@@ -45,7 +55,8 @@ describe("tag suggestions' matching", () => {
       { name: "الانتخابات", count: 3 },
       { name: "الانتخابات الرئاسية", count: 9 },
     ];
-    expect(rankTagSuggestions("انتخابات", tags, 10).map((t) => t.name)).toEqual(["الانتخابات الرئاسية", "الانتخابات", "انتخابات بلدية", "مراقبة الانتخابات"]);
+    // «الانتخابات» is the tag «انتخابات» is (its article off): first, before the more used longer names.
+    expect(rankTagSuggestions("انتخابات", tags, 10).map((t) => t.name)).toEqual(["الانتخابات", "الانتخابات الرئاسية", "انتخابات بلدية", "مراقبة الانتخابات"]);
     expect(rankTagSuggestions("الانتخابات", tags, 2).map((t) => t.name)).toEqual(["الانتخابات", "الانتخابات الرئاسية"]);
   });
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod/mini";
 import { normalizeArabic } from "./arabic.ts";
+import { NO_STRIP_WORDS } from "./search-words.ts";
 import { ID_MAX } from "./ids.ts";
 import { PAGE_SLUG_MAX, PAGE_SLUG_PATTERN } from "./content-types/publishing.ts";
 import { TAG_NAME_MAX, TAGS_MAX } from "./content-types/define.ts";
@@ -34,12 +35,24 @@ export const tagMatchKey = (name: string) => normalizeArabic(name).toLowerCase()
 /** A tag name as stored: spaces tidied, no separator (they split names). */
 export const tidyTagName = (name: string) => name.replace(TAG_SEPARATORS, " ").replace(/\s+/g, " ").trim();
 
+/** Words whose «ال» or «لل» is their own letters, as search reads them (الله, المانيا): never taken off. */
+const OWN_ARTICLE = new Set(NO_STRIP_WORDS);
+
 /** A word without its article «ال» (or «لل»), when at least two letters remain. */
-const bare = (word: string) => word.replace(/^(?:ال|لل)(?=\S\S)/u, "");
+const bare = (word: string) => (OWN_ARTICLE.has(word) ? word : word.replace(/^(?:ال|لل)(?=\S\S)/u, ""));
 const bareAll = (key: string) => key.split(" ").map(bare).join(" ");
 
 /**
- * How well a typed query matches a tag name, or null when it does not: 0 the same tag (same match key), 1 the
+ * The key equivalent tags share: the match key with each word's article off, so «مخطوطات» and «المخطوطات»,
+ * «تراث» and «التراث» are one tag to the input (Enter takes the existing one) and to the server (a save reuses it).
+ */
+export const tagSameKey = (name: string) => bareAll(tagMatchKey(name));
+
+/** Whether two names are one tag. */
+export const sameTag = (a: string, b: string) => tagSameKey(a) === tagSameKey(b);
+
+/**
+ * How well a typed query matches a tag name, or null when it does not: 0 the same tag (tagSameKey), 1 the
  * name starts with the query, 2 a later word of the name does. Both are normalised (hamza, alef forms, taa
  * marbuta, diacritics, case) and compared with and without the article, so «انتخ», «الإنتخ» and «الانتخابات»
  * all find «الانتخابات الرئاسية», and «رئاس» finds it by its second word.
@@ -48,8 +61,8 @@ export function tagMatchRank(query: string, name: string): 0 | 1 | 2 | null {
   const q = tagMatchKey(query);
   if (!q) return null;
   const key = tagMatchKey(name);
-  if (key === q) return 0;
   const qBare = bareAll(q);
+  if (key === q || bareAll(key) === qBare) return 0;
   const words = key.split(" ");
   for (let i = 0; i < words.length; i++) {
     const rest = words.slice(i).join(" ");

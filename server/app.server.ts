@@ -20,7 +20,7 @@ import { ourOrigins, requestBodyGuard, requestTargetGuard } from "./http/request
 import { oneClickUnsubscribe } from "./http/one-click-unsubscribe.server.ts";
 import { entryRedirect, entryRedirectTarget } from "./http/entry-redirect.server.ts";
 import { localVideoFiles, LOCAL_TUS_PATH, LOCAL_VIDEO_URL_PREFIX } from "./media/video/local.server.ts";
-import { announceFirstRunSetup } from "./auth/setup.server.ts";
+import { announceFirstRunSetup, printFirstRunSetupLink } from "./auth/setup.server.ts";
 import { armScheduledPublishing } from "./content/newsroom/scheduling.server.ts";
 import { syncSearchIndex } from "./search/search-index.server.ts";
 import { CLIENT_IP_HEADER } from "./content/views.server.ts";
@@ -64,6 +64,14 @@ let cdnPurge: CdnPurgeFollower | null | undefined;
 /** The largest form body an action without a file accepts; each route kind's limit is in server/request-body.ts. */
 export const MAX_FORM_BYTES = BODY_LIMITS.form;
 
+/** Logs "still <doing> (N s)…" every 10 s until the answered function is called: no long step of a start is silent. */
+function stillGoing(doing: string): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => logger.info(`still ${doing} (${Math.round((Date.now() - started) / 1000)} s)…`), 10_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export function prepare(env: Record<string, string | undefined> = process.env): Promise<Config> {
   prepared ??= (async () => {
     const config = startupCheck(env, {
@@ -73,10 +81,15 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
     });
     fs.mkdirSync(path.join(config.dataDir, "uploads"), { recursive: true });
     setReadCacheLimit(config.READ_CACHE_MAX_ENTRIES);
+    // Each step of a start says it begins, and a long one that it is still going: a first start's embedded
+    // database takes some 20 s to create, its demo content more, and a silent wait looks like a hang (issue 46).
+    const creating = !config.DATABASE_URL && !fs.existsSync(path.join(config.dataDir, "db", "PG_VERSION"));
+    logger.info(creating ? `creating the embedded database in ${path.join(config.dataDir, "db")} (first start: about 20 s)…` : "opening the database…");
     const handle = await getDatabaseHandle();
+    const schemaStep = stillGoing("preparing the database");
     // Any number of processes may start at once on one PostgreSQL: the first to take the migration lock
     // migrates, the others wait for it (or, with MIGRATE_ON_START=off, for `npm run db:migrate`).
-    const changes = await ensureSchema(handle, { migrate: config.MIGRATE_ON_START, log: (m) => logger.info(m) });
+    const changes = await ensureSchema(handle, { migrate: config.MIGRATE_ON_START, log: (m) => logger.info(m) }).finally(schemaStep);
     const outcome = !changes
       ? "database schema current"
       : changes.migrations.length
@@ -93,12 +106,14 @@ export function prepare(env: Record<string, string | undefined> = process.env): 
       await seedIfEmpty(
         handle,
         async () => {
+          logger.info("seeding demo content (first start only)…");
+          const seedStep = stillGoing("seeding demo content");
           const { seedDemoContent } = await import("./db/seed.server.ts");
           const { inserted } = await seedDemoContent(handle.db, {
             uploadsDir: path.join(config.dataDir, "uploads"),
             videosDir: path.join(config.dataDir, "videos"),
             log: (m) => logger.info(m),
-          });
+          }).finally(seedStep);
           logger.info({ inserted }, "demo content seeded on first start");
         },
         () => logger.info("another process is migrating or seeding the database: waiting for it"),
@@ -332,4 +347,4 @@ export function currentPageCache(): PageCache | undefined {
   return pageCache?.cache;
 }
 
-export { logger, trackRequests, labelRequest, endLiveStreams, flushAudience };
+export { logger, trackRequests, labelRequest, endLiveStreams, flushAudience, printFirstRunSetupLink };

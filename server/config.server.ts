@@ -7,6 +7,8 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { CodedError } from "#server/errors.server.ts";
+import { CALENDAR_NAMES, configureFormat, DIGIT_SYSTEMS } from "#domain/format.ts";
+import { EMBED_SERVICES, parseEmbedServices } from "#domain/embeds.ts";
 
 export const PRODUCTION_REFUSAL = "Application cannot start with invalid configuration in production mode";
 
@@ -118,11 +120,42 @@ const envSchema = z.object({
   SITE_DESCRIPTION: z.string().default("منصة إخبارية وثقافية عربية من موريتانيا والصحراء"),
   SITE_LOGO_URL: z.string().default("/brand/logo.svg"),
   SITE_LOGO_FALLBACK_URL: z.string().default("/brand/logo-alt.svg"),
+  /**
+   * The calendars dates are shown in (docs/decisions/0148-hijri-dates-and-digits.md): `gregorian`, or
+   * `gregorian,hijri` for the Umm al-Qura date beside it in the header and on detail pages.
+   */
+  DATE_CALENDARS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("gregorian")
+      .transform((v) => [...new Set(v.split(",").map((c) => c.trim().toLowerCase()))])
+      .refine(
+        (list) => list.includes("gregorian") && list.every((c) => (CALENDAR_NAMES as readonly string[]).includes(c)),
+        "must be gregorian or gregorian,hijri",
+      )
+      .transform((list) => CALENDAR_NAMES.filter((c) => list.includes(c))),
+  ),
+  /** The digits Arabic text is written with: `latn` (0–9, as the Maghreb writes) or `arab` (٠–٩, as the Gulf does); French and English keep 0–9. */
+  DIGITS: z.preprocess(emptyToUndefined, z.enum(DIGIT_SYSTEMS).default("latn")),
 
   SOCIAL_FACEBOOK_URL: optionalUrl,
   SOCIAL_TWITTER_URL: optionalUrl,
   SOCIAL_INSTAGRAM_URL: optionalUrl,
   SOCIAL_YOUTUBE_URL: optionalUrl,
+  /**
+   * The services whose posts and videos in a body are framed at once (docs/decisions/0150-embeds-ask-first.md), e.g.
+   * `youtube,facebook`; every other embed waits for the reader's click. Empty: all of them ask first.
+   */
+  EMBEDS_ALLOWED: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const parsed = parseEmbedServices(value);
+      if ("services" in parsed) return parsed.services;
+      ctx.addIssue({ code: "custom", message: `unknown service "${parsed.unknown.slice(0, 40)}"; known: ${EMBED_SERVICES.join(", ")}` });
+      return z.NEVER;
+    }),
 
   CONTACT_EMAIL: z.string().default("contact@sahara-media.mr"),
   CONTACT_PHONE: z.string().default("+222 45 25 00 00"),
@@ -542,9 +575,20 @@ let current: Config | undefined;
 
 /** The checked configuration of this process. Reads `process.env` once. */
 export function getConfig(): Config {
-  if (!current) current = checkConfig(process.env).config;
+  if (!current) current = adopt(checkConfig(process.env).config);
   return current;
 }
+
+/**
+ * The configuration's one effect outside this module: the formatter of domain/format.ts writes this process's
+ * dates and digits as DATE_CALENDARS and DIGITS say (the browser adopts the same from publicConfig()).
+ */
+function adopt(config: Config): Config {
+  configureFormat(formatSettingsOf(config));
+  return config;
+}
+
+const formatSettingsOf = (config: Config) => ({ digits: config.DIGITS, calendars: config.DATE_CALENDARS });
 
 /** For tests and scripts that start the app with another environment. */
 export function resetConfig() {
@@ -570,7 +614,7 @@ export function startupCheck(
   for (const w of warnings) log.warn(w);
   for (const e of errors) log.error(e);
   if (errors.length && config.isProduction) throw new ConfigError(errors);
-  current = config;
+  current = adopt(config);
   const d = config.drivers;
   log.info(
     `drivers: database=${d.database} storage=${d.storage} video=${d.video} mail=${d.mail} cache=${d.cache} social=${d.social} push=${d.push} cdn-purge=${d.cdnPurge}` +
@@ -595,6 +639,8 @@ export function publicConfig(config: Config = getConfig()) {
       youtube: config.SOCIAL_YOUTUBE_URL ?? null,
     },
     contact: { email: config.CONTACT_EMAIL, phone: config.CONTACT_PHONE, address: config.CONTACT_ADDRESS, addressFr: config.CONTACT_ADDRESS_FR },
+    /** DATE_CALENDARS and DIGITS, which the browser's formatter adopts before rendering (app/root.tsx). */
+    format: formatSettingsOf(config),
   };
 }
 export type PublicConfig = ReturnType<typeof publicConfig>;

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The public pages' forms without React (issue 30; docs/decisions/0131-public-pages-without-hydration.md): the
- * contact form and the opinion page's two. For every `form[data-enhance]`:
+ * contact form, the opinion page's two, and every page's footer sign-up (issue 46: loaded by app/enhance/reading.js
+ * when that form is first focused). For every `form[data-enhance]`:
  * - checks in the page before sending, with the rules the server's schema applies (required, the length
  *   limits, the e-mail pattern of domain/schemas/shared.ts) and the server's own messages, written by the
  *   server in the page's language on each control (`data-msg-*`, app/components/forms/field.tsx); once a
@@ -61,7 +62,12 @@ function show(c, message) {
 }
 
 /** @param {ParentNode} scope */
-const takeOver = (scope) => scope.querySelectorAll("form[data-enhance]").forEach((f) => /** @type {HTMLFormElement} */ (f.noValidate = true));
+const takeOver = (scope) =>
+  scope.querySelectorAll("form[data-enhance]").forEach((f) => {
+    /** @type {HTMLFormElement} */ (f).noValidate = true;
+    // Said on the form: a form whose module is loaded on demand (the footer's sign-up) is taken over from here on.
+    /** @type {HTMLFormElement} */ (f).dataset.enhanced = "";
+  });
 takeOver(doc);
 
 doc.addEventListener("input", (event) => {
@@ -128,8 +134,9 @@ async function send(form) {
   const next = /** @type {HTMLElement} */ (doc.importNode(fresh, true));
   region.replaceWith(next);
   takeOver(next);
-  // A refusal keeps what was typed (the server gives it back, or not: the page has it anyway).
-  if (!ok)
+  // A refusal keeps what was typed (the server gives it back, or not: the page has it anyway). The footer's sign-up
+  // answers a refusal with a redirect to the page, so a field marked invalid is a refusal too.
+  if (!ok || next.querySelector("[aria-invalid]"))
     for (const [name, value] of typed) {
       const c = /** @type {Control | null} */ (next.querySelector(`[name="${CSS.escape(name)}"]:not([type="hidden"])`));
       if (c && typeof value === "string") c.value = value;
@@ -137,8 +144,13 @@ async function send(form) {
   for (const answer of next.querySelectorAll("[data-answer]")) {
     const el = /** @type {HTMLElement} */ (answer);
     if (el.dataset.toastTitle) toast(el);
+    // Or told by a live region the page keeps outside the region just replaced (the footer's sign-up).
+    const live = el.dataset.live && doc.getElementById(el.dataset.live);
+    if (live) live.textContent = el.textContent;
     // Said as a toast only (the notice is what a page without JavaScript shows instead).
     if (el.dataset.answer === "toast") el.remove();
   }
-  /** @type {HTMLElement | null} */ (next.querySelector("[aria-invalid]") || next.querySelector('button[type="submit"]'))?.focus();
+  /** @type {HTMLElement | null} */ (
+    next.querySelector("[aria-invalid]") || next.querySelector('button[type="submit"]') || next.querySelector("[data-answer][tabindex]")
+  )?.focus();
 }

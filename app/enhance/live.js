@@ -21,8 +21,8 @@ if (list && list.dataset.live === "true") {
   const keys = /** @type {HTMLElement} */ (section.querySelector('[data-testid="live-key-events"]'));
   const prefix = data.prefix || "";
   const lang = doc.documentElement.lang;
-  // As domain/format.ts's "dateTime" style, so an entry that arrives reads like one the server rendered.
-  const dates = new Intl.DateTimeFormat(lang === "ar" ? "ar-SA-u-ca-gregory-nu-latn" : lang === "fr" ? "fr-FR" : "en-GB", {
+  // As domain/format.ts's "dateTime" style, in its locale (with DIGITS), so an entry that arrives reads like one the server rendered.
+  const dates = new Intl.DateTimeFormat(data.dateLocale || (lang === "ar" ? "ar-SA-u-ca-gregory-nu-latn" : lang === "fr" ? "fr-FR" : "en-GB"), {
     day: "numeric",
     month: "long",
     year: "numeric",
@@ -30,6 +30,7 @@ if (list && list.dataset.live === "true") {
     minute: "2-digit",
     timeZone: "Africa/Nouakchott",
   });
+  const counts = new Intl.NumberFormat(data.numberLocale || lang);
   let cursor = Number(data.cursor) || 0;
   let pollMs = Number(data.pollMs) || 10_000;
   /** @type {Map<number, HTMLElement>} entries waiting behind the button, by id */
@@ -143,7 +144,7 @@ if (list && list.dataset.live === "true") {
 
   const showButton = () => {
     button.hidden = !held.size;
-    /** @type {HTMLElement} */ (button.querySelector("[data-count]")).textContent = String(held.size);
+    /** @type {HTMLElement} */ (button.querySelector("[data-count]")).textContent = counts.format(held.size);
   };
 
   /** A new or changed entry. @param {import("#domain/live.ts").LiveEntry} e */

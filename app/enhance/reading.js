@@ -144,7 +144,9 @@ doc.addEventListener("click", (event) => {
   if (open) /** @type {HTMLInputElement | null} */ (panel.querySelector("input"))?.focus();
 });
 
-// Suggestions as you type: their module (app/enhance/suggest.js) is loaded on the field's first focus.
+// Suggestions as you type: their module (app/enhance/suggest.js) is loaded on the field's first focus; so are the
+// forms' checks and in-place answers (app/enhance/forms.js) for a form every page has (the footer's sign-up), except
+// in the React application, whose pages React renders again (there the form posts as it does without JavaScript).
 doc.addEventListener("focusin", (event) => {
   const field = /** @type {HTMLInputElement} */ (event.target);
   const src = field.dataset?.suggestSrc;
@@ -153,6 +155,8 @@ doc.addEventListener("focusin", (event) => {
       (m) => m.attach(field),
       () => {},
     );
+  const forms = /** @type {HTMLElement | null} */ (field.closest?.("form[data-enhance-src]"))?.dataset.enhanceSrc;
+  if (forms && !doc.body.hasAttribute("data-app")) import(forms).catch(() => {});
 });
 
 const HEADER_MENUS = '[data-testid="site-header"] details';
@@ -222,6 +226,10 @@ for (const img of doc.querySelectorAll("img[data-fallback-src]")) {
   const picture = /** @type {HTMLImageElement} */ (img);
   if (picture.complete && picture.naturalWidth === 0 && picture.getAttribute("src")) fallBack(picture);
 }
+
+/* ---- embeds that ask first (decision 0150): their module (app/enhance/embeds.js), only on a page that has one ---- */
+const embeds = /** @type {HTMLElement | null} */ (doc.querySelector("[data-embed-script]"))?.dataset.embedScript;
+if (embeds) import(embeds).catch(() => {});
 
 /* ---- share: the device's share sheet where there is one (phones), else the link copied ---- */
 doc.addEventListener("click", async (event) => {

@@ -1,12 +1,31 @@
-import i18next, { type i18n as I18n, type Resource } from "i18next";
+import i18next, { type FormatterModule, type i18n as I18n, type Resource } from "i18next";
 import { useCallback, useContext } from "react";
 import { useRouteLoaderData } from "react-router";
 import { I18nContext, initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, type Language } from "#domain/language.ts";
 import { formatCount } from "#domain/plural.ts";
+import { formatNumber, localizeDigits } from "#domain/format.ts";
 import type { RootLoaderData, Translations } from "./root-data.ts";
 
 export type { Translations } from "./root-data.ts";
+
+/**
+ * Numbers interpolated into any string (`t("x", { n: 5 })`) in the language's digits (DIGITS, domain/format.ts), so
+ * no call site has to remember it. A whole number keeps its plain form (a year, an id, a page: no grouping added);
+ * a fraction gets the language's decimal sign. Call sites that want grouping pass formatNumber()'s text.
+ */
+const NUMBERS: FormatterModule = {
+  type: "formatter",
+  init: () => {},
+  add: () => {},
+  addCached: () => {},
+  format: (value: unknown, _format: string | undefined, lng: string | undefined) => {
+    // Anything else as it came (i18next tells a missing value by its undefined).
+    if (typeof value !== "number" || !Number.isFinite(value)) return value as string;
+    const lang = (lng ?? DEFAULT_LANGUAGE) as Language;
+    return Number.isInteger(value) ? localizeDigits(String(value), lang) : formatNumber(lang, value);
+  },
+};
 
 /**
  * An i18next instance holding only the language being shown: the server renders with it and the root
@@ -15,17 +34,21 @@ export type { Translations } from "./root-data.ts";
 export function createI18n(lang: Language, translations: Translations): I18n {
   const instance = i18next.createInstance();
   const resources: Resource = { [lang]: { common: translations } };
-  void instance.use(initReactI18next).init({
-    lng: lang,
-    fallbackLng: DEFAULT_LANGUAGE,
-    supportedLngs: ["ar", "fr", "en"],
-    ns: ["common"],
-    defaultNS: "common",
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-    react: { useSuspense: false },
-  });
+  void instance
+    .use(initReactI18next)
+    .use(NUMBERS)
+    .init({
+      lng: lang,
+      fallbackLng: DEFAULT_LANGUAGE,
+      supportedLngs: ["ar", "fr", "en"],
+      ns: ["common"],
+      defaultNS: "common",
+      resources,
+      initAsync: false,
+      // alwaysFormat: every value goes through NUMBERS, not only `{{n, format}}` ones (the strings name no format).
+      interpolation: { escapeValue: false, alwaysFormat: true },
+      react: { useSuspense: false },
+    });
   return instance;
 }
 

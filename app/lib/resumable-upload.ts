@@ -219,11 +219,13 @@ export async function uploadFileToStorage(file: File, folder: string, steps: Upl
 
 const sameMetadata = (stored: Record<string, string>, wanted: Record<string, string>) => Object.entries(wanted).every(([k, v]) => stored[k] === v);
 
-/** The server's own words when it refused the file (the error shape's message), else the client's message. */
+/** The server's own words when it refused the file (the error shape's message, its code kept), else the client's message. */
 function serverMessage(error: Error & { originalResponse?: { getBody(): string } | null }): Error {
   try {
-    const message = errorMessageOf(JSON.parse(error.originalResponse?.getBody() ?? ""));
-    if (message) return new Error(message);
+    const body = JSON.parse(error.originalResponse?.getBody() ?? "") as { error?: { code?: unknown } } | null;
+    const message = errorMessageOf(body);
+    // The code lets the page say it in its own language (use-upload.ts): the API's words are Arabic.
+    if (message) return Object.assign(new Error(message), { code: typeof body?.error?.code === "string" ? body.error.code : undefined });
   } catch {
     // not JSON: keep the client's message
   }

@@ -7,6 +7,7 @@
 import type { Language } from "#domain/language.ts";
 import type { PublicConfig } from "#server/config.server.ts";
 import type { TickerItem } from "#domain/live.ts";
+import type { ReadingPreferences } from "#domain/reading-preferences.ts";
 
 /** One language's strings, as the root loader hands them to the browser. */
 export type Translations = Record<string, unknown>;
@@ -23,4 +24,6 @@ export type RootLoaderData = {
   user: SignedInUser | null;
   /** The header's ticker (issue 44): live coverages, then breaking items, in the page's language; empty off the reading pages or on a failure. */
   ticker: TickerItem[];
+  /** Night reading and text size (decision 0149), from the reader's cookie: rendered on <html> in the first byte. */
+  reading: ReadingPreferences;
 };

@@ -6,6 +6,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
+import pino from "pino";
 import { getConfig } from "#server/config.server.ts";
 import { getDb, type Database } from "#server/db/client.server.ts";
 import { verification } from "#server/db/schema.server.ts";
@@ -18,9 +19,39 @@ const SETUP_SECONDS = 24 * 60 * 60;
 
 const digest = (token: string) => crypto.createHash("sha256").update(token).digest("base64url");
 
+let announced: string | null = null;
+
+/** The link this start announced, or null. */
+export const firstRunSetupLink = () => announced;
+
+/** Lines between two rules of ─ as wide as the longest line: plain text, for a person at a terminal. */
+export function framed(lines: readonly string[]): string {
+  const rule = "─".repeat(Math.max(...lines.map((line) => line.length)));
+  return `\n${rule}\n${lines.join("\n")}\n${rule}\n\n`;
+}
+
+/**
+ * Prints the link this start announced once more, framed, when there is one: server.js calls it after "serving
+ * on", so that it is the last thing of the first start rather than one JSON line among the others (issue 46).
+ * Through the log's own stream, which writes asynchronously: written to stdout apart, it would overtake the
+ * lines still on their way.
+ */
+export function printFirstRunSetupLink(): void {
+  if (!announced) return;
+  const text = framed([
+    "No administrator yet. Create the first one within 24 hours at:",
+    announced,
+    "(or run: npm run admin:create -- --email … --password …)",
+  ]);
+  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[pino.symbols.streamSym];
+  if (stream) stream.write(text);
+  else process.stdout.write(text);
+}
+
 /** Call once at start-up (server/app.server.ts, prepare()). Does nothing once an administrator exists. */
 export async function announceFirstRunSetup(db?: Database): Promise<string | null> {
   const database = db ?? (await getDb());
+  announced = null;
   if (await hasAdministrator(database)) return null;
   const token = crypto.randomBytes(24).toString("base64url");
   await database.transaction(async (tx) => {
@@ -34,6 +65,7 @@ export async function announceFirstRunSetup(db?: Database): Promise<string | nul
   });
   const link = `${getConfig().publicUrl}/setup?token=${token}`;
   logger.warn(`No administrator yet. Create the first one within 24 hours at ${link} (or run: npm run admin:create -- --email … --password …)`);
+  announced = link;
   return link;
 }
 

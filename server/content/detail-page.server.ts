@@ -31,7 +31,7 @@ import { loadOrGoHome, notFound, orEmpty } from "#server/http/responses.server.t
 import { referencedType, referenceFields } from "./registry.server.ts";
 import { hooksOf } from "./types/index.server.ts";
 import type { DetailOptions } from "./types/hooks.server.ts";
-import { sanitizeRichText } from "./rich-text.server.ts";
+import { richTextForPage } from "./rich-text.server.ts";
 import { imageDetailsOf } from "./image-details.server.ts";
 import { tagsOfItems } from "./tags.server.ts";
 
@@ -41,7 +41,7 @@ const HTML_BODY = /^\s*<[a-z][a-z0-9]*[\s/>]/i;
 function bodyOf(stored: unknown): Body | null {
   if (typeof stored !== "string" || !stored.trim()) return null;
   // Stored HTML was cleaned on save; cleaning it again here means no stored row can reach a page unchecked.
-  return HTML_BODY.test(stored) ? { html: sanitizeRichText(stored) } : { text: stored };
+  return HTML_BODY.test(stored) ? { html: richTextForPage(stored) } : { text: stored };
 }
 
 type Shaped = Omit<DetailPage, "related">;

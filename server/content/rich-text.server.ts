@@ -5,10 +5,13 @@
  * with images, rules and code, each with `dir` and `lang` so mixed Arabic and French text keeps its
  * direction. No style, no class, no script, no event handler, no frame, no form.
  *
- * `richTextToPlainText` gives the words of such HTML for excerpts, search and feeds.
+ * `richTextToPlainText` gives the words of such HTML for excerpts, search and feeds; `richTextForPage` what a reading
+ * page shows, its embeds marked.
  */
 import sanitizeHtml from "sanitize-html";
 import { Parser } from "htmlparser2";
+import { markEmbeds, type EmbedService } from "#domain/embeds.ts";
+import { getConfig } from "#server/config.server.ts";
 
 const TAGS = ["p", "br", "h2", "h3", "h4", "strong", "b", "em", "i", "u", "s", "a", "ul", "ol", "li", "blockquote"];
 const ALLOWED_TAGS = [...TAGS, "figure", "figcaption", "img", "hr", "code", "pre"];
@@ -77,6 +80,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
 /** The stored form of editor HTML: only the allowed tags and attributes, with safe links and images. */
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/**
+ * Stored rich text as a reading page shows it: sanitised again, and each post or video of another service pasted
+ * alone in a paragraph marked as an embed (domain/embeds.ts), framed at once only for the services EMBEDS_ALLOWED
+ * names; the page gives the others a placeholder that asks first (docs/decisions/0150-embeds-ask-first.md).
+ */
+export function richTextForPage(html: string, allowed: readonly EmbedService[] = getConfig().EMBEDS_ALLOWED): string {
+  return markEmbeds(sanitizeRichText(html), allowed);
 }
 
 const BLOCKS = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "figure", "figcaption", "pre", "hr", "ul", "ol", "div", "table", "tr"]);

@@ -14,6 +14,7 @@ import {
   tagMatchKey,
   tagPath,
   tagQueryCore,
+  tagSameKey,
   tidyTagName,
   type TagMergeInput,
   type TagPatchInput,
@@ -32,6 +33,8 @@ import { tableOf } from "./registry.server.ts";
 export type ItemTag = { id: number; slug: string; name: string };
 
 export { tagMatchKey };
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The tags of each of `ids` (items of one type), by name; an item without any maps to []. */
 export async function tagsOfItems(db: Queryable, type: ContentType, ids: readonly number[]): Promise<Map<number, ItemTag[]>> {
@@ -62,14 +65,36 @@ async function freeTagSlug(db: Database, name: string): Promise<string> {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** The ids of the tags named `names`, created for names no tag has yet (in the caller's transaction). */
+/**
+ * The tag a name is (domain/tags.ts tagSameKey: «مخطوطات» is «المخطوطات»), other than `except`, or null: the one
+ * of the same match key first, else the oldest equivalent. The database narrows by the name's core letters, as
+ * the suggestions do; the key decides.
+ */
+async function equivalentTag(db: Database, name: string, except?: number): Promise<{ id: number } | null> {
+  const matchKey = tagMatchKey(name);
+  const core = tagQueryCore(name);
+  if (!matchKey || !core) return null;
+  const candidates = await db
+    .select({ id: tags.id, matchKey: tags.matchKey })
+    .from(tags)
+    .where(and(sql`${tags.matchKey} like ${`%${likeEscaped(core)}%`}`, except === undefined ? undefined : ne(tags.id, except)))
+    .orderBy(asc(tags.id));
+  const same = tagSameKey(name);
+  const found = candidates.find((c) => c.matchKey === matchKey) ?? candidates.find((c) => tagSameKey(c.matchKey) === same);
+  return found ? { id: found.id } : null;
+}
+
+/**
+ * The ids of the tags named `names` (in the caller's transaction), each once: a name reuses the tag it is
+ * equivalent to (so one item never carries «التراث» and «تراث»), and a tag is created for a name no tag is.
+ */
 export async function ensureTags(tx: Database, names: readonly string[]): Promise<number[]> {
   const ids: number[] = [];
   for (const typed of names) {
     const name = tidyTagName(typed).slice(0, TAG_NAME_MAX).trim();
     const matchKey = tagMatchKey(name);
     if (!matchKey) continue;
-    const [existing] = await tx.select({ id: tags.id }).from(tags).where(eq(tags.matchKey, matchKey)).limit(1);
+    const existing = await equivalentTag(tx, name);
     if (existing) {
       ids.push(existing.id);
       continue;
@@ -118,8 +143,6 @@ export async function forgetItemTags(tx: Queryable, type: ContentType, itemIds: 
 }
 
 // ---- The form's suggestions ----
-
-const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** How many items each of `ids` is on, every type and status together. */
 async function itemCounts(db: Database, ids: readonly number[]): Promise<Map<number, number>> {
@@ -237,7 +260,7 @@ async function fold(tx: Database, into: number, from: readonly number[]): Promis
 export type TagChange = { tag: TagSummary; mergedFrom: number[] };
 
 /**
- * Renames a tag (its name, its slug, or both). A name whose match key is another tag's is a merge: this tag's
+ * Renames a tag (its name, its slug, or both). A name another tag is (tagSameKey: «تراث» is «التراث») is a merge: this tag's
  * items go to that one, which takes the new spelling, and this one is deleted. A slug another tag has answers
  * 409 SLUG_TAKEN. The old slug's page answers 301 to the new one (decision 0144; it was a 404 in decision 0122).
  */
@@ -252,11 +275,7 @@ export async function renameTag(db: Database, id: number, patch: TagPatchInput):
     const set: Partial<typeof tags.$inferInsert> = { updatedAt: new Date() };
     if (patch.name !== undefined) {
       const matchKey = tagMatchKey(patch.name);
-      const [other] = await tx
-        .select({ id: tags.id })
-        .from(tags)
-        .where(and(eq(tags.matchKey, matchKey), ne(tags.id, id)))
-        .limit(1);
+      const other = await equivalentTag(tx, patch.name, id);
       if (other) {
         await fold(tx, other.id, [id]);
         target = other.id;

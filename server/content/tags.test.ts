@@ -191,5 +191,30 @@ for (const kind of testDatabaseKinds) {
       const [item] = await listTagFeedItems(h.db, (await tagBySlug(h.db, "وادان"))!);
       expect(item.authors).toEqual(["مريم بنت أحمد"]);
     });
+
+    it("reuses the tag a name is with or without «ال» (issue 46): one tag, and an item never carries both", async () => {
+      const a = await article("مقال عن المخطوطات في شنقيط", ["المخطوطات"]);
+      const b = await article("مقال آخر عن مخطوطات ولاتة", ["مخطوطات", "تراث الصحراء"]);
+      expect(await namesOf("article", b.id)).toEqual(["المخطوطات", "تراث الصحراء"]);
+      // Both spellings on one item: one tag.
+      const c = await article("مقال عن التراث الصحراوي", ["التراث الصحراء", "تراث الصحراء", "مخطوطات"]);
+      expect(await namesOf("article", c.id)).toEqual(["المخطوطات", "تراث الصحراء"]);
+      const manuscripts = (await h.db.select().from(tags)).filter((t) => t.name.includes("مخطوطات"));
+      expect(manuscripts).toHaveLength(1);
+      // A word whose «ال» is its own letters is not read as the article: «الله» is not «له».
+      const d = await article("مقال عن اسم الجلالة", ["له", "الله"]);
+      expect(await namesOf("article", d.id)).toEqual(["الله", "له"]);
+      expect(a.id).toBeGreaterThan(0);
+    });
+
+    it("merges when a tag is renamed to a name another tag is with or without «ال»", async () => {
+      await article("مقال عن الواحات", ["الواحات"]);
+      await article("مقال عن واحات أدرار", ["واحات أدرار"]);
+      const oases = await idOf("الواحات");
+      const adrar = await idOf("واحات أدرار");
+      const { tag, mergedFrom } = await renameTag(h.db, adrar, { name: "واحات" });
+      expect(tag).toMatchObject({ id: oases, name: "واحات", count: 2 });
+      expect(mergedFrom).toEqual([adrar]);
+    });
   });
 }

@@ -17,10 +17,10 @@
  *    Accept-Encoding. Views are counted by the page's beacon, not by its answers (server/content/views.server.ts).
  * Everything the fast path is not sure of goes the long way, untouched: a request the guards would refuse or
  * rewrite (server/http/request-guard.server.ts `passesGuardsUnchanged`), the bare entry `/` that a reader's stored
- * language sends to `/fr` or `/en` (server/http/entry-redirect.server.ts), any cookie but the language's or an
- * Authorization header, a page not in the cache under this exact address, a stale or expired page
- * (the middleware renders it again), and an identity body to a client that accepts an encoding compression()
- * in server.js would apply (deflate).
+ * language sends to `/fr` or `/en` (server/http/entry-redirect.server.ts), any cookie but the language's and the
+ * reading choice's (whose copy of the page it answers, decision 0149) or an Authorization header, a page not in the
+ * cache under this exact address, a stale or expired page (the middleware renders it again), and an identity body to
+ * a client that accepts an encoding compression() in server.js would apply (deflate).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";

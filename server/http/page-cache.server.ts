@@ -12,11 +12,14 @@
  *  - every read-cache invalidation (server/content/cache.server.ts `invalidate`: the newsroom's saves and deletes, scheduled
  *    publishing, and other processes' writes through Redis) expires every page; a change of the social feed
  *    expires the pages that show it. An expired page is not served again except when a render fails.
- * Only requests with no cookie but the language cookie and no Authorization header are served from it (the
- * language cookie decides nothing on an address that names its language: it is not even passed to the render);
+ * Only requests with no cookie but the language cookie and the reading preferences' and no Authorization header are
+ * served from it (the language cookie decides nothing on an address that names its language: it is not even passed
+ * to the render). A reader who chose night reading or a text size (decision 0149) gets a copy of the page rendered
+ * with that choice, kept beside the common one under the address and the choice (nine at most), and sent `private`
+ * with `Vary: Cookie`, so that no shared cache hands it to anyone else; readers without a choice share the one page;
  * only 200 HTML (or feed XML) answers without Set-Cookie and without a private or no-store Cache-Control are
  * kept. Everything else passes to the app untouched; responseCachePolicy marks what is personal `private`.
- * A kept page varies on Accept-Encoding alone, so that a shared cache (a CDN) keeps one copy per address.
+ * A page every reader shares varies on Accept-Encoding alone, so that a shared cache (a CDN) keeps one copy per address.
  * It names what it shows in `Surrogate-Key` and `Cache-Tag` (`surrogateKeys`, kept with the page so that every
  * hit replays them), and so does every other answer a shared cache may keep (`responseCachePolicy`): a purge by
  * one of the read cache's tags reaches every copy that showed it (docs/decisions/0145-shared-cache.md).
@@ -32,6 +35,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { parse as parseCookie } from "cookie";
 import { LRUCache } from "lru-cache";
 import { LANGUAGE_COOKIE } from "#domain/language.ts";
+import { READING_COOKIE } from "#domain/reading-preferences.ts";
 import { isAddressedByLanguage, neutralPath } from "#domain/addresses.ts";
 import { withoutTrackingParams } from "#domain/link-tags.ts";
 import { CACHE_TAG_NAMES, onInvalidate } from "#server/content/cache.server.ts";
@@ -39,6 +43,7 @@ import { logger } from "#server/ops/logger.server.ts";
 import { newRenderScope, runInRenderScope, withRenderScope, type RenderScope } from "./render-scope.server.ts";
 import { requestUrl } from "./request-guard.server.ts";
 import { SURROGATE_KEY_HEADER, surrogateKeyHeaders } from "./shared-cache.server.ts";
+import { readingVariantOf } from "./reading-preferences.server.ts";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -73,6 +78,8 @@ type Entry = {
   csp?: { policy: string; withHashes: string };
   /** The fast path's answers with this page, header blocks made once (freshBlocks). */
   fresh?: FreshBlocks;
+  /** The reading preferences it was rendered with (decision 0149), null for the page every reader without one shares. */
+  variant: string | null;
   storedAt: number;
   freshUntil: number;
   staleUntil: number;
@@ -85,7 +92,7 @@ type Fill = { entry: Entry | null; rendered: Rendered | null; error?: unknown };
 export const PAGE_CACHE_DEFAULTS = { freshMs: 60_000, staleMs: 10 * 60_000, errorMs: 24 * 60 * 60_000, maxBytes: 64 * 1024 * 1024 };
 
 /** Never from the cache, in any language: the back-office, sign-in, set-up, debugging, APIs, the language switch. */
-const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|files|uploads)(?:\/|$)/;
+const PRIVATE_PATHS = /^\/(?:admin|api|auth|debug|setup|language|preferences|files|uploads)(?:\/|$)/;
 /** The feeds and sitemaps, kept like pages so that an outage serves their last good copy (not HTML, but public). */
 const FEED_PATHS = /^\/(?:rss\.xml|sitemap\.xml|sitemaps\/[^/]+\.xml)$/;
 /** Whether a path (any language's address) is a feed or sitemap the cache keeps. */
@@ -131,14 +138,21 @@ export function policyWithHashes(policy: string, hashes: readonly string[]): str
 
 type RequestParts = { method: string; path: string; headers: Record<string, string | string[] | undefined> };
 
-/** Whether a request carries anything that may make its answer personal: a cookie but the language's, or Authorization. */
+/**
+ * Whether a request carries anything that may make its answer personal: a cookie but the language's and the
+ * reading preferences' (nobody's secret: the cache keeps a copy per choice, `readingVariantOf`), or Authorization.
+ */
 export function carriesCredentials(req: Pick<RequestParts, "headers">): boolean {
   if (req.headers.authorization) return true;
   const cookie = req.headers.cookie;
   if (!cookie) return false;
   const names = Object.keys(parseCookie(Array.isArray(cookie) ? cookie.join("; ") : cookie));
-  return names.some((name) => name !== LANGUAGE_COOKIE);
+  return names.some((name) => name !== LANGUAGE_COOKIE && name !== READING_COOKIE);
 }
+
+/** The Cache-Control and Vary of a page rendered with a reader's choice: theirs alone, revalidated by its ETag. */
+const VARIANT_CACHE_CONTROL = "private, max-age=0";
+const VARIANT_VARY = "Accept-Encoding, Cookie";
 
 /** Whether a request may be answered from the cache: an anonymous GET or HEAD of a public page. */
 export function isCacheableRequest(req: RequestParts): boolean {
@@ -182,7 +196,8 @@ export function publicCacheControl({ freshMs, staleMs, errorMs }: Pick<typeof PA
  */
 export function responseCachePolicy(pageControl: string) {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    const personal = carriesCredentials(req);
+    // A reading choice changes the page (and the root's `.data`): never kept by a shared cache under the address alone.
+    const personal = carriesCredentials(req) || readingVariantOf(req.headers.cookie) !== null;
     // A read (a page the page cache does not answer, a feed, public JSON) notes what it reads, for its keys.
     const scope = req.method === "GET" || req.method === "HEAD" ? newRenderScope() : undefined;
     const isData = req.path.endsWith(".data");
@@ -264,12 +279,14 @@ function parsedEncoding(accept: string): Encoding {
  * the language cookie or Accept-Language: the page is kept under its address alone, so nothing but the address
  * may choose its language.
  */
-function renderRequest(req: ExpressRequest, origin: string): Request {
+function renderRequest(req: ExpressRequest, origin: string, variant: string | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || UNRENDERED_HEADERS.has(name) || name.startsWith("if-")) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  // The one cookie a kept page may depend on, as the copy's key names it (decision 0149).
+  if (variant) headers.set("cookie", `${READING_COOKIE}=${variant}`);
   // Rendered from the address it is kept under (`keyOf`): the tracking tags change nothing on the page.
   const target = { originalUrl: withoutTrackingParams(req.originalUrl), protocol: req.protocol, headers: req.headers };
   return new Request(requestUrl(target, origin), { method: "GET", headers });
@@ -320,6 +337,7 @@ async function renderEntry(render: RenderPage, request: Request, current: () => 
       identity: body,
       gzip: gz,
       br,
+      variant: request.headers.get("cookie") ? readingVariantOf(request.headers.get("cookie")) : null,
       etag: `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
       scriptHashes,
       storedAt: at,
@@ -337,9 +355,10 @@ type SendSettings = { cacheControl: string; now: () => number };
 /** Answers with a kept page: its headers, this answer's CSP with the page's script hashes, a 304 when the reader has it. */
 function sendEntry(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: string, { cacheControl, now }: SendSettings) {
   for (const [name, value] of entry.headers) res.setHeader(name, value);
-  res.setHeader("Cache-Control", cacheControl);
-  // The address decides the language and nothing personal is served from here (decision 0143).
-  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("Cache-Control", entry.variant ? VARIANT_CACHE_CONTROL : cacheControl);
+  // The address decides the language and nothing personal is served from here (decision 0143); a reader's reading
+  // choice is theirs (decision 0149).
+  res.setHeader("Vary", entry.variant ? VARIANT_VARY : "Accept-Encoding");
   res.setHeader("ETag", entry.etag);
   res.setHeader("Age", String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000))));
   res.setHeader(PAGE_CACHE_HEADER, state);
@@ -388,8 +407,8 @@ function freshBlocks(entry: Entry, lead: FreshLead, cacheControl: string): Fresh
   const set = (headers: Map<string, [string, string]>, name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
   for (const [name, value] of lead) set(start, name, value);
   for (const [name, value] of entry.headers) set(start, name, value);
-  set(start, "Cache-Control", cacheControl);
-  set(start, "Vary", "Accept-Encoding");
+  set(start, "Cache-Control", entry.variant ? VARIANT_CACHE_CONTROL : cacheControl);
+  set(start, "Vary", entry.variant ? VARIANT_VARY : "Accept-Encoding");
   set(start, "ETag", entry.etag);
   set(start, "Age", "0");
   set(start, PAGE_CACHE_HEADER, "HIT");
@@ -455,9 +474,10 @@ export function createPageCache(options: PageCacheOptions) {
   /**
    * The key of a page: its address, the target (path and query) as sent, the address naming the language, less the
    * tracking tags (utm_*, fbclid, gclid: where the reader came from, read by the page's script from the address bar),
-   * so that a tagged link gets the one copy of its page (issue 45; deploy/varnish/default.vcl strips the same).
+   * so that a tagged link gets the one copy of its page (issue 45; deploy/varnish/default.vcl strips the same); then
+   * the reader's reading choice when they made one (decision 0149): a copy of the page per choice.
    */
-  const keyOf = (target: string) => withoutTrackingParams(target);
+  const keyOf = (target: string, variant: string | null) => (variant ? `${withoutTrackingParams(target)}\n${variant}` : withoutTrackingParams(target));
 
   /** Starts (or joins) the render of a page; a good page is stored when it lands. */
   function fill(key: string, request: Request): { fill: Promise<Fill>; joined: boolean } {
@@ -487,8 +507,9 @@ export function createPageCache(options: PageCacheOptions) {
       return next();
     }
     try {
-      const request = renderRequest(req, origin);
-      const key = keyOf(req.originalUrl);
+      const variant = readingVariantOf(req.headers.cookie);
+      const request = renderRequest(req, origin, variant);
+      const key = keyOf(req.originalUrl, variant);
       const entry = entries.get(key);
       const t = now();
       if (entry && t < entry.freshUntil) {
@@ -523,7 +544,7 @@ export function createPageCache(options: PageCacheOptions) {
     if ((req.method !== "GET" && req.method !== "HEAD") || carriesCredentials(req)) return undefined;
     // The rest of isCacheableRequest is about the path: a page is only ever kept under the target of a request
     // that passed it (`middleware`), so this same target passes it too.
-    const entry = entries.get(keyOf(req.url));
+    const entry = entries.get(keyOf(req.url, readingVariantOf(req.headers.cookie)));
     return entry && now() < entry.freshUntil ? entry : undefined;
   }
 

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
 import type { Config } from "#server/config.server.ts";
 import { PREFETCH_RULES } from "#domain/navigation.ts";
+import { EMBED_FRAME_ORIGINS } from "#domain/embeds.ts";
 
 /** The hosted video library's player page, framed by the player when a stream cannot play (public-site.md §4). */
 export const BUNNY_EMBED_ORIGIN = "https://iframe.mediadelivery.net";
@@ -27,6 +28,8 @@ const present = (...values: (string | null)[]) => values.filter((v): v is string
  * - the video library's CDN host (VIDEO_DRIVER=bunny, BUNNY_STREAM_CDN_HOSTNAME) serves thumbnails (img-src),
  *   the MP4 and natively played HLS (media-src), and the playlists and segments hls.js fetches (connect-src);
  * - its embed player (iframe.mediadelivery.net) is the player's last resort: frame-src;
+ * - the players of the services a body may embed (domain/embeds.ts: frames only, never their scripts), which a page
+ *   frames once the reader asks for them, or at once for a service EMBEDS_ALLOWED names (decision 0150): frame-src;
  * - on back-office pages only, its tus endpoint (BUNNY_STREAM_API_URL), where the editor's browser sends a
  *   video file: connect-src.
  * Post pictures of the social feed come through our own /social/image, so no Facebook host is listed.
@@ -43,7 +46,7 @@ export function cspSources(config: Config): { img: string[]; media: string[]; co
     img: unique([...storage, ...videoCdn]),
     media: unique([...storage, ...videoCdn]),
     connect: unique([...(bunny ? [] : storage), ...videoCdn]),
-    frame: bunny ? [BUNNY_EMBED_ORIGIN] : [],
+    frame: [...(bunny ? [BUNNY_EMBED_ORIGIN] : []), ...EMBED_FRAME_ORIGINS],
     adminConnect: present(bunny ? originOf(config.BUNNY_STREAM_API_URL) : null),
   };
 }

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
 import { checkConfig } from "#server/config.server.ts";
+import { EMBED_FRAME_ORIGINS } from "#domain/embeds.ts";
 import { PREFETCH_RULES_HASH, securityHeaders } from "./security.server.ts";
 
 /** Serves one page behind the headers and returns the answer's headers and the nonce the page was given. */
@@ -41,7 +42,7 @@ describe("security headers", () => {
     expect(csp.get("default-src")).toEqual(["'self'"]);
     expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
     expect(csp.get("object-src")).toEqual(["'none'"]);
-    expect(csp.get("frame-src")).toEqual(["'none'"]);
+    expect(csp.get("frame-src")).toEqual([...EMBED_FRAME_ORIGINS]);
     expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
     expect(csp.has("upgrade-insecure-requests")).toBe(false);
   });
@@ -75,7 +76,7 @@ describe("security headers", () => {
     const csp = await cspOf({});
     expect(csp.get("media-src")).toEqual(["'self'", "blob:"]);
     expect(csp.get("connect-src")).toEqual(["'self'"]);
-    expect(csp.get("frame-src")).toEqual(["'none'"]);
+    expect(csp.get("frame-src")).toEqual([...EMBED_FRAME_ORIGINS]);
     expect(csp.get("worker-src")).toEqual(["'self'"]);
     expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
     // The back-office uploads to this server (tus at /api/admin/videos/tus): nothing more there either.
@@ -88,7 +89,7 @@ describe("security headers", () => {
     expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:", "https://vz-1.b-cdn.net"]);
     expect(csp.get("media-src")).toEqual(["'self'", "blob:", "https://vz-1.b-cdn.net"]);
     expect(csp.get("connect-src")).toEqual(["'self'", "https://vz-1.b-cdn.net"]);
-    expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net"]);
+    expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net", ...EMBED_FRAME_ORIGINS]);
     expect(csp.get("default-src")).toEqual(["'self'"]);
     // The tus endpoint of the host is for the newsroom's uploads: on back-office pages only.
     expect([...(csp.get("connect-src") ?? [])].join(" ")).not.toContain("video.bunnycdn.com");
@@ -112,7 +113,7 @@ describe("security headers", () => {
     expect(csp.get("media-src")).toEqual(["'self'", "blob:", "https://sahara.b-cdn.net", "https://vz-1.b-cdn.net"]);
     expect(csp.get("connect-src")).toEqual(["'self'", "https://vz-1.b-cdn.net"]);
     expect(csp.get("script-src")?.some((v) => v.includes("b-cdn"))).toBe(false);
-    expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net"]);
+    expect(csp.get("frame-src")).toEqual(["https://iframe.mediadelivery.net", ...EMBED_FRAME_ORIGINS]);
   });
 
   it("let hls.js fetch the embedded library's playlists and segments from the S3 storage that holds them", async () => {
@@ -126,14 +127,19 @@ describe("security headers", () => {
     });
     for (const name of ["img-src", "media-src", "connect-src"]) expect(csp.get(name), name).toContain("https://media.sahara-media.mr");
     expect(csp.get("connect-src")).toEqual(["'self'", "https://media.sahara-media.mr"]);
-    expect(csp.get("frame-src")).toEqual(["'none'"]);
+    expect(csp.get("frame-src")).toEqual([...EMBED_FRAME_ORIGINS]);
     expect(csp.get("script-src")?.some((v) => v.includes("sahara-media.mr"))).toBe(false);
   });
 
   it("list no Facebook host: post pictures come through our own /social/image", async () => {
     const csp = await cspOf({ FACEBOOK_PAGE_TOKEN: "t", FACEBOOK_PAGE_ID: "1" });
-    const all = [...csp.values()].flat().join(" ");
+    // Facebook's post player is a frame a reader asks for (decision 0150), never a source of pictures or scripts.
+    const all = [...csp.entries()]
+      .filter(([name]) => name !== "frame-src")
+      .flatMap(([, values]) => values)
+      .join(" ");
     expect(all).not.toMatch(/fbcdn|facebook/);
+    expect(csp.get("frame-src")?.join(" ")).not.toMatch(/fbcdn/);
     expect(csp.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
   });
 });

@@ -4,6 +4,7 @@ import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { AUTHORS_MAX } from "#domain/content-types/define.ts";
 import { authorName, type BylineAuthor } from "#domain/authors.ts";
 import type { Language } from "#domain/language.ts";
+import { formatNumber } from "#domain/format.ts";
 import { textProps } from "#domain/localized.ts";
 
 type Props = {
@@ -259,7 +260,7 @@ function ChosenAuthors({ chosen, lang, onMove, onRemove }: ChosenProps) {
             data-id={c.id}
           >
             <span className="text-sm text-ink-soft" aria-hidden="true">
-              {i + 1}.
+              {formatNumber(lang, i + 1)}.
             </span>
             <bdi className="flex-1 font-bold" {...textProps(lang, name)}>
               {name}

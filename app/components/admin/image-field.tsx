@@ -4,7 +4,9 @@ import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { imageFileInput, imageLibraryInput, imageRemoveInput } from "#domain/content-form.ts";
 import { localizedText, type LibraryFile } from "#domain/library.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
+import { allowedTypes, IMAGE_MIME_TYPES, UNSUPPORTED_FILE_KEY } from "#domain/upload-types.ts";
 import { LibraryPickButton } from "./library-picker.tsx";
+import { clearFileInput } from "./use-upload.ts";
 
 type Props = {
   field: FieldDefinition;
@@ -22,17 +24,26 @@ type Props = {
  * An image field of the content form (issue 28): the current image, then either a file of the media library
  * (its URL posted in `{field}__library`, which the server accepts only when the library has it) or a new file
  * (`{field}__file`, stored when the form is saved), and a box to remove the image. The two ways exclude each
- * other: choosing one clears the other.
+ * other: choosing one clears the other. A file of a type the server would refuse is refused at once, with the
+ * types taken, and leaves the input; a file the save refused (the field shows the server's message) leaves it too,
+ * so that the next save does not send it again.
  */
 export function ImageField({ field, value, invalid, describedBy, folder, id }: Props) {
   const { t, i18n } = useTranslation();
   const [chosen, setChosen] = useState<string | null>(null);
   const [picked, setPicked] = useState<LibraryFile | null>(null);
   const [removed, setRemoved] = useState(false);
+  const [refused, setRefused] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => () => void (chosen && URL.revokeObjectURL(chosen)), [chosen]);
 
   const fileInput = () => box.current?.querySelector<HTMLInputElement>(`input[name="${imageFileInput(field.name)}"]`) ?? null;
+  useEffect(() => {
+    if (!invalid) return;
+    clearFileInput(fileInput());
+    // fileInput reads the DOM of this field only: the field's name is the whole dependency.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [invalid, field.name]);
   const removeBox = () => box.current?.querySelector<HTMLInputElement>(`input[name="${imageRemoveInput(field.name)}"]`) ?? null;
 
   function pick(file: LibraryFile) {
@@ -86,11 +97,23 @@ export function ImageField({ field, value, invalid, describedBy, folder, id }: P
         aria-describedby={describedBy}
         data-testid={`input-${field.name}`}
         onChange={(e) => {
-          const file = e.currentTarget.files?.[0];
-          setChosen(file && file.type.startsWith("image/") ? URL.createObjectURL(file) : null);
-          if (file) setPicked(null);
+          const input = e.currentTarget;
+          const file = input.files?.[0];
+          setChosen(null);
+          // Emptied (by the refusal below too): the refusal's message stays until another file is chosen.
+          if (!file) return;
+          const taken = IMAGE_MIME_TYPES.includes(file.type);
+          setRefused(!taken);
+          if (!taken) return clearFileInput(input);
+          setChosen(URL.createObjectURL(file));
+          setPicked(null);
         }}
       />
+      {refused && (
+        <p role="alert" className="text-sm font-bold text-red-800" data-testid={`image-refused-${field.name}`}>
+          {t(UNSUPPORTED_FILE_KEY, { types: allowedTypes(["image"]) })} {t("desk.upload.cleared")}
+        </p>
+      )}
       {value && (
         <label className="flex items-center gap-2 text-sm">
           <input

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode, type KeyboardEvent, type SyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { Language } from "#domain/language.ts";
-import { formatDate } from "#domain/format.ts";
+import { dateLocale, formatDate } from "#domain/format.ts";
 import { NEWSROOM_TIME_ZONE } from "#domain/calendar.ts";
 import { ModalDialog, cancelButtonClass } from "./modal-dialog.tsx";
 
@@ -16,14 +16,12 @@ import { ModalDialog, cancelButtonClass } from "./modal-dialog.tsx";
 export type LockHolder = { id: string; name: string };
 export type EditorLock = { held: boolean; holder: LockHolder; since: string };
 
-const LOCALES: Record<Language, string> = { ar: "ar-SA-u-ca-gregory-nu-latn", fr: "fr-FR", en: "en-GB" };
-
 /** "10:42" in Nouakchott's time, or the date and time when it was not today. */
 export function lockTime(since: string, lang: Language): string {
   const day = (d: Date) => d.toLocaleDateString("en-CA", { timeZone: NEWSROOM_TIME_ZONE });
   const date = new Date(since);
   if (day(date) !== day(new Date())) return formatDate(date, lang, "dateTime");
-  return new Intl.DateTimeFormat(LOCALES[lang], { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: NEWSROOM_TIME_ZONE }).format(date);
+  return new Intl.DateTimeFormat(dateLocale(lang), { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: NEWSROOM_TIME_ZONE }).format(date);
 }
 
 type LockAnswer = { holder: LockHolder; since: string };

@@ -9,7 +9,7 @@ import { uploadFileToStorage } from "#app/lib/resumable-upload.ts";
 import { LibraryThumbnail } from "./library-thumbnail.tsx";
 import { DialogHeader, ModalDialog } from "./modal-dialog.tsx";
 import { UploadProgress } from "./upload-progress.tsx";
-import { uploadFailureText, useUpload } from "./use-upload.ts";
+import { useUpload, useUploadFailureText } from "./use-upload.ts";
 
 export type LibraryPickerProps = {
   /** Open: the dialog is shown (modal, focus kept inside, Escape closes). */
@@ -66,6 +66,8 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
   const library = useLibraryQuery(open, offered.length === 1 ? offered[0] : "");
   const { query, setQuery, state } = library;
   const upload = useUpload({ started: 10, sent: 90 });
+  // The library takes pictures, sound and PDF; a field's own folder, pictures (server/media/storage/file-uploads).
+  const failureText = useUploadFailureText(folder === LIBRARY_FOLDER ? ["image", "audio", "document"] : ["image"]);
 
   const choose = useCallback(
     (file: LibraryFile) => {
@@ -91,7 +93,7 @@ export function LibraryPicker({ open, onClose, onChoose, kinds = ["image"], fold
     } catch (error) {
       toast({
         title: t("libraryPicker.uploadFailed"),
-        description: uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("libraryPicker.uploadFailed")),
+        description: failureText(error, t("libraryPicker.uploadFailed")),
         variant: "destructive",
         duration: 6000,
       });

@@ -8,7 +8,8 @@ import { adminJson, uploadFileToStorage, uploadToVideoLibrary } from "#app/lib/r
 import { UploadProgress } from "./upload-progress.tsx";
 import { LibraryPickButton } from "./library-picker.tsx";
 import type { LibraryFilter } from "#domain/library.ts";
-import { uploadFailureText, useUpload } from "./use-upload.ts";
+import { useUpload, useUploadFailureText } from "./use-upload.ts";
+import { allowedTypes, UNSUPPORTED_FILE_KEY, type UploadTypeKind } from "#domain/upload-types.ts";
 
 type Props = {
   field: FieldDefinition;
@@ -46,6 +47,11 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
   const toast = useToast();
   const [value, setValue] = useState(initial);
   const upload = useUpload({ started: 10, sent: 90 });
+  const takes: UploadTypeKind[] =
+    field.kind === "video" || field.kind === "audio" || field.kind === "captions"
+      ? [field.kind]
+      : [...(canUploadVideo ? (["video"] as const) : []), "audio", "document"];
+  const failureText = useUploadFailureText(takes);
   const id = `field-${field.name}`;
   const openable = value && !isVideoId(value) && /^(?:https?:\/\/|\/(?!\/))/i.test(value);
   const canUpload = field.kind === "video" ? canUploadVideo : Boolean(folder);
@@ -65,7 +71,7 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
     if (!file) return;
     const destination = destinationOf(field, file);
     if (!destination || (destination === "library" && !canUploadVideo) || (destination === "storage" && !folder)) {
-      toast({ title: t("newsroom.ui.fileUpload.failed"), description: t("newsroom.v.fileUnsupported"), variant: "destructive" });
+      toast({ title: t("newsroom.ui.fileUpload.failed"), description: t(UNSUPPORTED_FILE_KEY, { types: allowedTypes(takes) }), variant: "destructive" });
       return;
     }
     const title = (input.form?.elements.namedItem("title") as HTMLInputElement | null)?.value.trim() || file.name;
@@ -82,7 +88,7 @@ export function MediaRefField({ field, value: initial, invalid, describedBy, fol
     } catch (error) {
       toast({
         title: t("newsroom.ui.fileUpload.failed"),
-        description: uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("newsroom.ui.fileUpload.failed")),
+        description: failureText(error, t("newsroom.ui.fileUpload.failed")),
         variant: "destructive",
         duration: 6000,
       });

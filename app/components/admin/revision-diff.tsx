@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { BlockChange, DisplayValue, TextBlock, TextDiff, WordPart } from "#domain/revision-diff.ts";
-import { formatDate } from "#domain/format.ts";
+import { formatDate, formatList } from "#domain/format.ts";
 import { imageSources } from "#domain/image-sources.ts";
 import type { Language } from "#domain/language.ts";
 import { EDITOR_STATUSES, type EditorStatus } from "#domain/content-types/index.ts";
@@ -85,6 +85,12 @@ export function RevisionValue({ value, imageAlt }: { value: DisplayValue; imageA
       return (
         <span dir="auto" className="whitespace-pre-line break-words">
           {value.text}
+        </span>
+      );
+    case "list":
+      return (
+        <span dir="auto" className="break-words">
+          {formatList(value.items, lang)}
         </span>
       );
     case "slug":

@@ -140,7 +140,8 @@ export function SearchSharingSection({ def, values, origin, errors, control }: P
         <p className="text-sm text-ink-soft">{t("searchSharing.intro")}</p>
         {fields.map((f) => control(f, f.fallback ? placeholders[f.fallback].slice(0, f.max ?? 500) || undefined : undefined))}
 
-        <div className="grid gap-5 xl:grid-cols-2">
+        {/* grid-cols-1 (minmax(0, 1fr)): the snippet's one-line address is cut, not widening the column past a phone's screen. */}
+        <div className="grid grid-cols-1 gap-5 xl:grid-cols-2">
           <section aria-label={t("searchSharing.preview.card")} data-testid="share-preview">
             <h3 className="mb-2 text-sm font-bold">{t("searchSharing.preview.card")}</h3>
             <div className="overflow-hidden rounded-md border border-sand-300 bg-[#f0f2f5]" data-testid="share-card">

@@ -3,18 +3,18 @@ import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import type { ControlProps } from "#app/components/forms/field.tsx";
 import { useCount } from "#app/lib/i18n.ts";
-import { TAG_NAME_MAX, TAG_SEPARATORS, TAG_SUGGESTIONS_DEFAULT, TAGS_MAX, tagMatchKey, tagMatchRank, tidyTagName, type TagSuggestion } from "#domain/tags.ts";
+import { TAG_NAME_MAX, TAG_SEPARATORS, TAG_SUGGESTIONS_DEFAULT, TAGS_MAX, tagMatchRank, tagSameKey, tidyTagName, type TagSuggestion } from "#domain/tags.ts";
 
 /** Wait after the last key before asking for suggestions: one request per pause, not per letter. */
 const SUGGEST_DELAY_MS = 150;
 
-/** The names a form value holds ("a,b" or "a، b"): tidied, each spelling once (by match key). */
+/** The names a form value holds ("a,b" or "a، b"): tidied, each tag once (tagSameKey: «تراث» is «التراث»). */
 function namesOf(value: string): string[] {
   const seen = new Set<string>();
   const names: string[] = [];
   for (const part of value.split(TAG_SEPARATORS)) {
     const name = tidyTagName(part);
-    const key = tagMatchKey(name);
+    const key = tagSameKey(name);
     if (!key || seen.has(key)) continue;
     seen.add(key);
     names.push(name);
@@ -24,14 +24,14 @@ function namesOf(value: string): string[] {
 
 type Option = { kind: "tag"; tag: TagSuggestion } | { kind: "create"; name: string };
 
-/** The chips with names added (each spelling once, TAGS_MAX at most), and what to say of the last one. */
+/** The chips with names added (each tag once, TAGS_MAX at most), and what to say of the last one. */
 function withNames(chips: string[], names: string[], t: TFunction): { next: string[]; said: string } {
   const next = [...chips];
-  const keys = new Set(next.map(tagMatchKey));
+  const keys = new Set(next.map(tagSameKey));
   let said = "";
   for (const raw of names) {
     const tag = tidyTagName(raw).slice(0, TAG_NAME_MAX).trim();
-    const key = tagMatchKey(tag);
+    const key = tagSameKey(tag);
     if (!key) continue;
     if (keys.has(key)) said = t("newsroom.tagInput.already", { name: tag });
     else if (next.length >= TAGS_MAX) said = t("newsroom.tagInput.full");
@@ -80,11 +80,14 @@ export function TagsField({ name, value, control }: { name: string; value: strin
     if (found) setAnnouncement(t("newsroom.tagInput.found", { total: found }));
   });
 
-  const chosen = new Set(chips.map(tagMatchKey));
+  const chosen = new Set(chips.map(tagSameKey));
   // Suggestions are for what is typed now; none once the input is empty.
   // (Those of an earlier query, shown until the new ones arrive, only while they still match.)
-  const offered = query ? suggestions.filter((s) => tagMatchRank(query, s.name) !== null && !chosen.has(tagMatchKey(s.name))) : [];
-  const exact = offered.some((s) => tagMatchKey(s.name) === tagMatchKey(query)) || chosen.has(tagMatchKey(query));
+  const offered = query ? suggestions.filter((s) => tagMatchRank(query, s.name) !== null && !chosen.has(tagSameKey(s.name))) : [];
+  // The tag what is typed already is («مخطوطات» is «المخطوطات»): Enter takes it, and "create" is not offered,
+  // since the server would reuse it anyway.
+  const same = offered.find((s) => tagSameKey(s.name) === tagSameKey(query));
+  const exact = same !== undefined || chosen.has(tagSameKey(query));
   const options: Option[] = [...offered.map((tag) => ({ kind: "tag" as const, tag })), ...(query && !exact ? [{ kind: "create" as const, name: query }] : [])];
   const expanded = open && options.length > 0;
   const optionId = (i: number) => `${uid}-option-${i}`;
@@ -145,7 +148,7 @@ export function TagsField({ name, value, control }: { name: string; value: strin
         // Enter ends a tag; with nothing typed it submits the form as usual.
         if (!query && active < 0) return;
         event.preventDefault();
-        take(expanded && active >= 0 ? options[active] : { kind: "create", name: query });
+        take(expanded && active >= 0 ? options[active] : same ? { kind: "tag", tag: same } : { kind: "create", name: query });
         return;
       case "Escape":
         if (!expanded) return;
@@ -246,7 +249,7 @@ function TagChips({ chips, onRemove }: { chips: string[]; onRemove: (index: numb
     <ul className="contents" aria-label={t("newsroom.f.tags")}>
       {chips.map((chip, i) => (
         <li
-          key={tagMatchKey(chip)}
+          key={tagSameKey(chip)}
           className="inline-flex max-w-full items-center gap-1 rounded-full bg-sand-100 ps-3 pe-1 text-sm font-bold"
           data-testid="tag-chip"
         >

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { UPLOAD_TIMEOUT_MESSAGE, type ResumableUpload, type UploadSteps } from "#app/lib/resumable-upload.ts";
+import { allowedTypes, UNSUPPORTED_FILE_KEY, type UploadTypeKind } from "#domain/upload-types.ts";
 
 export type UploadPhase = "idle" | "creating" | "uploading" | "finishing";
 
@@ -74,8 +76,29 @@ export function useUpload(progressSteps: ProgressSteps) {
   return { phase, progress, resuming, offline, busy: phase !== "idle", run, cancel };
 }
 
-/** The words of a failed upload: the spec's time-out message, the server's own words, or `fallback`. */
-export function uploadFailureText(error: unknown, timedOut: string, fallback: string): string {
-  const message = error instanceof Error ? error.message : "";
-  return message === UPLOAD_TIMEOUT_MESSAGE ? timedOut : message || fallback;
+/** Arabic letters: the API's own words, which only an Arabic page shows as they are. */
+const ARABIC = /[\u0600-\u06FF]/;
+
+/**
+ * The words of a failed upload in the page's language (issue 46): the spec's time-out message; a refused type
+ * with the types these `kinds` take (the server's code UNSUPPORTED_FILE, whatever its words); the server's own
+ * words when the page is Arabic (the API answers in Arabic), else `fallback`, so that no Arabic is left in a
+ * French or English back-office.
+ */
+export function useUploadFailureText(kinds: readonly UploadTypeKind[]) {
+  const { t, i18n } = useTranslation();
+  return (error: unknown, fallback: string): string => {
+    const message = error instanceof Error ? error.message : "";
+    if (message === UPLOAD_TIMEOUT_MESSAGE) return t("newsroom.ui.videos.timedOut");
+    if ((error as { code?: unknown } | null)?.code === "UNSUPPORTED_FILE") return t(UNSUPPORTED_FILE_KEY, { types: allowedTypes(kinds) });
+    if (!message || (i18n.language !== "ar" && ARABIC.test(message))) return fallback;
+    return message;
+  };
+}
+
+/** Empties a file input whose file was refused, and tells its listeners (the name shown beside it goes too). */
+export function clearFileInput(input: HTMLInputElement | null | undefined) {
+  if (!input?.value) return;
+  input.value = "";
+  input.dispatchEvent(new Event("change", { bubbles: true }));
 }

@@ -6,7 +6,7 @@ import { uploadToVideoLibrary, VIDEO_STEPS } from "#app/lib/resumable-upload.ts"
 import { Field, InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import { FileInput } from "#app/components/forms/file-input.tsx";
 import { UploadProgress } from "./upload-progress.tsx";
-import { uploadFailureText, useUpload } from "./use-upload.ts";
+import { clearFileInput, useUpload, useUploadFailureText } from "./use-upload.ts";
 
 /** The fields the form requires (back-office.md: title and file), in the order they are shown. */
 type Required = "title" | "file";
@@ -31,6 +31,7 @@ export function VideoUploadForm({ onUploaded }: { onUploaded: () => void }) {
   const toast = useToast();
   const form = useRef<HTMLFormElement>(null);
   const upload = useUpload({ started: VIDEO_STEPS.created, sent: VIDEO_STEPS.sent });
+  const failureText = useUploadFailureText(["video"]);
   const [missing, setMissing] = useState<Required[]>([]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -55,9 +56,11 @@ export function VideoUploadForm({ onUploaded }: { onUploaded: () => void }) {
         form.current?.reset();
       }
     } catch (error) {
+      // A file the server refused (it said why, with a code) is not offered again; one lost on the way stays, to retry.
+      if ((error as { code?: unknown } | null)?.code) clearFileInput(form.current?.querySelector<HTMLInputElement>('input[name="file"]'));
       toast({
         title: t("newsroom.ui.videos.uploadFailedTitle"),
-        description: uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("newsroom.ui.videos.uploadPutFailed")),
+        description: failureText(error, t("newsroom.ui.videos.uploadPutFailed")),
         variant: "destructive",
         duration: 6000,
       });

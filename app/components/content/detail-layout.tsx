@@ -9,7 +9,8 @@ import { libraryText } from "#domain/image-details.ts";
 import { ShareButton } from "./share-button.tsx";
 import { ShareLinks } from "./share-links.tsx";
 import { Breadcrumbs } from "#app/components/ui/breadcrumbs.tsx";
-import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { excerpt, formatDate, isoDate, showsHijri } from "#domain/format.ts";
+import { HijriDate } from "#app/components/layout/date-line.tsx";
 import { archiveDayPath } from "#domain/archive.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
@@ -145,6 +146,12 @@ export function DetailLayout({
                 </time>
               </a>
             </dd>
+            {/* Beside the Gregorian date when DATE_CALENDARS asks for it (decision 0148). */}
+            {showsHijri() && (
+              <dd className="ms-2">
+                <HijriDate value={date} lang={lang} />
+              </dd>
+            )}
           </div>
           {shown.map((f, i) => (
             <div key={i} className="flex gap-1" data-testid={f.testId} data-count={f.count}>

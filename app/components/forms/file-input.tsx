@@ -10,6 +10,8 @@
  */
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { formatList } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
 
 export type FileInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "value" | "defaultValue"> & {
   /** The button's words (default «اختر ملفاً» / «اختر ملفات» in the page's language). */
@@ -20,14 +22,8 @@ export type FileInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" 
 };
 
 /** The names shown for a selection, in the page's language (a list of several: «أ، ب و ج»). */
-export function chosenFilesText(names: string[], lang: string): string | null {
-  if (names.length === 0) return null;
-  if (names.length === 1) return names[0];
-  try {
-    return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
-  } catch {
-    return names.join(", ");
-  }
+export function chosenFilesText(names: string[], lang: Language): string | null {
+  return names.length ? formatList(names, lang) : null;
 }
 
 export function FileInput({ id: givenId, buttonLabel, className, onChange, multiple, disabled, "aria-describedby": describedBy, ...input }: FileInputProps) {
@@ -52,7 +48,7 @@ export function FileInput({ id: givenId, buttonLabel, className, onChange, multi
     onChange?.(event);
   }
 
-  const shown = chosenFilesText(names, i18n.language);
+  const shown = chosenFilesText(names, i18n.language as Language);
   return (
     <div className={["flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1", className].filter(Boolean).join(" ")} data-file-input="">
       <input

@@ -9,6 +9,7 @@ import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";
 import suggestScript from "#app/enhance/suggest.js?url&no-inline";
 import { Logo } from "./logo.tsx";
 import { LiveTicker } from "./live-ticker.tsx";
+import { DateLine } from "./date-line.tsx";
 
 type HeaderProps = {
   lang: Language;
@@ -81,6 +82,8 @@ export function Header({ lang, siteName, logoUrl, logoFallbackUrl, signedIn }: H
       >
         {t("nav.skipToContent")}
       </a>
+      {/* Today's date, Gregorian and Hijri, when DATE_CALENDARS asks for the Hijri one (decision 0148). */}
+      <DateLine lang={lang} />
       {/* Narrower gaps on the smallest phones: the French logo and the three buttons fill 320px. */}
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-1 px-4 sm:gap-2">
         <Logo src={logoUrl} fallbackSrc={logoFallbackUrl} name={siteName} />

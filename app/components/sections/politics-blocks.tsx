@@ -20,7 +20,7 @@ import {
   storyOf,
 } from "#app/components/sections/section-ui.tsx";
 import { publicUrl } from "#domain/content-types/index.ts";
-import { formatDate, isoDate } from "#domain/format.ts";
+import { formatDate, formatNumber, isoDate, localizeDigits } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { localized } from "#domain/localized.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
@@ -146,7 +146,7 @@ export function PoliticsTimeline({ timeline }: { timeline: TimelineYear[] }) {
         timeline.map((y) => (
           <section key={y.year} aria-labelledby={`year-${y.year}`} className="mb-8" data-testid="timeline-year" data-year={y.year}>
             <h3 id={`year-${y.year}`} className="mb-3 text-2xl font-bold text-desert-700">
-              {y.year}
+              {localizeDigits(String(y.year), lang)}
             </h3>
             <ol className="space-y-6 border-s-2 border-sand-300 ps-5">
               {y.months.map((m) => (
@@ -289,7 +289,7 @@ export function PoliticsSidebar({
               >
                 <span>{t(`politicsPage.regions.${r.region}`)}</span>
                 <span className="rounded-full bg-sand-200 px-2 text-sm" data-testid="region-count">
-                  {r.count}
+                  {formatNumber(lang, r.count)}
                 </span>
               </Link>
             </li>

@@ -11,7 +11,7 @@ import { Byline, type StoryFields } from "#app/components/content/content-card.t
 import { useLanguage } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { localized, textProps } from "#domain/localized.ts";
-import { excerpt as cut } from "#domain/format.ts";
+import { excerpt as cut, formatNumber } from "#domain/format.ts";
 import { publicUrl } from "#domain/content-types/index.ts";
 import type { Language } from "#domain/language.ts";
 import { bylineLinks } from "#domain/authors.ts";
@@ -93,7 +93,7 @@ export function FilterChips({ label, chips, testId }: { label: string; chips: Ch
               }`}
             >
               {c.label}
-              {c.count !== undefined && <span className={c.active ? "text-sand-100" : "text-ink-soft"}>({c.count})</span>}
+              {c.count !== undefined && <span className={c.active ? "text-sand-100" : "text-ink-soft"}>({formatNumber(lang, c.count)})</span>}
             </Link>
           </li>
         ))}
@@ -205,7 +205,7 @@ export function RankedItem({
   return (
     <li className="flex gap-3" data-testid={testId} data-views={views}>
       <span className="text-2xl font-bold text-desert-600" aria-hidden="true">
-        {rank}
+        {formatNumber(lang, rank)}
       </span>
       <div className="min-w-0">
         <Link to={local(href)} className="font-bold leading-snug hover:text-desert-700" {...textProps(lang, title)}>

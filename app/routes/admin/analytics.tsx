@@ -105,7 +105,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             rows={Object.entries(summary.langs)}
             label={t("analytics.langs")}
             keyLabel={t("analytics.col.lang")}
-            nameOf={(key) => t(`language.${key}`)}
+            nameOf={(key) => t(`languageNames.${key}`)}
             testId="analytics-lang"
           />
         </Block>

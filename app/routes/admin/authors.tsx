@@ -5,6 +5,7 @@ import { AdminError } from "#app/components/admin/guard.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
 import { AUTHORS_PER_PAGE, authorName } from "#domain/authors.ts";
 import type { Language } from "#domain/language.ts";
+import { formatNumber } from "#domain/format.ts";
 import { pageParam } from "#domain/query.ts";
 import { textProps } from "#domain/localized.ts";
 import { getDb } from "#server/db/client.server.ts";
@@ -60,7 +61,7 @@ export default function AuthorsPage({ loaderData }: Route.ComponentProps) {
           maxLength={100}
           dir="auto"
           placeholder={t("authors.search")}
-          className="h-11 flex-1 rounded-md border border-sand-300 bg-white px-3"
+          className="h-11 min-w-0 flex-1 rounded-md border border-sand-300 bg-white px-3"
           data-testid="authors-q"
         />
         <button type="submit" className="rounded-md border border-sand-300 px-4 text-sm font-bold hover:bg-sand-100">
@@ -118,7 +119,7 @@ export default function AuthorsPage({ loaderData }: Route.ComponentProps) {
                       {a.user_email ?? "—"}
                     </td>
                     <td className="p-3" data-testid="author-items">
-                      {a.item_count}
+                      {formatNumber(lang, a.item_count)}
                     </td>
                   </tr>
                 );

@@ -16,6 +16,7 @@ import { authMeta } from "#app/lib/auth-meta.ts";
 import { asText, contentTypeOfUrl } from "#domain/content-form.ts";
 import { contentTypeBySegment, type ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
+import { formatList } from "#domain/format.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { getConfig } from "#server/config.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
@@ -75,7 +76,7 @@ async function rowOf(def: ContentTypeDefinition, item: StaffItem, lang: Language
   for (const column of def.columns) values[column.field] = item[column.field] ?? null;
   // The author column shows the item's byline (its profiles, decision 0121, in the back-office's language) when it names any.
   const byline = Array.isArray(item.authors) ? (item.authors as BylineAuthor[]).map((a) => authorName(lang, a)) : [];
-  if ("author_name" in values && byline.length) values.author_name = byline.join("، ");
+  if ("author_name" in values && byline.length) values.author_name = formatList(byline, lang);
   const summary = item[def.summaryField];
   return {
     id: item.id,

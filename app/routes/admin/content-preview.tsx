@@ -47,7 +47,8 @@ export default function PreviewPage({ loaderData }: Route.ComponentProps) {
           {t("newsroom.ui.backToEditor")}
         </Link>
       </div>
-      <div className="bg-sand-50">
+      {/* A pasted address is one unbreakable word: wrapped anywhere rather than widening a phone's screen. */}
+      <div className="bg-sand-50 [overflow-wrap:anywhere]">
         <ContentDetail page={page} />
       </div>
     </div>

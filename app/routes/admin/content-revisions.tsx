@@ -254,7 +254,8 @@ export default function RevisionsPage({ loaderData, actionData }: Route.Componen
         </Notice>
       )}
       {confirm && <RestoreStep target={targetOf(confirm)} back={here} />}
-      <div className="grid gap-5 lg:grid-cols-[18rem_minmax(0,1fr)]">
+      {/* grid-cols-1 (minmax(0, 1fr)) on a phone: an auto track takes the width of the longest one-line title in the versions' list. */}
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-[18rem_minmax(0,1fr)]">
         <CompareView compare={compare} here={here} onRestore={setRestoring} saves={saves} autosaves={autosaves} currentId={currentId} />
         <RevisionsNav saves={saves} autosaves={autosaves} currentId={currentId} compare={compare} />
       </div>

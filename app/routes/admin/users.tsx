@@ -259,14 +259,15 @@ function RoleSelect({ roles, value, id, presets }: { roles: readonly string[]; v
 const primary = "rounded-md bg-desert-600 px-4 py-2 text-sm font-bold text-white hover:bg-desert-700";
 const secondary = "rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100";
 
+/** A toast's title that says what happened (not «تم» above «تم إرسال…»): an invitation sent names itself. */
+const answerTitle = (result: { ok: boolean; intent: Intent }) =>
+  !result.ok ? "staff.failedTitle" : result.intent === "invite" || result.intent === "resend" ? `desk.staffDone.${result.intent}` : "staff.doneTitle";
+
 export default function UsersPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language as Language;
   const result = actionData;
-  useAnswerToast(
-    result ? { title: result.ok ? "staff.doneTitle" : "staff.failedTitle", message: result.message, variant: result.ok ? "success" : "destructive" } : null,
-    result?.at,
-  );
+  useAnswerToast(result ? { title: answerTitle(result), message: result.message, variant: result.ok ? "success" : "destructive" } : null, result?.at);
   const inviteErrors = result?.intent === "invite" ? result.errors : undefined;
 
   return (

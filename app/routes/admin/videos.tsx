@@ -21,7 +21,7 @@ import { DeleteDialog, DeleteStep, type DeleteTarget } from "#app/components/adm
 import { VideoUploadForm } from "#app/components/admin/video-upload.tsx";
 import { formatNumber } from "#domain/plural.ts";
 import { UploadProgress } from "#app/components/admin/upload-progress.tsx";
-import { uploadFailureText, useUpload } from "#app/components/admin/use-upload.ts";
+import { useUpload, useUploadFailureText } from "#app/components/admin/use-upload.ts";
 import { isSameFile, resumeVideoUpload, storedVideoUploads, uploadOffset, type StoredVideoUpload } from "#app/lib/resumable-upload.ts";
 
 /**
@@ -124,6 +124,7 @@ function ResumeUpload({ guid, interrupted, onDone }: { guid: string; interrupted
   const megabytes = useMegabytes();
   const chooser = useRef<HTMLInputElement>(null);
   const upload = useUpload({ started: 0, sent: 99 });
+  const failureText = useUploadFailureText(["video"]);
 
   async function chosen(file: File | undefined) {
     if (!file) return;
@@ -143,7 +144,7 @@ function ResumeUpload({ guid, interrupted, onDone }: { guid: string; interrupted
     } catch (error) {
       toast({
         title: t("newsroom.ui.videos.uploadFailedTitle"),
-        description: uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("newsroom.ui.videos.uploadPutFailed")),
+        description: failureText(error, t("newsroom.ui.videos.uploadPutFailed")),
         variant: "destructive",
         duration: 6000,
       });
@@ -314,7 +315,7 @@ export default function AdminVideos({ loaderData, actionData }: Route.ComponentP
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.duration")}</dt>
                   <dd className="text-start">
                     <bdi dir="ltr" className="tabular-nums" data-testid="video-duration">
-                      {formatDuration(v.length)}
+                      {formatDuration(v.length, lang)}
                     </bdi>
                   </dd>
                   <dt className="text-ink-soft">{t("newsroom.ui.videos.views")}</dt>

@@ -15,7 +15,7 @@ import {
   type ArchivePeriod,
 } from "#domain/archive.ts";
 import { formatCalendarDay } from "#domain/calendar.ts";
-import { formatDate } from "#domain/format.ts";
+import { formatDate, formatNumber, localizeDigits } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { cursorParam } from "#domain/listings.ts";
 import { localized, textProps } from "#domain/localized.ts";
@@ -28,7 +28,7 @@ import { notFound } from "#server/http/responses.server.ts";
 /** The period's name in a language: the year, «مايو 2025», «3 mai 2025». */
 function periodName(period: ArchivePeriod, lang: Language): string {
   const { year, month, day } = period;
-  if (month === undefined) return String(year);
+  if (month === undefined) return localizeDigits(String(year), lang);
   const first = `${year}-${String(month).padStart(2, "0")}-${String(day ?? 1).padStart(2, "0")}`;
   return day === undefined ? formatDate(`${first}T00:00:00Z`, lang, "month") : formatCalendarDay(first, lang, "date");
 }
@@ -115,7 +115,7 @@ export default function ArchivePage({ loaderData }: Route.ComponentProps) {
                     data-count={c.count}
                   >
                     <span>{unitName(c.unit)}</span>
-                    <span className="text-ink-soft">({c.count})</span>
+                    <span className="text-ink-soft">({formatNumber(lang, c.count)})</span>
                   </a>
                 </li>
               ))}

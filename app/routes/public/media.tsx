@@ -208,7 +208,7 @@ function MediaTile({ item, eager = false }: { item: MediaCard; eager?: boolean }
         </span>
         {showDuration ? (
           <span className="absolute bottom-2 end-2 rounded bg-black/75 px-1.5 py-0.5 text-sm font-bold text-white" dir="ltr">
-            {formatDuration(item.durationSeconds)}
+            {formatDuration(item.durationSeconds, lang)}
           </span>
         ) : null}
       </div>

@@ -212,7 +212,7 @@ function videoFilterData(v: VideoCard) {
 
 function VideoTile({ video, eager, lang }: { video: VideoCard; eager: boolean; lang: Language }) {
   const { t } = useTranslation();
-  const duration = formatDuration(video.length);
+  const duration = formatDuration(video.length, lang);
   // Without JavaScript the tile links to the file itself, which the browser plays on its own.
   const href = video.playback.mp4 ?? video.playback.hls ?? video.playback.embed ?? "#";
   return (

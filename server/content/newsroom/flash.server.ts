@@ -27,7 +27,8 @@ export function flashCookie(flash: NewsroomFlash): string {
   return cookieOf(JSON.stringify(flash), 60);
 }
 
-const isKey = (value: unknown): value is string => typeof value === "string" && /^newsroom\.[\w.]{1,80}$/.test(value);
+// desk.upload.*: a refused image's complete message (domain/upload-types.ts, issue 46).
+const isKey = (value: unknown): value is string => typeof value === "string" && /^(?:newsroom|desk)\.[\w.]{1,80}$/.test(value);
 
 function parse(raw: string): NewsroomFlash | null {
   if (!raw) return null;

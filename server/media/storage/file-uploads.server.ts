@@ -10,6 +10,7 @@
 import { CAPTIONS_MAX_MB, CAPTIONS_MIME, isWebVtt } from "#domain/captions.ts";
 import { CONTENT_TYPE_DEFINITIONS } from "#domain/content-types/index.ts";
 import { LIBRARY_FOLDER } from "#domain/library.ts";
+import { IMAGE_MIME_TYPES, unsupportedFile, type UploadTypeKind } from "#domain/upload-types.ts";
 import { arabic } from "#server/http/errors.server.ts";
 import { logger } from "#server/ops/logger.server.ts";
 import { collect } from "./driver.server.ts";
@@ -36,8 +37,21 @@ export const IMAGE_UPLOAD_FOLDERS: ReadonlySet<string> = new Set(foldersOf(["ima
 /** Files uploaded straight into the media library (/admin/library): images, audio and PDF, no captions. */
 const isLibraryFolder = (folder: string) => folder === LIBRARY_FOLDER;
 
+/** What a folder takes, named in its refusal (domain/upload-types.ts) so that the message is complete. */
+function unsupportedIn(folder: string): ReturnType<typeof refuse> {
+  const kinds: UploadTypeKind[] = isLibraryFolder(folder)
+    ? ["image", "audio", "document"]
+    : CAPTIONS_FOLDERS.has(folder)
+      ? ["captions"]
+      : IMAGE_UPLOAD_FOLDERS.has(folder)
+        ? ["image"]
+        : ["audio", "document"];
+  const { key, values } = unsupportedFile(kinds);
+  return refuse(415, arabic(key, values));
+}
+
 /** The image types a form's image field takes (storeImage's signatures); SVG is not one: it can carry script. */
-const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
+const IMAGE_TYPES: ReadonlySet<string> = new Set(IMAGE_MIME_TYPES);
 
 type Accepted = { kind: "audio" | "document" | "captions" | "image"; maxBytes: number };
 
@@ -86,19 +100,19 @@ export function createFileUploadServer(options: FileUploadOptions) {
     refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload files" },
     async onCreate({ size, metadata, request }) {
       const accepted = acceptedType(metadata.filetype ?? "");
-      if (!accepted) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      if (!accepted) throw unsupportedIn(metadata.folder ?? "");
       if (size > accepted.maxBytes) throw refuse(413, arabic("newsroom.v.fileTooLarge", { max: accepted.maxBytes / MB }));
       const folder = metadata.folder ?? "";
       // Who uploads it, for the media library (the guard already let the request in); never what the client says.
       const user = (await options.authorize(request).catch(() => null)) as { id?: unknown } | null;
       metadata.uploadedBy = typeof user?.id === "string" ? user.id : "";
       if (isLibraryFolder(folder)) {
-        if (accepted.kind === "captions") throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+        if (accepted.kind === "captions") throw unsupportedIn(folder);
         return metadata;
       }
       if (!FILE_UPLOAD_FOLDERS.has(folder) && !IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(400, "Upload-Metadata needs the folder of a file or image field");
-      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
-      if ((accepted.kind === "image") !== IMAGE_UPLOAD_FOLDERS.has(folder)) throw refuse(415, arabic("newsroom.v.fileUnsupported"));
+      if ((accepted.kind === "captions") !== CAPTIONS_FOLDERS.has(folder)) throw unsupportedIn(folder);
+      if ((accepted.kind === "image") !== IMAGE_UPLOAD_FOLDERS.has(folder)) throw unsupportedIn(folder);
       return metadata;
     },
     async onComplete({ head, size, metadata, open }) {
@@ -114,7 +128,7 @@ export function createFileUploadServer(options: FileUploadOptions) {
         return { [FILE_URL_HEADER]: stored.url };
       }
       const real = sniffed(accepted.kind, head);
-      if (!real) throw refuse(415, arabic(accepted.kind === "captions" ? "newsroom.v.captionsNotVtt" : "newsroom.v.fileUnsupported"));
+      if (!real) throw accepted.kind === "captions" ? refuse(415, arabic("newsroom.v.captionsNotVtt")) : unsupportedIn(metadata.folder);
       const stored = await options
         .storage()
         .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), await open(), real.mime, size)

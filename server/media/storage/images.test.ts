@@ -151,15 +151,15 @@ describe("resized copies of an uploaded image", () => {
     const corrupt = Buffer.concat([good.subarray(0, 20), Buffer.alloc(2000, 0x5a)]);
     const refusal = await upload(corrupt, "broken.jpg", storage).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(UploadError);
-    expect((refusal as UploadError).messageKey).toBe("newsroom.v.fileUnsupported");
+    expect((refusal as UploadError).messageKey).toBe("desk.upload.unsupported");
     // A real JPEG cut short: its header reads, its pixels do not.
     const cut = await upload(good.subarray(0, Math.floor(good.length / 2)), "cut.jpg", storage).catch((e: unknown) => e);
-    expect((cut as UploadError).messageKey).toBe("newsroom.v.fileUnsupported");
+    expect((cut as UploadError).messageKey).toBe("desk.upload.unsupported");
 
     // A PNG declaring 20000×20000 (400 MP) in a few hundred bytes: refused from its header, never decoded.
     const bomb = pngHeaderOnly(20_000, 20_000);
     const bombRefusal = await upload(bomb, "bomb.png", storage).catch((e: unknown) => e);
-    expect((bombRefusal as UploadError).messageKey).toBe("newsroom.v.fileUnsupported");
+    expect((bombRefusal as UploadError).messageKey).toBe("desk.upload.unsupported");
     expect(files()).toEqual([]);
   });
 

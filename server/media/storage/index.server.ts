@@ -30,6 +30,7 @@ import {
 import { storeImageWithVariants, UndecodableImage } from "./images.server.ts";
 import { S3Storage } from "./s3.server.ts";
 import type { ImageFormat } from "#domain/image-sources.ts";
+import { unsupportedFile } from "#domain/upload-types.ts";
 
 export { StorageError, type ListedObject, type Storage, type StorageBody, type StoredFile } from "./driver.server.ts";
 
@@ -80,6 +81,12 @@ export function safeFileName(name: string, extension: string): string {
   return `${base}.${extension}`;
 }
 
+/** A picture refused for its type, with the types that are taken (the spec's words stop at «…»). */
+const imageUnsupported = () => {
+  const { key, values } = unsupportedFile(["image"]);
+  return new UploadError(key, values);
+};
+
 /** The checks of the file checker for an image; answers the stored type and extension. */
 export function checkImage(name: string, size: number, head: Uint8Array): Sniffed {
   if (!name && size === 0) throw new UploadError("newsroom.v.fileMissing");
@@ -88,7 +95,7 @@ export function checkImage(name: string, size: number, head: Uint8Array): Sniffe
   if (size === 0) throw new UploadError("newsroom.v.fileMissing");
   if (size > UPLOAD_LIMITS_MB.image * 1024 * 1024) throw new UploadError("newsroom.v.fileTooLarge", { max: UPLOAD_LIMITS_MB.image });
   const sniffed = sniffImage(head);
-  if (!sniffed) throw new UploadError("newsroom.v.fileUnsupported");
+  if (!sniffed) throw imageUnsupported();
   return sniffed;
 }
 
@@ -233,7 +240,7 @@ export async function storeImageBytes(name: string, body: Uint8Array, folder: st
     // Resized copies beside it, upright and without metadata (decision 0104); answers the original.
     return await storeImageWithVariants(target, folder, safeFileName(name, sniffed.extension), body, sniffed.extension as ImageFormat);
   } catch (error) {
-    if (error instanceof UndecodableImage) throw new UploadError("newsroom.v.fileUnsupported");
+    if (error instanceof UndecodableImage) throw imageUnsupported();
     throw error;
   }
 }

@@ -114,7 +114,7 @@ describe.each(testDatabaseKinds)("the embedded video pipeline on %s", (kind) => 
     });
     expect(await refusal(await create(100, { guid: video.guid, filename: "song.mp3", filetype: "audio/mpeg" }))).toEqual({
       status: 415,
-      error: "يرجى اختيار ملف فيديو صالح (video/*)",
+      error: "نوع الملف غير مدعوم. الأنواع المقبولة: MP4, MOV, WebM, AVI, WMV.",
     });
     expect((await create(501 * 1024 * 1024, { guid: video.guid, filename: "big.mp4", filetype: "video/mp4" })).status).toBe(413);
     expect((await create(100, { guid: "11111111-2222-4333-8444-555555555555", filename: "a.mp4", filetype: "video/mp4" })).status).toBe(404);
@@ -126,7 +126,7 @@ describe.each(testDatabaseKinds)("the embedded video pipeline on %s", (kind) => 
     expect(created.status).toBe(201);
     const res = await patch(uploadUrl(created), 0, text);
     expect(res.status).toBe(415);
-    expect(await library.get(video.guid)).toMatchObject({ status: 5, failureReason: "يرجى اختيار ملف فيديو صالح (video/*)" });
+    expect(await library.get(video.guid)).toMatchObject({ status: 5, failureReason: "نوع الملف غير مدعوم. الأنواع المقبولة: MP4, MOV, WebM, AVI, WMV." });
     expect(fs.existsSync(path.join(dataDir, "videos", video.guid, SOURCE_FILE))).toBe(false);
   });
 

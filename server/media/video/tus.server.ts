@@ -17,6 +17,7 @@ import { logger } from "#server/ops/logger.server.ts";
 import { UPLOAD_LIMITS_MB, type Storage } from "#server/media/storage/index.server.ts";
 import { sniffMedia } from "#server/media/storage/file-types.server.ts";
 import { createTusEndpoint, refuse, uploadStoreFor, type UploadRate } from "#server/media/storage/tus.server.ts";
+import { unsupportedFile } from "#domain/upload-types.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { LOCAL_TUS_PATH } from "./local.server.ts";
 import { SOURCE_FILE, videoFileKey } from "./processing.server.ts";
@@ -40,6 +41,12 @@ export type LocalTusOptions = {
   sharedStorage?: Storage | null;
 };
 
+/** A file refused for not being a video, naming the video types taken (domain/upload-types.ts). */
+const videoUnsupported = () => {
+  const { key, values } = unsupportedFile(["video"]);
+  return arabic(key, values);
+};
+
 export function createLocalTusServer(options: LocalTusOptions) {
   const videosDir = path.join(options.dataDir, "videos");
   const shared = options.sharedStorage ?? null;
@@ -52,7 +59,7 @@ export function createLocalTusServer(options: LocalTusOptions) {
     refusals: { unauthenticated: "Sign in to upload", forbidden: "You may not upload videos" },
     async onCreate({ metadata }) {
       const guid = (metadata.guid ?? "").toLowerCase();
-      if (!(metadata.filetype ?? "").startsWith("video/")) throw refuse(415, arabic("newsroom.v.videoInvalid"));
+      if (!(metadata.filetype ?? "").startsWith("video/")) throw refuse(415, videoUnsupported());
       if (!isVideoId(guid)) throw refuse(400, "Upload-Metadata needs the guid of a video created by POST /api/admin/videos");
       const db = await options.db();
       const [video] = await db.select({ status: videos.status }).from(videos).where(eq(videos.guid, guid)).limit(1);
@@ -65,7 +72,7 @@ export function createLocalTusServer(options: LocalTusOptions) {
       const db = await options.db();
       const media = sniffMedia(head);
       if (media?.kind !== "video") {
-        const reason = arabic("newsroom.v.videoInvalid");
+        const reason = videoUnsupported();
         await db.update(videos).set({ status: VIDEO_STATUS.failed, failureReason: reason, updatedAt: new Date() }).where(eq(videos.guid, guid));
         throw refuse(415, reason);
       }

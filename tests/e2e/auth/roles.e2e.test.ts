@@ -101,6 +101,10 @@ describe.skipIf(!hasChromium)("inviting with a ready-made role (issue 40)", () =
         const result = page.locator('[data-testid="users-result"]');
         await result.waitFor();
         expect(await result.getAttribute("data-ok")).toBe("true");
+        // The toast says what happened once (issue 46: it said «تم / تم»): the invitation, then what comes next.
+        const toast = page.locator('[data-testid="toast"]', { hasText: lang === "ar" ? "أُرسلت الدعوة" : "Invitation envoyée" });
+        await toast.waitFor();
+        expect(await toast.textContent()).toContain(lang === "ar" ? "رابطًا لتفعيل حسابه" : "un lien pour activer son compte");
         // The new account is listed with the writer's name.
         const row = page.locator(`[data-testid="account"][data-email="${email}"]`);
         await row.waitFor();

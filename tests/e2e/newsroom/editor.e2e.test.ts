@@ -213,7 +213,9 @@ describe.skipIf(!hasChromium)("the newsroom's screens", () => {
       await page.click('[data-testid="save"]');
       await page.waitForURL((url) => url.pathname === "/admin/news");
       const toast = await expectToast(page, "خطأ في رفع الصورة");
-      expect(await toast.textContent()).toContain("فشل في رفع الصورة: نوع الملف غير مدعوم... سيتم حفظ الخبر بدون صورة.");
+      expect(await toast.textContent()).toContain(
+        "فشل في رفع الصورة: نوع الملف غير مدعوم. الأنواع المقبولة: JPEG, PNG, GIF, WebP, AVIF. سيتم حفظ الخبر بدون صورة.",
+      );
       const id = Number(await page.locator('[data-testid="content-row"]', { hasText: title }).getAttribute("data-id"));
       expect((await staffItem(base, server.personas.editor.cookie, "news", id)).image_url).toBeNull();
     });

@@ -158,6 +158,29 @@ describe.skipIf(!hasChromium)("revisions that can be compared", () => {
     await context.close();
   });
 
+  it("does not list a publish time both sides show the same, and shows every time on a 24-hour clock (issue 46)", async () => {
+    // Made through the API: its publish time is the moment of the save, seconds and all; the editor's form then
+    // saves it to the minute it shows. Both sides show the same time: not a change.
+    const title = `مقال بوقت نشر ${Date.now().toString(36)}`;
+    const id = await article(title);
+    const { context, page } = await as({ viewport: DESKTOP });
+    await keepEvidence(page, "revisions-same-time", async () => {
+      await open(page, `${base}/admin/articles/${id}`);
+      await page.fill('[data-testid="input-title"]', `${title} معدل`);
+      await saveAndExpectToast(page, "articles", "تم تحديث المقال بنجاح!");
+      await open(page, `${base}/admin/articles/${id}/revisions`);
+      await page.waitForSelector('[data-testid="diff-title"]');
+      expect(await page.$$eval('[data-testid^="diff-"][aria-labelledby]', (s) => s.map((x) => x.getAttribute("data-testid")))).toEqual(["diff-title"]);
+      // The versions' times: hours and minutes, no «ص»/«م» of a 12-hour clock.
+      for (const head of ['[data-testid="head-before"]', '[data-testid="head-after"]']) {
+        const text = (await page.textContent(head)) ?? "";
+        expect(text).toMatch(/[0-9٠-٩]{2}:[0-9٠-٩]{2}/);
+        expect(text).not.toMatch(/[0-9٠-٩]{2}:[0-9٠-٩]{2}\s*[صم](?![\u0621-\u064A])/u);
+      }
+    });
+    await context.close();
+  });
+
   it("asks first without JavaScript too, through a confirmation step", async () => {
     const title = `مقال دون جافاسكربت ${Date.now().toString(36)}`;
     const id = await article(title);

@@ -275,6 +275,43 @@ describe.skipIf(!hasChromium)("tags", () => {
     expect((await call("DELETE", `/api/admin/tags/${atar.id}`)).status).toBe(404);
   });
 
+  it("takes the existing tag a name is with or without «ال» on Enter, in Arabic and French, on a phone and a desktop (issue 46)", async () => {
+    const first = await newsWith("خبر عن مخطوطات شنقيط", ["المخطوطات"]);
+    const manuscripts = first.tags[0];
+    // The JSON API too: both spellings on one item are one tag, the one that exists.
+    const both = await newsWith("خبر عن مخطوطات وادان", ["مخطوطات", "المخطوطات"]);
+    expect(both.tags.map((t) => t.id)).toEqual([manuscripts.id]);
+    for (const [locale, viewport] of [
+      ["ar", PHONE],
+      ["fr", DESKTOP],
+    ] as const) {
+      const { context, page } = await signedInPage(ctx.browser, ctx.server, ctx.server.personas.editor, { viewport, locale });
+      await keepEvidence(page, `tags-same-${locale}`, async () => {
+        await open(page, `${base}/admin/news/new`);
+        const input = page.locator('[data-testid="tags-input"]');
+        await input.pressSequentially("مخطوطات");
+        await page.locator('[data-testid="tag-suggestion"]', { hasText: "المخطوطات" }).waitFor();
+        // No "new tag" is offered for a name a tag already is; Enter, no arrow pressed, takes that tag.
+        expect(await page.locator('[data-testid="tag-suggestion-create"]').count()).toBe(0);
+        await input.press("Enter");
+        const chips = page.locator('[data-testid="tag-chip"]');
+        await expect.poll(() => chips.allTextContents()).toEqual(["المخطوطات"]);
+        // A new tag, then the same one without its article: not a second chip.
+        await input.pressSequentially("التراث الشفهي");
+        await page.locator('[data-testid="tag-suggestion-create"]').waitFor();
+        await input.press("Enter");
+        await input.pressSequentially("تراث الشفهي");
+        await input.press("Enter");
+        await expect.poll(() => chips.allTextContents()).toEqual(["المخطوطات", "التراث الشفهي"]);
+        expect(await page.inputValue('[data-testid="input-tags"]')).toBe("المخطوطات,التراث الشفهي");
+        expect(await page.locator('[data-testid="tags-announcement"]').textContent()).toContain("تراث الشفهي");
+        expect(await mainViolations(page)).toEqual([]);
+        expect(await horizontalOverflow(page)).toBe(0);
+      });
+      await context.close();
+    }
+  });
+
   it("keeps the tags screen accessible and within a phone's width, in Arabic and French", async () => {
     await newsWith("خبر عن النعمة وولاتة", ["النعمة", "ولاتة"]);
     for (const [locale, viewport] of [

@@ -2,6 +2,8 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { StatusBadge } from "#app/components/admin/content-table.tsx";
 import { dayOf, timeOf } from "#domain/calendar.ts";
+import { localizeDigits } from "#domain/format.ts";
+import type { Language } from "#domain/language.ts";
 import { definitionOf, type ContentType } from "#domain/content-types/index.ts";
 import type { CalendarItem } from "#server/content/calendar.server.ts";
 import { keyOf } from "./move-answer.ts";
@@ -29,7 +31,7 @@ type EntryProps = { item: CalendarItem; canMove: boolean; onMove: (item: Calenda
 
 /** One item on the calendar: its time, type and state, its title (a link to its editor), and "move". */
 export function CalendarEntry({ item, canMove, onMove, dragOf }: EntryProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const key = keyOf(item);
   const at = new Date(item.publish_date);
   const { dragged, ...drag } = dragOf(key);
@@ -47,7 +49,7 @@ export function CalendarEntry({ item, canMove, onMove, dragOf }: EntryProps) {
     >
       <div className="flex flex-wrap items-center gap-1.5">
         <time dateTime={item.publish_date} className="font-bold tabular-nums" dir="ltr" data-testid="calendar-time">
-          {timeOf(at)}
+          {localizeDigits(timeOf(at), i18n.language as Language)}
         </time>
         <TypeBadge type={item.type} />
         <StatusBadge status={item.status} />

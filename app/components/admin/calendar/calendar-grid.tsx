@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { calendarHref, dayOf, formatCalendarDay, hourOf } from "#domain/calendar.ts";
 import type { Language } from "#domain/language.ts";
+import { localizeDigits } from "#domain/format.ts";
 import type { CalendarItem } from "#server/content/calendar.server.ts";
 import { CalendarEntry } from "./calendar-entry.tsx";
 import { keyOf } from "./move-answer.ts";
@@ -48,7 +49,7 @@ export function WeekGrid({ days, today, ...grid }: GridProps & { days: readonly 
 
 /** The day: 24 hours, each a place to drop an item. */
 export function DayHours({ day, ...grid }: GridProps & { day: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <ol className="divide-y divide-sand-200 rounded-lg border border-sand-200 bg-white" data-testid="calendar-hours">
       {Array.from({ length: 24 }, (_, hour) => {
@@ -61,7 +62,9 @@ export function DayHours({ day, ...grid }: GridProps & { day: string }) {
             data-hour={hour}
             {...grid.dropOn({ day, hour })}
           >
-            <span className="w-12 shrink-0 pt-2 text-sm tabular-nums text-ink-soft" dir="ltr">{`${pad(hour)}:00`}</span>
+            <span className="w-12 shrink-0 pt-2 text-sm tabular-nums text-ink-soft" dir="ltr">
+              {localizeDigits(`${pad(hour)}:00`, i18n.language as Language)}
+            </span>
             {own.length ? <Entries own={own} className="min-w-0 flex-1 space-y-2" {...grid} /> : <span className="sr-only">{t("calendar.emptyHour")}</span>}
           </li>
         );

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { UploadProgress } from "#app/components/admin/upload-progress.tsx";
-import { uploadFailureText, useUpload } from "#app/components/admin/use-upload.ts";
+import { useUpload, useUploadFailureText } from "#app/components/admin/use-upload.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { useCount } from "#app/lib/i18n.ts";
@@ -19,6 +19,7 @@ export function LibraryUpload() {
   const toast = useToast();
   const revalidator = useRevalidator();
   const upload = useUpload(FILE_STEPS);
+  const failureText = useUploadFailureText(["image", "audio", "document"]);
   const formRef = useRef<HTMLFormElement>(null);
   const [current, setCurrent] = useState<{ name: string; index: number; of: number } | null>(null);
   const cancelled = useRef(false);
@@ -41,7 +42,7 @@ export function LibraryUpload() {
         const url = await upload.run((steps) => uploadFileToStorage(file, LIBRARY_FOLDER, steps));
         if (url) done++;
       } catch (error) {
-        const reason = uploadFailureText(error, t("newsroom.ui.videos.timedOut"), t("library.unsupported"));
+        const reason = failureText(error, t("library.unsupported"));
         toast({ title: t("library.uploadFailedTitle"), description: t("library.uploadFailed", { name: file.name, reason }), variant: "destructive" });
       }
     }

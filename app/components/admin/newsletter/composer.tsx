@@ -8,7 +8,7 @@ import type { Language } from "#domain/language.ts";
 import { NEWSLETTER_LIMITS } from "#domain/newsletter-sends.ts";
 import { formatNumber } from "#domain/plural.ts";
 import { ComposedItems } from "./composed-items.tsx";
-import { inputClass, LANGUAGE_NAMES, primaryButton, smallButton, type ComposedItem, type NewsletterAnswer, type NewsletterView } from "./newsletter-types.ts";
+import { inputClass, primaryButton, smallButton, type ComposedItem, type NewsletterAnswer, type NewsletterView } from "./newsletter-types.ts";
 
 type ComposerProps = { view: NewsletterView; initial: ComposedItem[]; recent: ComposedItem[]; audience: number; subject: string };
 
@@ -32,7 +32,7 @@ export function Composer({ view, initial, recent, audience, subject }: ComposerP
         {t(view.kind === "digest" ? `newsletterAdmin.composeDigest.${view.period}` : "newsletterAdmin.composeItem")}
       </h2>
       <p className="mt-1 text-sm text-ink-soft" data-testid="newsletter-audience" data-count={audience}>
-        {t("newsletterAdmin.audience", { total: formatNumber(lang, audience), language: LANGUAGE_NAMES[view.language] })}
+        {t("newsletterAdmin.audience", { total: formatNumber(lang, audience), language: t(`languageNames.${view.language}`) })}
       </p>
       <composer.Form method="post" className="mt-4 space-y-4" id="newsletter-form">
         <input type="hidden" name="kind" value={view.kind} />
@@ -153,7 +153,7 @@ function SendConfirmation({ open, onClose, audience, language }: ConfirmationPro
           {t("newsletterAdmin.confirmTitle")}
         </h2>
         <p id="newsletter-confirm-text" className="mt-2">
-          {t("newsletterAdmin.confirmText", { total: formatNumber(lang, audience), language: LANGUAGE_NAMES[language] })}
+          {t("newsletterAdmin.confirmText", { total: formatNumber(lang, audience), language: t(`languageNames.${language}`) })}
         </p>
         <div className="mt-5 flex justify-end gap-2">
           <button type="button" className={cancelButtonClass} onClick={onClose}>

@@ -43,7 +43,7 @@ export function SendsTable({ sends }: { sends: SendSummary[] }) {
                   </td>
                   <td className="p-2 whitespace-nowrap">
                     {t(s.kind === "digest" ? `newsletterAdmin.periods.${s.period ?? "daily"}` : "newsletterAdmin.kinds.item")} ·{" "}
-                    {LANGUAGE_NAMES[s.language] ?? s.language}
+                    {LANGUAGE_NAMES[s.language] ? t(`languageNames.${s.language}`) : s.language}
                   </td>
                   <td className="p-2 whitespace-nowrap" title={s.lastError ?? undefined}>
                     {t(`newsletterAdmin.states.${s.state}`)}

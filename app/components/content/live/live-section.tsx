@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { excerpt, formatDate, isoDate } from "#domain/format.ts";
+import { dateLocale, excerpt, formatDate, isoDate, numberLocale } from "#domain/format.ts";
 import { LANGUAGE_PREFIX } from "#domain/addresses.ts";
 import { entryAnchor, entryText, type LiveEntry } from "#domain/live.ts";
 import type { LivePageData } from "#domain/detail-view.ts";
@@ -108,6 +108,8 @@ export function LiveSection({ live, path }: { live: LivePageData; path: string }
         data-entries={LANGUAGE_PREFIX[lang] + live.entriesPath}
         data-prefix={LANGUAGE_PREFIX[lang]}
         data-poll-ms={live.pollMs}
+        data-date-locale={dateLocale(lang)}
+        data-number-locale={numberLocale(lang)}
       >
         {entries.map((entry) => (
           <LiveEntryView key={entry.id} entry={entry} lang={lang} />
