@@ -24,7 +24,7 @@ export const PREFIXED_LANGUAGES = LANGUAGES.filter((lang) => LANGUAGE_PREFIX[lan
  * (`…/feed.xml`, `rss.xml` have a twin per language).
  */
 const SHARED_PATHS =
-  /^\/(?:admin|api|assets|uploads|files|fonts|social|language|sitemaps|\.well-known)(?:\/|$)|^\/auth\/sign-out(?:\/|$)|^\/(?:sitemap\.xml|robots\.txt)$/;
+  /^\/(?:admin|api|assets|uploads|files|fonts|social|language|preferences|sitemaps|\.well-known)(?:\/|$)|^\/auth\/sign-out(?:\/|$)|^\/(?:sitemap\.xml|robots\.txt)$/;
 const FILE = /\/[^/]*\.(?!xml$)[a-z0-9]+$/i;
 
 /** Splits a path into its address language (null: none named, that is Arabic or a shared address) and the rest. */

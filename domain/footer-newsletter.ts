@@ -5,7 +5,15 @@
  * alternate keeps it) and says nothing about the reader, so the page that shows it may be kept by any cache.
  */
 
+import { splitAddress } from "./addresses.ts";
+
 export const FOOTER_NEWSLETTER_ANCHOR = "newsletter";
+
+/** Pages with a sign-up of their own (public-site.md: /opinion's), where the footer's would be the same form twice. */
+const OWN_SIGN_UP = new Set(["/opinion"]);
+
+/** Whether the page at `pathname` (any language's address) shows the footer's sign-up. */
+export const showsFooterNewsletter = (pathname: string) => !OWN_SIGN_UP.has(splitAddress(pathname).path);
 
 export const FOOTER_NEWSLETTER_OUTCOMES = ["sent", "required", "invalid", "limited", "failed"] as const;
 export type FooterNewsletterOutcome = (typeof FOOTER_NEWSLETTER_OUTCOMES)[number];

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { FOOTER_LINKS } from "#domain/navigation.ts";
-import { FOOTER_NEWSLETTER_ANCHOR, footerNewsletterBack, footerNewsletterOutcome } from "#domain/footer-newsletter.ts";
+import { FOOTER_NEWSLETTER_ANCHOR, footerNewsletterBack, footerNewsletterOutcome, showsFooterNewsletter } from "#domain/footer-newsletter.ts";
 import formsScript from "#app/enhance/forms.js?url&no-inline";
 import { InputField } from "#app/components/forms/field.tsx";
 import { localizeDigits } from "#domain/format.ts";
@@ -146,9 +146,10 @@ function FooterNewsletter() {
 export function Footer({ siteName, logoUrl, logoFallbackUrl, social, year }: FooterProps) {
   const { t, i18n } = useTranslation();
   const socialClass = "inline-flex h-10 w-10 items-center justify-center rounded-full bg-white/10 text-white hover:bg-desert-600";
+  const { pathname } = useLocation();
   return (
     <footer className="mt-16 bg-ink text-sand-200" data-testid="site-footer">
-      <FooterNewsletter />
+      {showsFooterNewsletter(pathname) && <FooterNewsletter />}
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-5">
         <div className="lg:col-span-2">
           <Logo src={logoUrl} fallbackSrc={logoFallbackUrl} name={siteName} className="[&_span]:text-white" />

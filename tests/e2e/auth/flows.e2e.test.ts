@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { hasChromium, hydrated, launchBrowser, newPage, PHONE, renderedFrames } from "#tests/e2e/support/browser.ts";
+import { hasChromium, hydrated, launchBrowser, newPage, PHONE, renderedFrames, recordFormPosts } from "#tests/e2e/support/browser.ts";
 import { horizontalOverflow, seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
 import { setSessionExpiry } from "#tests/helpers/auth.ts";
 import { startSmtpReceiver } from "#tests/helpers/smtp.ts";
@@ -195,8 +195,7 @@ describe.skipIf(!hasChromium)("accounts in the browser", () => {
 
   it("checks the form in the browser before anything is sent", async () => {
     const { context, page } = await visitor("10.3.0.6");
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+    const posts = recordFormPosts(page);
     await page.goto(`${base}/auth?mode=signup`);
     await hydrated(page);
     await page.fill('[data-testid="input-email"]', "not-an-email");

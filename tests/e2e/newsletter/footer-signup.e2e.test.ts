@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE, recordFormPosts } from "#tests/e2e/support/browser.ts";
 import { allA11yViolations, horizontalOverflow } from "#tests/e2e/support/a11y.ts";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 
@@ -135,8 +135,7 @@ describe.skipIf(!hasChromium)("the footer's newsletter sign-up", () => {
 
   it("a bad address with JavaScript: the message at the field, nothing sent, what was typed kept", async () => {
     const { context, page } = await open(detailPath, "ar", PHONE, true);
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+    const posts = recordFormPosts(page);
     const field = page.locator("#footer-newsletter-email");
     await field.focus();
     await field.fill("not-an-address");

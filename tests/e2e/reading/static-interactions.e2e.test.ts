@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE, recordFormPosts } from "#tests/e2e/support/browser.ts";
 import ar from "#domain/locales/ar/common.json" with { type: "json" };
 
 const base = sharedServer().baseUrl;
@@ -83,8 +83,7 @@ describe.skipIf(!hasChromium)("public pages without React, with JavaScript and w
 
   it("the forms' checks in the page: the server's messages, cleared as the reader corrects, nothing sent until right", async () => {
     const { page, context, errors } = await newPage(browser, { viewport: PHONE });
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+    const posts = recordFormPosts(page);
     await page.goto(base + "/opinion");
     await hydrated(page);
     // Newsletter: an empty address, then a wrong one, each with the server's message in Arabic.

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedServer } from "#tests/e2e/support/workers.ts";
 import type { Browser } from "playwright-core";
-import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE } from "#tests/e2e/support/browser.ts";
+import { DESKTOP, hasChromium, hydrated, launchBrowser, newPage, PHONE, recordFormPosts } from "#tests/e2e/support/browser.ts";
 
 const base = sharedServer().baseUrl;
 
@@ -57,8 +57,7 @@ describe.skipIf(!hasChromium)("opinion page", () => {
     await page.goto(base + "/opinion");
     await hydrated(page);
     const box = page.getByTestId("write-article");
-    const posts: string[] = [];
-    page.on("request", (r) => r.method() === "POST" && posts.push(r.url()));
+    const posts = recordFormPosts(page);
     await page.getByTestId("proposal-submit").click();
     await box.getByTestId("proposal-error-name").waitFor();
     expect(await box.getByTestId("proposal-error-name").textContent()).toBe("يرجى ملء جميع الحقول المطلوبة");

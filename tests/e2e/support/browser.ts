@@ -71,3 +71,15 @@ export async function renderedFrames(page: Page, count = 2) {
     count,
   );
 }
+
+/**
+ * The URLs of the forms' posts a page sends from now on: every POST but the page's view beacon (POST /api/views,
+ * decision 0147), which a reading page sends once shown, whenever that is.
+ */
+export function recordFormPosts(page: Page): string[] {
+  const posts: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && new URL(r.url()).pathname !== "/api/views") posts.push(r.url());
+  });
+  return posts;
+}
