@@ -37,8 +37,11 @@ export function DateLine({ lang }: { lang: Language }) {
       <time dateTime={isoDate(now)?.slice(0, 10)} className="whitespace-nowrap" data-testid="date-line-gregorian">
         {formatDate(now, lang, "weekdayLong")}
       </time>
-      <span aria-hidden="true">·</span>
-      <HijriDate value={now} lang={lang} testId="date-line-hijri" />
+      {/* The separator goes with the Hijri date: on a narrow line the two dates wrap, never leaving it at an end. */}
+      <span className="whitespace-nowrap">
+        <span aria-hidden="true">· </span>
+        <HijriDate value={now} lang={lang} testId="date-line-hijri" />
+      </span>
     </p>
   );
 }
