@@ -318,7 +318,7 @@ describe.skipIf(!hasChromium)("the first run at 127.0.0.1 (issue 28)", () => {
       const printed = [...server.output().matchAll(/\/setup\?token=([A-Za-z0-9_-]{20,})/g)].at(-1)?.[1] ?? token;
       await page.goto(`${server.url}/setup?token=${printed}`);
       await page.fill('input[name="fullName"]', "مالك الموقع");
-      await page.fill('[data-testid="auth-form"] input[name="email"]', "owner@loopback.test");
+      await page.fill('form:has([data-testid="setup-submit"]) input[name="email"]', "owner@loopback.test");
       await page.fill('input[name="password"]', "0wnerPassword");
       await page.click('[data-testid="setup-submit"]');
       await page.waitForURL(`${server.url}/admin`);
