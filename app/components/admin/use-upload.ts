@@ -90,7 +90,9 @@ export function useUploadFailureText(kinds: readonly UploadTypeKind[]) {
   return (error: unknown, fallback: string): string => {
     const message = error instanceof Error ? error.message : "";
     if (message === UPLOAD_TIMEOUT_MESSAGE) return t("newsroom.ui.videos.timedOut");
-    if ((error as { code?: unknown } | null)?.code === "UNSUPPORTED_FILE") return t(UNSUPPORTED_FILE_KEY, { types: allowedTypes(kinds) });
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "UNSUPPORTED_FILE") return t(UNSUPPORTED_FILE_KEY, { types: allowedTypes(kinds) });
+    if (code === "NOT_WEBVTT") return t("newsroom.v.captionsNotVtt");
     if (!message || (i18n.language !== "ar" && ARABIC.test(message))) return fallback;
     return message;
   };

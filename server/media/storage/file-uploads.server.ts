@@ -128,7 +128,8 @@ export function createFileUploadServer(options: FileUploadOptions) {
         return { [FILE_URL_HEADER]: stored.url };
       }
       const real = sniffed(accepted.kind, head);
-      if (!real) throw accepted.kind === "captions" ? refuse(415, arabic("newsroom.v.captionsNotVtt")) : unsupportedIn(metadata.folder);
+      // Captions that are not WebVTT have their own code: the spec's words say why, in the back-office's language.
+      if (!real) throw accepted.kind === "captions" ? refuse(415, arabic("newsroom.v.captionsNotVtt"), "NOT_WEBVTT") : unsupportedIn(metadata.folder);
       const stored = await options
         .storage()
         .put(metadata.folder, safeFileName(metadata.filename ?? "", real.extension), await open(), real.mime, size)

@@ -143,12 +143,18 @@ describe.skipIf(!hasChromium)("failures keep the reader on the page", () => {
       await opened.context.setExtraHTTPHeaders({ "X-Forwarded-For": nextAddress() });
       await opened.page.goto(`${base}/contact`);
       await hydrated(opened.page);
-      for (const [name, value] of Object.entries(typed)) await opened.page.locator(`[name="${name}"]`).fill(value);
+      // The contact form's own fields: every page's footer has a newsletter form with an e-mail field too.
+      for (const [name, value] of Object.entries(typed)) await opened.page.getByTestId("contact-form").locator(`[name="${name}"]`).fill(value);
       return opened;
     }
     const valuesOf = (page: Page) =>
       page.evaluate(() =>
-        Object.fromEntries(["name", "email", "subject", "message"].map((n) => [n, document.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value])),
+        Object.fromEntries(
+          ["name", "email", "subject", "message"].map((n) => [
+            n,
+            document.querySelector<HTMLInputElement>(`[data-testid="contact-form"] [name="${n}"]`)!.value,
+          ]),
+        ),
       );
 
     for (const how of ["network", "server"] as const) {
