@@ -130,12 +130,18 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
     for (const { name, everyMs } of options.recurring ?? []) {
       const window = Math.floor(Date.now() / everyMs);
       const key = `${name}@${window}`;
-      // The window's job counts once even after it is done (the singleton index only covers pending ones).
-      await db.execute(sql`
-        insert into ${jobs} (name, singleton_key, max_attempts)
-        select ${name}, ${key}, 3
-        where not exists (select 1 from ${jobs} where singleton_key = ${key})
-        on conflict do nothing`);
+      // The window's job counts once even after it is done (the singleton index only covers pending ones). Two
+      // workers scheduling the same window take turns on a lock of its key, so the second's check is a statement
+      // that starts after the first's insert committed: in one statement, its snapshot could predate that insert
+      // while the index no longer held the row (the first worker had already run the job), and the job ran twice.
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+        await tx.execute(sql`
+          insert into ${jobs} (name, singleton_key, max_attempts)
+          select ${name}, ${key}, 3
+          where not exists (select 1 from ${jobs} where singleton_key = ${key})
+          on conflict do nothing`);
+      });
     }
   };
 
