@@ -1,6 +1,5 @@
 import { useRef, useState, type FormEvent } from "react";
-import { Trans } from "react-i18next";
-import { useTranslation } from "#app/lib/i18n.ts";
+import { Trans, useTranslation } from "react-i18next";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { asText } from "#domain/content-form.ts";
 import { uploadToVideoLibrary, VIDEO_STEPS } from "#app/lib/resumable-upload.ts";

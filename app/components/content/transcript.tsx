@@ -1,4 +1,4 @@
-import { useTranslation } from "#app/lib/i18n.ts";
+import { useTranslation } from "react-i18next";
 import type { Language } from "#domain/language.ts";
 import { textProps } from "#domain/localized.ts";
 

@@ -11,7 +11,7 @@
  * a dark band (the newsletter).
  */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
-import { useTranslation } from "#app/lib/i18n.ts";
+import { useTranslation } from "react-i18next";
 
 export type FieldLook = "panel" | "card" | "page" | "dark";
 

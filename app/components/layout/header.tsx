@@ -1,8 +1,7 @@
-import { Form, NavLink, useLocation } from "react-router";
-import { Link } from "#app/lib/link.tsx";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { localizedPath } from "#domain/addresses.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { useTranslation } from "#app/lib/i18n.ts";
+import { useTranslation } from "react-i18next";
 import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
 import type { Language } from "#domain/language.ts";
 import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";

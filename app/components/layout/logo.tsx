@@ -1,4 +1,4 @@
-import { Link } from "#app/lib/link.tsx";
+import { Link } from "react-router";
 import { useLocalPath } from "#app/lib/addresses.ts";
 
 /**

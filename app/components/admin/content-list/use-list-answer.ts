@@ -1,7 +1,8 @@
 import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { useOnAnswer } from "#app/components/forms/notice.tsx";
-import { useCount, useTranslation } from "#app/lib/i18n.ts";
+import { useCount } from "#app/lib/i18n.ts";
 import { formErrorOf } from "#domain/form-answer.ts";
 import { bulkFailureOf, DELETE_FAILURES, type ListAnswer } from "./list-answer.ts";
 

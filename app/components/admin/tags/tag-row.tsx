@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { useCount, useTranslation } from "#app/lib/i18n.ts";
+import { useTranslation } from "react-i18next";
+import { useCount } from "#app/lib/i18n.ts";
 import type { TagSummary } from "#domain/tags.ts";
 import { smallButton, type TagsDialog } from "./tags-answer.ts";
 
