@@ -10,7 +10,7 @@ import fs from "node:fs";
 import express from "express";
 import { sql } from "drizzle-orm";
 import { createRequestHandler } from "@react-router/express";
-import { createRequestHandler as createFetchHandler } from "react-router";
+import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
 import { getConfig, startupCheck, type Config } from "./config.server.ts";
 import { ensureSchema, getDatabaseHandle, seedIfEmpty } from "./db/client.server.ts";
 import { logger } from "./ops/logger.server.ts";
@@ -54,6 +54,26 @@ declare module "react-router" {
     /** The request's id (server/ops/request-context.server.ts): the error screen's number. */
     requestId: string;
   }
+}
+
+/**
+ * React Router's build. In production it never changes: imported once. Handed a function instead, React Router
+ * would derive its route table and static handler again for every request, and each dynamic import() resolves the
+ * module's address again (together about 3 ms of every rendered page here, issue 47). In development Vite may hand
+ * a new build after an edit, so it is asked for each time.
+ */
+const importServerBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+let productionBuild: Promise<ServerBuild> | undefined;
+const serverBuild = () => (process.env.NODE_ENV === "production" ? (productionBuild ??= importServerBuild()) : importServerBuild());
+
+/** What `make` derives from the build, derived once per build (once in production). */
+function perBuild<T>(make: (build: ServerBuild) => T): () => Promise<T> {
+  let derived: { build: ServerBuild; value: T } | undefined;
+  return async () => {
+    const build = await serverBuild();
+    if (derived?.build !== build) derived = { build, value: make(build) };
+    return derived.value;
+  };
 }
 
 let prepared: Promise<Config> | undefined;
@@ -171,9 +191,9 @@ export function createApp() {
   // What the access log and /metrics count a request under: the mount below that answers it, else its React
   // Router route's pattern (never the raw path: ids and slugs would make every URL a series).
   const mounts = ["/healthz", "/readyz", "/metrics", "/uploads", LOCAL_VIDEO_URL_PREFIX, LOCAL_TUS_PATH, FILE_TUS_PATH];
-  let routeOf: Promise<(pathname: string) => string> | undefined;
   let labeller: ((pathname: string) => string) | undefined;
-  const loadLabeller = () => (routeOf ??= import("virtual:react-router/server-build").then((build) => (labeller = routeLabeller(build.routes))));
+  const labellerOfBuild = perBuild((build) => routeLabeller(build.routes));
+  const loadLabeller = () => labellerOfBuild().then((label) => (labeller = label));
   app.use((req, _res, next) => {
     const mount = mounts.find((m) => req.path === m || req.path.startsWith(`${m}/`));
     if (mount) return void (labelRequest(mount), next());
@@ -286,12 +306,13 @@ export function createApp() {
     }
   }
 
-  app.use(
+  const reactRouter = perBuild((build) =>
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build"),
+      build,
       getLoadContext: (_req, res) => ({ nonce: String(res.locals.nonce ?? ""), requestId: currentRequestId() ?? "" }),
     }),
   );
+  app.use((req, res, next) => void reactRouter().then((handle) => handle(req, res, next), next));
 
   // The last word on errors no route answered: express.static with fallthrough:false reports a missing file as
   // a 404 error, a client that went away mid-request a 4xx; those are the client's (info). Anything else is ours.
@@ -330,10 +351,10 @@ let pageCache: { cache: PageCache; unfollow: () => void } | undefined;
  */
 function pageCacheFor(config: Config): PageCache {
   pageCache?.unfollow(); // a new app in development: the old cache stops following
-  const renderPage = createFetchHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+  const renderPage = perBuild((build) => createFetchHandler(build, process.env.NODE_ENV));
   const cache = createPageCache({
     // The render runs in the context of the request that started it: an error page shows that request's id.
-    render: (request) => renderPage(request, { nonce: "", requestId: currentRequestId() ?? "" }),
+    render: async (request) => (await renderPage())(request, { nonce: "", requestId: currentRequestId() ?? "" }),
     origin: config.publicUrl,
     maxBytes: config.PAGE_CACHE_MAX_BYTES,
     cacheControl: sharedPageCacheControl(config),

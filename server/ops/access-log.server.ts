@@ -165,7 +165,19 @@ export function routeLabeller(manifest: Record<string, ManifestRoute | undefined
       .filter((r) => r.parentId === parentId)
       .map((r) => (r.index ? { id: r.id, index: true, path: r.path } : { id: r.id, path: r.path, caseSensitive: r.caseSensitive, children: children(r.id) }));
   const tree = children(undefined);
+  // matchRoutes flattens, ranks and compiles the whole table at every call (about 2 ms here): a path's label is
+  // kept, for as many paths as LABELLED_PATHS, then the memory starts again (the popular paths come back first).
+  const labels = new Map<string, string>();
   return (pathname) => {
+    if (pathname.length > LABELLED_PATH_LENGTH) return labelOf(pathname);
+    let label = labels.get(pathname);
+    if (label === undefined) {
+      if (labels.size >= LABELLED_PATHS) labels.clear();
+      labels.set(pathname, (label = labelOf(pathname)));
+    }
+    return label;
+  };
+  function labelOf(pathname: string): string {
     if (pathname === "/__manifest") return pathname;
     const data = pathname.endsWith(".data");
     const page = data ? pathname.slice(0, -".data".length).replace(/\/_root$/, "/") || "/" : pathname;
@@ -178,5 +190,9 @@ export function routeLabeller(manifest: Record<string, ManifestRoute | undefined
         .filter(Boolean)
         .join("/");
     return pattern.replace(/\/{2,}/g, "/") + (data ? ".data" : "");
-  };
+  }
 }
+
+/** How many paths' labels routeLabeller keeps, and the longest path it keeps one of: at most about 3 MB. */
+const LABELLED_PATHS = 5_000;
+const LABELLED_PATH_LENGTH = 256;

@@ -226,6 +226,15 @@ describe("route labels of a React Router build", () => {
     expect(label("/anything/else")).toBe("/*");
     expect(label("/__manifest")).toBe("/__manifest");
   });
+
+  it("keeps the labels it has computed within bounds, and still names every path right past them", () => {
+    // More distinct paths than it keeps (5,000), then paths it had kept and paths too long to keep.
+    for (let i = 0; i < 6_000; i++) expect(label(`/news/item-${i}`)).toBe("/news/:slug");
+    expect(label("/news")).toBe("/news");
+    expect(label("/news/item-3")).toBe("/news/:slug");
+    expect(label(`/news/${"ا".repeat(300)}`)).toBe("/news/:slug");
+    expect(label(`/anything/${"x".repeat(300)}`)).toBe("/*");
+  });
 });
 
 describe.each(testDatabaseKinds)("/metrics (jobs on %s)", (kind) => {
