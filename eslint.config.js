@@ -59,6 +59,17 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.flat["recommended-latest"].rules, ...jsxA11y.flatConfigs.recommended.rules },
     languageOptions: { ...jsxA11y.flatConfigs.recommended.languageOptions, globals: { ...globals.browser, ...globals.node } },
   },
+  {
+    // One useTranslation: app/lib/i18n.ts's, which is react-i18next's in the browser and a lookup on the server.
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/lib/i18n.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "react-i18next", importNames: ["useTranslation"], message: "Use useTranslation of #app/lib/i18n.ts (decision 0153)." }] },
+      ],
+    },
+  },
   { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   // Enhancement scripts served to the browser as they are (app/lib/static-page.ts).
   { files: ["app/enhance/**/*.js"], languageOptions: { globals: globals.browser } },

@@ -12,10 +12,11 @@ import {
   type ShouldRevalidateFunction,
 } from "react-router";
 import { I18nextProvider } from "react-i18next";
+import { StaticDocumentContext } from "./lib/link.tsx";
 import type { i18n as I18n } from "i18next";
 import type { Route } from "./+types/root";
 import { createI18n, switchI18n } from "./lib/i18n.ts";
-import type { RootLoaderData, SignedInUser, Translations } from "./lib/root-data.ts";
+import { translationsOf, type RootLoaderData, type SignedInUser, type Translations } from "./lib/root-data.ts";
 import { directionOf, type Language } from "#domain/language.ts";
 import { configureFormat } from "#domain/format.ts";
 import { isAddressedByLanguage, languageOfAddress, neutralPath } from "#domain/addresses.ts";
@@ -33,7 +34,7 @@ import readingScript from "./enhance/reading.js?url";
 import { ToastRegion } from "./components/ui/toast.tsx";
 import { ErrorScreen } from "./components/layout/error-screens.tsx";
 import { publicConfig } from "#server/config.server.ts";
-import { translationsFor } from "#server/http/i18n.server.ts";
+import { translationsJsonFor } from "#server/http/i18n.server.ts";
 import { getSessionUser } from "#server/auth/session.server.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { tickerItems } from "#server/content/live/ticker.server.ts";
@@ -70,7 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     lang,
     dir: directionOf(lang),
-    translations: translationsFor(lang) as Translations,
+    translationsJson: translationsJsonFor(lang),
     site: publicConfig(),
     year: new Date().getFullYear(),
     // The header shows the admin link instead of sign-in when set. No session cookie, no database work.
@@ -184,7 +185,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const lang: Language = data?.lang ?? "ar";
   const dir = directionOf(lang);
   const nonce = useNonce();
-  const i18n = useI18n(lang, data?.translations ?? {});
+  const i18n = useI18n(lang, translationsOf(data));
   const staticPage = useStaticPage();
   const enhancements = useEnhancements();
   // The reader's night reading and text size on the reading pages (decision 0149); the back-office stays light.
@@ -211,7 +212,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen bg-sand-50 text-ink antialiased" data-app={staticPage ? undefined : ""}>
         <I18nextProvider i18n={i18n}>
-          {children}
+          <StaticDocumentContext.Provider value={staticPage}>{children}</StaticDocumentContext.Provider>
           <ToastRegion />
         </I18nextProvider>
         {/* The behaviours every page has (toasts, the header, share, the logo, the stored language): on every page,

@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { rootData } from "./seo.ts";
+import { translationsOf } from "./root-data.ts";
 
 type Match = { id: string; data: unknown } | undefined;
 
@@ -15,7 +16,7 @@ function lookup(tree: unknown, key: string): string {
  */
 export function authMeta(matches: readonly Match[], titleKey: string): MetaDescriptor[] {
   const root = rootData(matches);
-  const title = lookup(root?.translations, titleKey);
+  const title = lookup(translationsOf(root), titleKey);
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   return [{ title: siteName ? `${title} | ${siteName}` : title }, { name: "robots", content: "noindex, nofollow" }];
 }

@@ -14,7 +14,7 @@ const root = (lang: RootLoaderData["lang"]) => ({
   data: {
     lang,
     dir: lang === "ar" ? "rtl" : "ltr",
-    translations: { nav: { home: "الرئيسية" } },
+    translationsJson: JSON.stringify({ nav: { home: "الرئيسية" } }),
     site: { siteName: "الموقع", siteNameFr: "Le site", publicUrl: "https://example.test" },
     year: 2026,
     user: null,

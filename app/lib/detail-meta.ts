@@ -12,6 +12,7 @@ import { NAV_ITEMS } from "#domain/navigation.ts";
 import { effectiveSharing } from "#domain/search-sharing.ts";
 import { entryAnchor, LIVE_JSON_LD_UPDATES, type LiveEntry } from "#domain/live.ts";
 import { absoluteUrl, contentMeta, rootData, siteNameOf, type LiveBlogInput } from "./seo.ts";
+import { translationsOf } from "./root-data.ts";
 
 type Match = Parameters<typeof rootData>[0][number];
 
@@ -56,7 +57,7 @@ export function detailMeta(page: DetailPage, matches: readonly Match[]) {
     image: picture ? (shareImagePath(picture, details) ?? picture) : null,
     // Search engines' crops of a library picture (16:9, 4:3, 1:1, 1,200 px wide); any other picture as it is.
     images: crops.every(Boolean) ? (crops as string[]) : undefined,
-    breadcrumb: [...sectionOf(page, root?.translations ?? {}), { name: title, path: page.url }],
+    breadcrumb: [...sectionOf(page, translationsOf(root)), { name: title, path: page.url }],
     schemaType: (category && view.schema.byCategory?.[category]) || view.schema.type,
     publishedTime: item.publishDate,
     // A live coverage was last modified by its latest entry as much as by its own edits.

@@ -8,7 +8,7 @@ const root = (lang: RootLoaderData["lang"]) => ({
   data: {
     lang,
     dir: lang === "ar" ? "rtl" : "ltr",
-    translations: { nav: { home: lang === "ar" ? "الرئيسية" : "Accueil" } },
+    translationsJson: JSON.stringify({ nav: { home: lang === "ar" ? "الرئيسية" : "Accueil" } }),
     site: { siteName: "الموقع", siteNameFr: "Le site", publicUrl: "https://example.test", logoUrl: "/brand/logo.svg" },
     year: 2026,
     user: null,

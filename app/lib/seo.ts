@@ -19,7 +19,7 @@ import type {
   TVEpisode,
   WithContext,
 } from "schema-dts";
-import type { RootLoaderData } from "./root-data.ts";
+import { translationsOf, type RootLoaderData } from "./root-data.ts";
 import type { SchemaType } from "#domain/content-types/define.ts";
 import { localizedPath } from "#domain/addresses.ts";
 import { PUBLISHER_LOGO_PATH, PUBLISHER_LOGO_SIZE } from "#domain/image-details.ts";
@@ -272,6 +272,6 @@ export function contentMeta(input: ContentMetaInput): MetaDescriptor[] {
 
 /** The home page's name in the navigation, in the page's language. */
 function homeNameOf(root: RootLoaderData | undefined): string {
-  const nav = root?.translations.nav as Record<string, unknown> | undefined;
+  const nav = translationsOf(root).nav as Record<string, unknown> | undefined;
   return typeof nav?.home === "string" ? nav.home : siteNameOf(root);
 }

@@ -11,6 +11,15 @@ export function translationsFor(lang: Language) {
   return translations[lang];
 }
 
+const translationsJson = new Map<Language, string>();
+
+/** The strings of one language as one JSON text, as the root loader hands them (app/lib/root-data.ts), made once. */
+export function translationsJsonFor(lang: Language): string {
+  let text = translationsJson.get(lang);
+  if (text === undefined) translationsJson.set(lang, (text = JSON.stringify(translations[lang])));
+  return text;
+}
+
 /** A translation lookup for server-side text (e-mails, page titles) without an i18next instance. */
 export function translate(lang: Language, key: string): string {
   let node: unknown = translations[lang];

@@ -8,10 +8,10 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { I18nextProvider } from "react-i18next";
 import { createI18n } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
-import { translationsFor } from "#server/http/i18n.server.ts";
+import { translationsFor, translationsJsonFor } from "#server/http/i18n.server.ts";
 
 export function renderUnderRoot(node: ReactNode, lang: Language = "ar"): string {
-  const root = { lang, translations: translationsFor(lang) };
+  const root = { lang, translationsJson: translationsJsonFor(lang) };
   const router = createMemoryRouter([{ id: "root", path: "*", loader: () => root, Component: () => node }], {
     initialEntries: ["/"],
     hydrationData: { loaderData: { root } },

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 
 /**
  * The editor's warning about the item's pictures that have no alt text (issue 39, decision 0136): their

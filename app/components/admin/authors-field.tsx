@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { AUTHORS_MAX } from "#domain/content-types/define.ts";
 import { authorName, type BylineAuthor } from "#domain/authors.ts";

@@ -3,7 +3,7 @@
  * read out politely as it changes, and the offer of a copy kept earlier (on this device, or the draft's
  * autosave on the server) with the time it was kept.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import type { SaveState } from "./use-draft-keeper.ts";

@@ -7,13 +7,12 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
 import { BULK_ACTIONS, type BulkAction } from "#domain/bulk-actions.ts";
 import type { ContentTypeDefinition } from "#domain/content-types/index.ts";
 import { TAG_NAME_MAX } from "#domain/content-types/define.ts";
 import { formatNumber } from "#domain/plural.ts";
 import type { Language } from "#domain/language.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { DateTimeInput } from "#app/components/forms/date-time-input.tsx";
 import { ConfirmationDialog, ConfirmationStep, type Question } from "./confirmation.tsx";
 import type { RowSelection } from "./content-table.tsx";

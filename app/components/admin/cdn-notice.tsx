@@ -1,5 +1,4 @@
-import { useTranslation } from "react-i18next";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 
 /** When readers see a saved change, as the editor's loader reads it (server/cdn/notice.server.ts cdnNoticeOf). */
 export type CdnNoticeSummary =

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { cancelButtonClass, CloseDialogButton, ModalDialog } from "./modal-dialog.tsx";
 
 /**

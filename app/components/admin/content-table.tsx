@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactNode } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { ColumnDefinition, ContentTypeDefinition, EditorStatus } from "#domain/content-types/index.ts";
 import { asText } from "#domain/content-form.ts";
 import { excerpt, formatDate } from "#domain/format.ts";

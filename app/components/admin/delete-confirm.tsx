@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { ConfirmationDialog, ConfirmationStep, type Question } from "./confirmation.tsx";
 
 export type DeleteTarget = { id: number | string; title: string };

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { TFunction } from "i18next";
 import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
 import { definitionOf, type ContentType } from "#domain/content-types/index.ts";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { ErrorScreen } from "#app/components/layout/error-screens.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 

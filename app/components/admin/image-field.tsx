@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { imageFileInput, imageLibraryInput, imageRemoveInput } from "#domain/content-form.ts";
 import { localizedText, type LibraryFile } from "#domain/library.ts";

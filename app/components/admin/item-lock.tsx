@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode, type KeyboardEvent, type SyntheticEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import { dateLocale, formatDate } from "#domain/format.ts";
 import { NEWSROOM_TIME_ZONE } from "#domain/calendar.ts";

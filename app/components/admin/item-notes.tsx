@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import { formatDate } from "#domain/format.ts";
 

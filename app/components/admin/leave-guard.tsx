@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from "react";
 import { useBlocker } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { ModalDialog } from "./modal-dialog.tsx";
 
 export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => void }) {

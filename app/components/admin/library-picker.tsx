@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent, type RefObject } from "react";
 import { createPortal } from "react-dom";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { imageSources } from "#domain/image-sources.ts";
 import { LIBRARY_FOLDER, localizedText, type LibraryFile, type LibraryFilter, type LibraryPage } from "#domain/library.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";

@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { FieldDefinition } from "#domain/content-types/index.ts";
 import { isVideoId } from "#domain/video-source.ts";
 import { CAPTIONS_MIME } from "#domain/captions.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ComponentPropsWithoutRef, type ReactNode, type RefObject } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 /** The back-office's secondary "cancel" button, in a dialog or a confirmation step. */
 export const cancelButtonClass = "rounded-md border border-sand-300 px-4 py-2 text-sm font-bold hover:bg-sand-100";

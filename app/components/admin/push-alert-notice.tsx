@@ -1,5 +1,4 @@
-import { useTranslation } from "react-i18next";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 
 /** An item's breaking-news alert as the editor's loader reads it (server/push/alerts.server.ts pushAlertOf). */
 export type PushAlertSummary = {

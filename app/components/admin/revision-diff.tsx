@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { BlockChange, DisplayValue, TextBlock, TextDiff, WordPart } from "#domain/revision-diff.ts";
 import { formatDate, formatList } from "#domain/format.ts";
 import { imageSources } from "#domain/image-sources.ts";

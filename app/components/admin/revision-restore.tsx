@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { DIALOG_WIDTH } from "./modal-dialog.tsx";
 import { ConfirmationDialog, ConfirmationStep, type Question } from "./confirmation.tsx";
 

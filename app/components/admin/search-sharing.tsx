@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useRouteLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { RootLoaderData } from "#app/root.tsx";
 import type { FormValues } from "#domain/content-form.ts";
 import { publicUrl, slugify, type ContentTypeDefinition, type FieldDefinition } from "#domain/content-types/index.ts";

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useFetcher, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { AUTH_ERRORS, type AccountFormError } from "#domain/schemas/auth.ts";
 import { Field } from "#app/components/forms/field.tsx";
 import { Notice } from "#app/components/forms/notice.tsx";

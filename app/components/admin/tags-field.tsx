@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import type { ControlProps } from "#app/components/forms/field.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { TAG_NAME_MAX, TAG_SEPARATORS, TAG_SUGGESTIONS_DEFAULT, TAGS_MAX, tagMatchRank, tagSameKey, tidyTagName, type TagSuggestion } from "#domain/tags.ts";
 
 /** Wait after the last key before asking for suggestions: one request per pause, not per letter. */

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { UploadPhase } from "./use-upload.ts";
 
 /** The bar of a running upload: the phase in words, the percentage, and what a resume or a lost link means. */

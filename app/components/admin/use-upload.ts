@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { UPLOAD_TIMEOUT_MESSAGE, type ResumableUpload, type UploadSteps } from "#app/lib/resumable-upload.ts";
 import { allowedTypes, UNSUPPORTED_FILE_KEY, type UploadTypeKind } from "#domain/upload-types.ts";
 

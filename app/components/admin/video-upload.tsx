@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { Trans } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { asText } from "#domain/content-form.ts";
 import { uploadToVideoLibrary, VIDEO_STEPS } from "#app/lib/resumable-upload.ts";

@@ -3,7 +3,7 @@
  * editor), the dashboard's review queue (oldest first) and an account's notices (submitted, sent back, published).
  */
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import type { StaffNoticeView } from "#domain/workflow.ts";

@@ -5,7 +5,7 @@
  */
 import type { ComponentProps, ReactNode } from "react";
 import { Form } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { z } from "zod/mini";
 import { InputField } from "#app/components/forms/field.tsx";
 import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";

@@ -3,7 +3,7 @@ import { directionOf, type Language } from "#domain/language.ts";
 import { textProps } from "#domain/localized.ts";
 import { renderEmbeds } from "#domain/embeds.ts";
 import embedsScript from "#app/enhance/embeds.js?url&no-inline";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 const CLASS = "prose-article text-lg leading-loose";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { CARD_IMAGE_SIZES, ResponsiveImage } from "./responsive-image.tsx";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { useLanguage, useText } from "#app/lib/i18n.ts";

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { ArticleBody } from "./article-body.tsx";
 import { VideoPlayer } from "#app/components/media/video-player.tsx";
 import { DetailImage, DetailLayout } from "./detail-layout.tsx";
@@ -11,7 +10,7 @@ import { captionsLabel, DEFAULT_CAPTIONS_LANGUAGE } from "#domain/captions.ts";
 import { localizedField, mediaSourcesOf, textOf, type DetailItem, type DetailPage } from "#domain/detail-view.ts";
 import { definitionOf, type DetailView } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import { languagesWithText, localized, textProps } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { PageCorrection } from "#domain/detail-view.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";

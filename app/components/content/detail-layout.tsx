@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { ContentCard } from "./content-card.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { useImageDetails } from "./image-details.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { BlockHeading, RankedItem } from "#app/components/sections/section-ui.tsx";
 import type { MostReadLists } from "#server/analytics/top.server.ts";
 

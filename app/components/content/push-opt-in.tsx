@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 // no-inline: a script this small would become a data: URL, which the CSP (script-src 'self') refuses.
 import pushScript from "#app/enhance/push.js?url&no-inline";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 /**
  * Shares through the Web Share API where the device has it (phones), else copies the link and says so. The

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { tagPath } from "#domain/tags.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 

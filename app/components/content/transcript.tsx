@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import { textProps } from "#domain/localized.ts";
 

@@ -8,7 +8,7 @@ import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/r
 import StarterKit from "@tiptap/starter-kit";
 import Link from "@tiptap/extension-link";
 import Image from "@tiptap/extension-image";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { LibraryPicker } from "#app/components/admin/library-picker.tsx";
 import { localizedText, type LibraryFile } from "#domain/library.ts";
 import { ImageIcon, LinkIcon, ListBulletIcon, ListOrderedIcon, QuoteIcon, RedoIcon, UndoIcon } from "#app/components/admin/icons.tsx";

@@ -12,7 +12,7 @@
  * restored) dispatches an `input` event on it and the fields follow; a form reset brings back the default.
  */
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 
 export type DateTimeMode = "date" | "datetime";

@@ -11,7 +11,7 @@
  * a dark band (the newsletter).
  */
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 export type FieldLook = "panel" | "card" | "page" | "dark";
 

@@ -9,7 +9,7 @@
  * `{({ className, ...control }) => <FileInput {...control} name="file" accept="video/*" />}`.
  */
 import { useEffect, useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { formatList } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 

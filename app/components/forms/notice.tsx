@@ -3,7 +3,7 @@
  * submit button that says it is busy, and the hooks that act once on each answer of the server (a toast).
  */
 import { useEffect, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useNavigation } from "react-router";
 import { useToast } from "#app/components/ui/toast.tsx";
 

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
-import { isRouteErrorResponse, Link, useLocation, type MetaDescriptor } from "react-router";
-import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, useLocation, type MetaDescriptor } from "react-router";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { rootData } from "#app/lib/seo.ts";
+import { translationsOf } from "#app/lib/root-data.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { documentErrorNumber, errorScreenShown, failedDataRequestId, makeErrorNumber, useRequestId, type ErrorNumberSource } from "#app/lib/request-id.ts";
 
@@ -43,7 +45,7 @@ const FALLBACK: Record<string, string> = {
  */
 export function notFoundMeta(matches: Parameters<typeof rootData>[0]): MetaDescriptor[] {
   const root = rootData(matches);
-  const errors = (root?.translations as { errors?: Record<string, unknown> } | undefined)?.errors;
+  const errors = (translationsOf(root) as { errors?: Record<string, unknown> }).errors;
   const text = errors?.notFoundTitle;
   const title = typeof text === "string" ? text : FALLBACK["errors.notFoundTitle"];
   const site = root ? (root.lang === "ar" ? root.site.siteName : root.site.siteNameFr) : "";

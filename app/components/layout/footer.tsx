@@ -1,5 +1,6 @@
-import { Link, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { FOOTER_LINKS } from "#domain/navigation.ts";
 import { FOOTER_NEWSLETTER_ANCHOR, footerNewsletterBack, footerNewsletterOutcome, showsFooterNewsletter } from "#domain/footer-newsletter.ts";
 import formsScript from "#app/enhance/forms.js?url&no-inline";

@@ -1,7 +1,8 @@
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, NavLink, useLocation } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { localizedPath } from "#domain/addresses.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { NAV_FIT, NAV_ITEMS } from "#domain/navigation.ts";
 import type { Language } from "#domain/language.ts";
 import { CloseIcon, MenuIcon, SearchIcon } from "#app/components/ui/icons.tsx";

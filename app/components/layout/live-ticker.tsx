@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { RootLoaderData } from "#app/lib/root-data.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { useStaticPage } from "#app/lib/static-page.ts";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
 
 /**

@@ -10,12 +10,12 @@ import { describe, expect, it } from "vitest";
 import { createI18n } from "#app/lib/i18n.ts";
 import type { Language } from "#domain/language.ts";
 import type { ReadingPreferences as Choice } from "#domain/reading-preferences.ts";
-import { translationsFor } from "#server/http/i18n.server.ts";
+import { translationsFor, translationsJsonFor } from "#server/http/i18n.server.ts";
 import { visibleText } from "#tests/helpers/render.ts";
 import { ReadingPreferences } from "./reading-preferences.tsx";
 
 function render(at: string, reading: Choice, lang: Language = "ar") {
-  const root = { lang, translations: translationsFor(lang), reading };
+  const root = { lang, translationsJson: translationsJsonFor(lang), reading };
   const router = createMemoryRouter([{ id: "root", path: "*", loader: () => root, Component: () => h(ReadingPreferences) }], {
     initialEntries: [at],
     hydrationData: { loaderData: { root } },

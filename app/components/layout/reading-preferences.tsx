@@ -1,5 +1,5 @@
 import { useLocation, useRouteLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { RootLoaderData } from "#app/lib/root-data.ts";
 import { DEFAULT_READING, READING_FORM_ID, TEXT_SIZES, THEMES } from "#domain/reading-preferences.ts";
 import preferencesScript from "#app/enhance/reading-preferences.js?url&no-inline";

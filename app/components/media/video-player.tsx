@@ -9,7 +9,7 @@
  * in the page's language; hls.js light is an asset of its own, named here and imported only when a stream plays.
  */
 import { memo, useEffect, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import hlsLight from "hls.js/dist/hls.light.min.mjs?url";
 import playerModule from "#app/enhance/player.js?url";
 import openersModule from "#app/enhance/video-openers.js?url";

@@ -3,14 +3,14 @@
  * results (an error, the empty page, nothing found) and the results grouped by how closely they matched. Server
  * markup only: the page is not hydrated (decision 0131); links and a GET form do the work.
  */
-import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { Highlight } from "#app/components/content/highlight.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { PageLinks } from "#app/components/sections/section-ui.tsx";
 import { SearchIcon } from "#app/components/ui/icons.tsx";
-import { useLanguage, useText } from "#app/lib/i18n.ts";
+import { useLanguage, useText, useTranslation } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { analyzeQuery, type QueryAnalysis } from "#domain/arabic.ts";
 import { excerpt } from "#domain/format.ts";

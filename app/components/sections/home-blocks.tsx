@@ -3,9 +3,8 @@
  * literature and the invitation to contribute. Server-rendered HTML; the page does not hydrate.
  */
 import type { ReactNode } from "react";
-import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
-import { useLanguage, useText } from "#app/lib/i18n.ts";
+import { Link } from "#app/lib/link.tsx";
+import { useLanguage, useText, useTranslation } from "#app/lib/i18n.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { publicUrl } from "#domain/content-types/index.ts";

@@ -6,7 +6,6 @@
  */
 import { useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
-import { useTranslation } from "react-i18next";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { InputField, TextAreaField } from "#app/components/forms/field.tsx";
@@ -15,7 +14,7 @@ import { SubmitButton, useOnAnswer } from "#app/components/forms/notice.tsx";
 import { fieldsOf, formLevelError, type FormAnswer, type FormErrorCode, type FormFailure } from "#domain/form-answer.ts";
 import { ArticleProposalSchema, NewsletterSchema, PROPOSAL_LIMITS, proposalFormValues, type ProposalField } from "#domain/schemas/newsletter.ts";
 import { HONEYPOT_FIELD } from "#domain/schemas/contact.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 
 /** What the /opinion action answers (domain/form-answer.ts), with the form it concerns. */
 export type OpinionActionData =

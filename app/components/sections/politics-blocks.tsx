@@ -3,8 +3,8 @@
  * timeline, and the sidebar's trending items and counts per region. The markup is the page's: links and forms the
  * server renders, a video opened by app/enhance/video-openers.js.
  */
-import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { PlayBadge, playerStart, videoOpener } from "#app/components/media/video-player.tsx";
 import {

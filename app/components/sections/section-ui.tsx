@@ -4,11 +4,11 @@
  * of a featured story.
  */
 import type { ReactNode } from "react";
-import { Link, type MetaDescriptor } from "react-router";
+import { type MetaDescriptor } from "react-router";
+import { Link } from "#app/lib/link.tsx";
 import { robotsMeta, rootData } from "#app/lib/seo.ts";
-import { useTranslation } from "react-i18next";
 import { Byline, type StoryFields } from "#app/components/content/content-card.tsx";
-import { useLanguage } from "#app/lib/i18n.ts";
+import { useLanguage, useTranslation } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { localized, textProps } from "#domain/localized.ts";
 import { excerpt as cut, formatNumber } from "#domain/format.ts";

@@ -1,10 +1,9 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Link } from "#app/lib/link.tsx";
 import { FacebookIcon } from "#app/components/ui/icons.tsx";
 import { useImageFailure } from "#app/components/content/responsive-image.tsx";
 import { excerpt, formatDate, isoDate } from "#domain/format.ts";
-import { useLanguage } from "#app/lib/i18n.ts";
+import { useLanguage, useTranslation } from "#app/lib/i18n.ts";
 import { SOCIAL_COVER_IMAGE, SOCIAL_EXCERPT_LENGTH } from "#domain/social.ts";
 import type { SocialPost } from "#server/social/posts.server.ts";
 import { firstStrongDirection, linesOf, segmentsOf, textLanguage } from "#domain/bidi.ts";

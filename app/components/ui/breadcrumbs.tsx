@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 /**
  * A breadcrumb trail: a labelled nav holding a list, its steps in reading order with a chevron between them.

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 export type ToastVariant = "default" | "destructive" | "warning" | "success";
 export type ToastInput = { title: string; description?: string; variant?: ToastVariant; duration?: number };

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/analytics";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { AlertsTable, NowBlock, PeriodPicker, SearchesTable, SendsTable, type PeriodChoice } from "#app/components/admin/analytics/blocks.tsx";

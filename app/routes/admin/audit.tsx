@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/audit";
 import { AuditFilter } from "#app/components/admin/audit/audit-filter.tsx";
 import { AuditTable } from "#app/components/admin/audit/audit-table.tsx";

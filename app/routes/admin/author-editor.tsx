@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/author-editor";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { AccountField, AuthorBios, AuthorNames, LinksField, PhotoField, primary, secondary } from "#app/components/admin/authors/author-fields.tsx";

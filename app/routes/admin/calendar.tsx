@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, useFetcher, useRevalidator } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/calendar";
 import { DayHours, WeekGrid } from "#app/components/admin/calendar/calendar-grid.tsx";
 import { CalendarNav } from "#app/components/admin/calendar/calendar-nav.tsx";

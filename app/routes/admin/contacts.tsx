@@ -1,5 +1,5 @@
 import { data, redirect, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/contacts";
 import { Detail } from "#app/components/admin/contacts/contact-detail.tsx";
 import { Filters, MessageList, Pager } from "#app/components/admin/contacts/contact-list.tsx";

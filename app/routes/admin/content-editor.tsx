@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { data, isRouteErrorResponse, Link, redirect, useLocation, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/content-editor";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentForm } from "#app/components/admin/content-form.tsx";

@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from "react";
 import { data, Link, redirect, useLocation, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/content-list";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentCards, ContentTable, type ContentRow } from "#app/components/admin/content-table.tsx";

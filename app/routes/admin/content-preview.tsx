@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/content-preview";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { ContentDetail } from "#app/components/content/content-detail.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, Link, redirect } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/content-revisions";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import type { FieldDifference } from "#app/components/admin/revision-diff.tsx";

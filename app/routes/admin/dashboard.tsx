@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/dashboard";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, Link, NavLink, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/layout";
 import type { RootLoaderData } from "#app/root.tsx";
 import { AdminError, guardReasonOf, GuardScreen } from "#app/components/admin/guard.tsx";

@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { data, useFetcher, useNavigate, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/library";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { DetailsDialog } from "#app/components/admin/library/details-dialog.tsx";
@@ -10,7 +9,7 @@ import { LibraryCard } from "#app/components/admin/library/library-card.tsx";
 import { LibraryUpload } from "#app/components/admin/library/library-upload.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { authMeta } from "#app/lib/auth-meta.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { asText } from "#domain/content-form.ts";
 import type { Language } from "#domain/language.ts";
 import { isLibraryFilter, LIBRARY_PAGE_SIZE, LIBRARY_QUERY_MAX, LIBRARY_TEXT_FIELDS, parseLibraryPatch, type LibraryFilter } from "#domain/library.ts";

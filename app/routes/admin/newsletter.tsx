@@ -1,5 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/newsletter";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { Composer } from "#app/components/admin/newsletter/composer.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { z } from "zod/mini";
 import type { Route } from "./+types/tags";
 import { DeleteDialog, MergeDialog, RenameDialog } from "#app/components/admin/tags/tag-dialogs.tsx";

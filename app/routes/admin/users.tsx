@@ -1,6 +1,6 @@
 import type { ChangeEvent } from "react";
 import { data, Form } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/users";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { Avatar } from "#app/components/admin/avatar.tsx";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/videos";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";

@@ -3,7 +3,7 @@ import { languageOfRequest } from "#server/http/language.server.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { redirectFrom } from "#app/lib/static-page.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/auth";
 import { AccountForm, AuthCard, AuthField, EmailField, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";

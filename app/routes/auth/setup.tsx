@@ -1,7 +1,7 @@
 import { localizedPath } from "#domain/addresses.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { data, redirect } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/setup";
 import { AccountForm, AuthCard, AuthField, EmailField, FailureNotice, PasswordField, useAccountAnswer } from "#app/components/auth/form.tsx";
 import { Notice, SubmitButton } from "#app/components/forms/notice.tsx";

@@ -1,6 +1,6 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/verify";
 import { AuthCard } from "#app/components/auth/form.tsx";
 import { Notice } from "#app/components/forms/notice.tsx";

@@ -1,9 +1,8 @@
 import { data, useRevalidator } from "react-router";
-import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/facebook";
 import { AdminError } from "#app/components/admin/guard.tsx";
 import { languageOfRequest } from "#server/http/language.server.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { requireAdmin } from "#server/auth/session.server.ts";
 import { translate } from "#server/http/i18n.server.ts";
 import { socialDebugReport, type DebugCheck } from "#server/social/debug.server.ts";

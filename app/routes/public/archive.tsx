@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/archive";
 import { EmptyState, PageIntro, sectionMeta } from "#app/components/sections/section-ui.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";

@@ -1,6 +1,5 @@
 import { useRef, useSyncExternalStore, type ReactNode } from "react";
 import { data, useFetcher, useRouteLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/contact";
 import type { RootLoaderData } from "#app/root.tsx";
 import { useToast, type ToastInput } from "#app/components/ui/toast.tsx";
@@ -9,7 +8,8 @@ import { InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import { schemaCheck, useFormCheck } from "#app/components/forms/form-check.ts";
 import { Notice, SubmitButton, useOnAnswer } from "#app/components/forms/notice.tsx";
 import { robotsMeta, rootData } from "#app/lib/seo.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { translationsOf } from "#app/lib/root-data.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import {
   CONTACT_FIELDS,
   CONTACT_LIMITS,
@@ -109,7 +109,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = rootData(matches);
-  const contact = (root?.translations as { contact?: { title?: string; intro?: string } } | undefined)?.contact;
+  const contact = (translationsOf(root) as { contact?: { title?: string; intro?: string } }).contact;
   const siteName = (root?.lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = contact?.title ?? "";
   return [{ title: siteName ? `${title} | ${siteName}` : title }, { name: "description", content: contact?.intro ?? "" }, robotsMeta()];

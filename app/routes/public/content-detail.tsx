@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { isRouteErrorResponse, redirect, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/content-detail";
 import { ContentDetail } from "#app/components/content/content-detail.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";

@@ -1,10 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { MetaDescriptor } from "react-router";
 import type { Route } from "./+types/coverage-entry";
 import { LiveBadge, LiveEntryView } from "#app/components/content/live/live-entry.tsx";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { absoluteUrl, localUrl, robotsMeta, rootData, siteNameOf } from "#app/lib/seo.ts";
+import { translationsOf } from "#app/lib/root-data.ts";
 import { excerpt, formatDate } from "#domain/format.ts";
 import { entryAnchor, entryText, isLive } from "#domain/live.ts";
 import { localized, textProps } from "#domain/localized.ts";
@@ -34,7 +35,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const base = root?.site.publicUrl ?? "";
   const siteName = siteNameOf(root);
   const { coverage, entry } = data;
-  const strings = (root?.translations.live ?? {}) as Record<string, string>;
+  const strings = (translationsOf(root).live ?? {}) as Record<string, string>;
   const title = (strings.entryTitle ?? "{{title}} — {{time}}")
     .replace("{{title}}", localized(lang, coverage.title, coverage.titleFr))
     .replace("{{time}}", formatDate(entry.at, lang, "dateTime"));

@@ -1,5 +1,5 @@
 import { data, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/culture";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";

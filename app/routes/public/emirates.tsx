@@ -1,7 +1,8 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { useId } from "react";
-import { data, Link, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { data, useLocation } from "react-router";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/emirates";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro } from "#app/components/sections/section-ui.tsx";
 import { OPENER_PAGE_MODULES, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";

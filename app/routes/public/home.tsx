@@ -1,7 +1,7 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { useEffect } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/home";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";

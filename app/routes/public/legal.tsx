@@ -1,6 +1,6 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { data } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/legal";
 import { directionOf } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";

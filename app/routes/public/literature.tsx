@@ -1,6 +1,7 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { data, Link, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { data, useLocation } from "react-router";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/literature";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { sectionMeta, BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";

@@ -1,6 +1,6 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/media";
 import { BlockHeading, EmptyState, FilterChips, hrefWith, PageIntro, Pager } from "#app/components/sections/section-ui.tsx";
 import { OPENER_PAGE_MODULES, PlayBadge, playerStart, videoOpener, VideoTemplates } from "#app/components/media/video-player.tsx";

@@ -1,5 +1,5 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/news";
 import newsScript from "#app/enhance/news.js?url&no-inline";
 // Breaking-news alerts' opt-in (issue 32, decision 0127).

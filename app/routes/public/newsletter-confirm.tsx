@@ -1,6 +1,7 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { data, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { data } from "react-router";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/newsletter-confirm";
 import { getDb } from "#server/db/client.server.ts";
 import { confirmNewsletterSubscription } from "#server/newsletter/subscriptions.server.ts";

@@ -1,6 +1,6 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { data, useActionData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/newsletter-unsubscribe";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import type { FormAnswer } from "#domain/form-answer.ts";

@@ -1,5 +1,4 @@
 import { data, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/opinion";
 import formsScript from "#app/enhance/forms.js?url&no-inline";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
@@ -22,7 +21,7 @@ import { ArticleProposalForm, NewsletterForm, type OpinionActionData } from "#ap
 import { ArticleProposalSchema, NewsletterSchema, proposalFormValues } from "#domain/schemas/newsletter.ts";
 import { localized } from "#domain/localized.ts";
 import { bylineLinks } from "#domain/authors.ts";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { type Language } from "#domain/language.ts";
 import { languageOfRequest } from "#server/http/language.server.ts";
 import { pageParam } from "#domain/query.ts";

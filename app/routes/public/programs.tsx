@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/programs";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { ContentCard } from "#app/components/content/content-card.tsx";

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/search";
 import type { ReadingHandle } from "#app/lib/static-page.ts";
 import { SEARCH_RESULTS_META } from "#app/lib/view-beacon.ts";

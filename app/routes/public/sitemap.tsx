@@ -1,6 +1,6 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
-import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { Link } from "#app/lib/link.tsx";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/sitemap";
 import { cardIsLive, LiveBadge } from "#app/components/content/live/live-entry.tsx";
 import { FOOTER_LINKS, MORE_SECTIONS, NAV_ITEMS } from "#domain/navigation.ts";
@@ -9,6 +9,7 @@ import { formatDate, isoDate } from "#domain/format.ts";
 import { localized } from "#domain/localized.ts";
 import type { Language } from "#domain/language.ts";
 import { robotsMeta, rootData } from "#app/lib/seo.ts";
+import { translationsOf } from "#app/lib/root-data.ts";
 import { getDb } from "#server/db/client.server.ts";
 import { listPublishedNews } from "#server/content/news.server.ts";
 import { listPublishedArticles } from "#server/content/articles.server.ts";
@@ -33,7 +34,7 @@ export async function loader(_: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = rootData(matches);
   const lang = root?.lang ?? "ar";
-  const translations = root?.translations as { footer?: { sitemap?: string } } | undefined;
+  const translations = translationsOf(root) as { footer?: { sitemap?: string } };
   const siteName = (lang === "ar" ? root?.site.siteName : root?.site.siteNameFr) ?? "";
   const title = translations?.footer?.sitemap ?? "";
   return [{ title: siteName ? `${title} | ${siteName}` : title }, robotsMeta()];

@@ -1,7 +1,7 @@
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { localizedPath } from "#domain/addresses.ts";
 import { redirect, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import type { Route } from "./+types/tag";
 import { ContentCard } from "#app/components/content/content-card.tsx";
 import { ImageDetailsProvider } from "#app/components/content/image-details.tsx";

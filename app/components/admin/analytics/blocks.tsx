@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { CONTENT_TYPE_DEFINITIONS, type ContentType } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import { formatNumber } from "#domain/plural.ts";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { CONTENT_TYPE_DEFINITIONS, type ContentType } from "#domain/content-types/index.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { Link } from "react-router";
 import type { ItemAudience } from "#server/analytics/queries.server.ts";
 import { BreakdownTable, Stat, TimelineTable } from "./figures.tsx";

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { AUDIT_ACTIONS } from "#domain/audit.ts";
 import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
 

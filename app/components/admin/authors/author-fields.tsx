@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { LibraryPickButton } from "#app/components/admin/library-picker.tsx";
 import { Field, InputField, TextAreaField } from "#app/components/forms/field.tsx";
 import {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { StatusBadge } from "#app/components/admin/content-table.tsx";
 import { dayOf, timeOf } from "#domain/calendar.ts";
 import { localizeDigits } from "#domain/format.ts";

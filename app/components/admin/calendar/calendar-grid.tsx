@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { calendarHref, dayOf, formatCalendarDay, hourOf } from "#domain/calendar.ts";
 import type { Language } from "#domain/language.ts";
 import { localizeDigits } from "#domain/format.ts";

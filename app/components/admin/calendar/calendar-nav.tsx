@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { cancelButtonClass } from "#app/components/admin/modal-dialog.tsx";
 import { calendarHref, neighbours, type CalendarView } from "#domain/calendar.ts";
 

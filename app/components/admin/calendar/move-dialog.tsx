@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Link, type FetcherWithComponents } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { CloseDialogButton, DIALOG_WIDTH, ModalDialog } from "#app/components/admin/modal-dialog.tsx";
 import { DateTimeInput } from "#app/components/forms/date-time-input.tsx";
 import { Notice } from "#app/components/forms/notice.tsx";

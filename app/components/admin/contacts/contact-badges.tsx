@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 
 /** back-office.md §4: new 'جديدة', read 'مقروءة', replied 'تم الرد', anything else 'غير محدد'. */
 const STATUS_TONES: Record<string, string> = {

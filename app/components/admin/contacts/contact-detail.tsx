@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useAnswerToast } from "#app/components/forms/notice.tsx";
 import { MailIcon } from "#app/components/ui/icons.tsx";
 import { formatDate } from "#domain/format.ts";

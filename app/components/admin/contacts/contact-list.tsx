@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { CONTACT_FILTERS } from "#domain/contacts.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";

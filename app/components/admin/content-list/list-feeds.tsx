@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useToast } from "#app/components/ui/toast.tsx";
 
 type Feed = { title: string; url: string };

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { EDITOR_STATUSES, type EditorStatus } from "#domain/content-types/index.ts";
 import type { Language } from "#domain/language.ts";
 import { formatNumber } from "#domain/plural.ts";

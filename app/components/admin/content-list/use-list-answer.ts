@@ -1,8 +1,7 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
 import { useToast } from "#app/components/ui/toast.tsx";
 import { useOnAnswer } from "#app/components/forms/notice.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { formErrorOf } from "#domain/form-answer.ts";
 import { bulkFailureOf, DELETE_FAILURES, type ListAnswer } from "./list-answer.ts";
 

@@ -1,9 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigate, type FetcherWithComponents } from "react-router";
-import { useTranslation } from "react-i18next";
 import { DialogHeader, ModalDialog } from "#app/components/admin/modal-dialog.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { formatBytes, LIBRARY_TEXT_FIELDS, LIBRARY_TEXT_MAX, type FocalPoint, type LibraryFile, type LibraryUsage } from "#domain/library.ts";

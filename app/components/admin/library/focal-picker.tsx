@@ -1,5 +1,5 @@
 import type { KeyboardEvent, MouseEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { clampFocal, focalPosition, type FocalPoint } from "#domain/library.ts";
 
 const STEP = 0.01;

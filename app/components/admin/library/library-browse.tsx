@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { LIBRARY_QUERY_MAX, type LibraryFilter } from "#domain/library.ts";
 
 const FILTERS = ["all", "image", "audio", "document", "video"] as const;

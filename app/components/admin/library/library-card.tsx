@@ -1,7 +1,6 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
 import { LibraryThumbnail } from "#app/components/admin/library-thumbnail.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import type { LibraryFile, LibraryFilter } from "#domain/library.ts";
 
 export function KindIcon({ kind }: { kind: LibraryFilter }) {

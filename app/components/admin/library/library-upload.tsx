@@ -1,11 +1,10 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
-import { useTranslation } from "react-i18next";
 import { UploadProgress } from "#app/components/admin/upload-progress.tsx";
 import { useUpload, useUploadFailureText } from "#app/components/admin/use-upload.ts";
 import { FileInput } from "#app/components/forms/file-input.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { uploadFileToStorage } from "#app/lib/resumable-upload.ts";
 import { LIBRARY_ACCEPT, LIBRARY_FOLDER } from "#domain/library.ts";
 

@@ -5,7 +5,7 @@
  * entry in place (`edit-*`). Built for a phone: one column, targets of 44 px, the field focused again after a post.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { RichTextField } from "#app/components/editor/rich-text-field.tsx";
 import { LibraryPicker } from "#app/components/admin/library-picker.tsx";
 import { localizedText, type LibraryFile } from "#domain/library.ts";

@@ -6,7 +6,7 @@
  * its cursor while the page is visible.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { isLive, type LiveEntry, type LiveState } from "#domain/live.ts";
 import type { Language } from "#domain/language.ts";
 import { formatDate } from "#domain/format.ts";

@@ -1,5 +1,5 @@
 import { useState, type Dispatch, type SetStateAction } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { NEWSLETTER_LIMITS, type NewsletterSendKind } from "#domain/newsletter-sends.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { cancelButtonClass, DIALOG_WIDTH, ModalDialog } from "#app/components/admin/modal-dialog.tsx";
 import { useToast } from "#app/components/ui/toast.tsx";
 import type { FieldErrors } from "#domain/schemas/shared.ts";

@@ -1,5 +1,5 @@
 import { useFetcher } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { formatDate } from "#domain/format.ts";
 import type { Language } from "#domain/language.ts";
 import { formatNumber } from "#domain/plural.ts";

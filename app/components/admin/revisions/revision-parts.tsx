@@ -3,7 +3,7 @@
  * autosaves, the two pickers that choose a pair to compare, and the head of each side of the comparison.
  */
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { StatusBadge } from "#app/components/admin/content-table.tsx";
 import { RevisionDifferences, type FieldDifference } from "#app/components/admin/revision-diff.tsx";
 import { RestoreButton, type RestoreTarget } from "#app/components/admin/revision-restore.tsx";

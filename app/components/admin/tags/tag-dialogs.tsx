@@ -1,8 +1,7 @@
 import { useRef, useState } from "react";
 import type { FetcherWithComponents } from "react-router";
-import { useTranslation } from "react-i18next";
 import { CloseDialogButton, DIALOG_WIDTH, ModalDialog } from "#app/components/admin/modal-dialog.tsx";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import { TAG_NAME_MAX, type TagSummary } from "#domain/tags.ts";
 import { inputClass, type TagsAnswer } from "./tags-answer.ts";
 

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
-import { useCount } from "#app/lib/i18n.ts";
+import { useCount, useTranslation } from "#app/lib/i18n.ts";
 import type { TagSummary } from "#domain/tags.ts";
 import { smallButton, type TagsDialog } from "./tags-answer.ts";
 

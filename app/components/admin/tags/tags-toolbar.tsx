@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { TAG_NAME_MAX } from "#domain/tags.ts";
 import { inputClass, smallButton } from "./tags-answer.ts";
 

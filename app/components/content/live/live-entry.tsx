@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { formatDate, isoDate } from "#domain/format.ts";
 import { entryAnchor, type LiveEntry } from "#domain/live.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "#app/lib/i18n.ts";
 import { useLocalPath } from "#app/lib/addresses.ts";
 import { dateLocale, excerpt, formatDate, isoDate, numberLocale } from "#domain/format.ts";
 import { LANGUAGE_PREFIX } from "#domain/addresses.ts";
