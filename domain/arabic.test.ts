@@ -82,6 +82,14 @@ describe("highlighting", () => {
     expect(marked(title, "الامراء")).toEqual(["الأمراء"]);
   });
 
+  it("marks each query's own words in a text the other queries read before (what is kept across queries is the text's, not a match)", () => {
+    const text = "والثقافة والسياسة في نواكشوط، والثقافة أولا";
+    expect(marked(text, "ثقافة")).toEqual(["والثقافة", "والثقافة"]);
+    expect(marked(text, "سياسة")).toEqual(["والسياسة"]);
+    expect(marked(text, "نواكشوط ثقافة")).toEqual(["والثقافة", "نواكشوط", "والثقافة"]);
+    expect(marked(text, "الرياضة")).toEqual([]);
+  });
+
   it("finds words typed with hamza or diacritics in text written without them", () => {
     expect(marked("اسلام في موريتانيا", "إسلام مُوريتانيا")).toEqual(["اسلام", "موريتانيا"]);
   });

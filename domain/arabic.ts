@@ -142,6 +142,14 @@ const LIGATURES_RE = /[œæ]/g;
 
 /** The surface form of a text (level 1): what an exact match compares. */
 export function surfaceArabic(text: string): string {
+  return surfaceLetters(text).replace(SEPARATORS_RE, " ").replace(/^ | $/g, "");
+}
+
+/**
+ * The surface form but for its separators, left as they are: the same words in the same places, enough to tell
+ * whether a word is in a text (the separator pass is half of surfaceArabic's time on a body).
+ */
+function surfaceLetters(text: string): string {
   return (
     text
       .normalize("NFKC")
@@ -149,8 +157,6 @@ export function surfaceArabic(text: string): string {
       // The French ligatures as two letters: readers type "coeur" for «cœur», "ex aequo" for «ex æquo».
       .replace(LIGATURES_RE, (ch) => (ch === "œ" ? "oe" : "ae"))
       .replace(REMOVED_RE, "")
-      .replace(SEPARATORS_RE, " ")
-      .replace(/^ | $/g, "")
   );
 }
 
@@ -561,8 +567,32 @@ export function wordMatches(surface: string, analysis: QueryAnalysis): boolean {
       break;
     }
   }
-  return candidate && wordKeys(surface).some((k) => m.keys.has(k));
+  return candidate && shownWordKeys(surface).some((k) => m.keys.has(k));
 }
+
+/**
+ * What highlighting reads of a text whatever the query: the words of each run of letters and the keys of each
+ * word. Every query's first page reads its results' titles, excerpts and bodies run by run, and computing these
+ * afresh was most of a cold search page's own work (issue 47); a site's texts share most of their words, so they
+ * are kept across queries, up to SHOWN_WORDS_KEPT of each (then the memory starts again).
+ */
+const runWords = new Map<string, string[]>();
+const wordKeysShown = new Map<string, string[]>();
+const SHOWN_WORDS_KEPT = 50_000;
+
+function kept<T>(memory: Map<string, T>, key: string, make: (key: string) => T): T {
+  // A run longer than any word (a pasted address, a text without spaces) is read but not kept: bounded memory.
+  if (key.length > MAX_WORD_LENGTH * 2) return make(key);
+  let value = memory.get(key);
+  if (value === undefined) {
+    if (memory.size >= SHOWN_WORDS_KEPT) memory.clear();
+    memory.set(key, (value = make(key)));
+  }
+  return value;
+}
+
+const shownWordKeys = (surface: string) => kept(wordKeysShown, surface, wordKeys);
+const wordsOfRun = (run: string) => kept(runWords, run, (r) => wordsOfSurface(surfaceArabic(r)));
 
 /**
  * Whether `text` may hold a word the query finds: every key is a piece of the folded text it comes from (a
@@ -571,7 +601,8 @@ export function wordMatches(surface: string, analysis: QueryAnalysis): boolean {
  */
 function mayMatch(text: string, analysis: QueryAnalysis): boolean {
   const m = matcherOf(analysis);
-  const surface = surfaceArabic(text);
+  // Words and keys hold no separator: whether one is a piece of the text does not depend on them.
+  const surface = surfaceLetters(text);
   for (const e of m.exact) if (surface.includes(e)) return true;
   if (!m.keysOnly) return false;
   if (m.pluralKeys) return true;
@@ -605,7 +636,7 @@ export function matchRanges(text: string, query: string | QueryAnalysis, limit =
     // read once per analysis: the snippets and highlights of a page of results share what they read.
     let found = runs.get(run[0]);
     if (found === undefined) {
-      found = wordsOfSurface(surfaceArabic(run[0])).some((w) => wordMatches(w, analysis));
+      found = wordsOfRun(run[0]).some((w) => wordMatches(w, analysis));
       if (runs.size < MAX_RUNS_KEPT) runs.set(run[0], found);
     }
     if (!found) continue;

@@ -24,6 +24,7 @@ let settings: FormatSettings = DEFAULT_FORMAT_SETTINGS;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const numbers = new Map<string, Intl.NumberFormat>();
+const lists = new Map<Language, Intl.ListFormat>();
 // Formatting is costly in some ICU builds and pages show the same days over and over.
 const formatted = new Map<string, string>();
 
@@ -129,7 +130,9 @@ export const hijriDate = (value: Date | string | number | null | undefined, lang
 export function formatList(items: readonly string[], lang: Language): string {
   if (items.length < 2) return items[0] ?? "";
   try {
-    return new Intl.ListFormat(BASE_LOCALES[lang] ?? lang, { type: "conjunction" }).format(items);
+    let f = lists.get(lang);
+    if (!f) lists.set(lang, (f = new Intl.ListFormat(BASE_LOCALES[lang] ?? lang, { type: "conjunction" })));
+    return f.format(items);
   } catch {
     return items.join(lang === "ar" ? "، " : ", ");
   }

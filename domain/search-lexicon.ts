@@ -168,6 +168,18 @@ const LATIN_SOUND: [spelling: RegExp, sound: string][] = [
  * Latin: French digraphs read as one sound (ch ش, kh خ, dh ذ, dj ج, ou و), doubled letters once, vowels dropped.
  */
 export function soundOf(word: string): string {
+  // A query's forgiving arm asks it of every Latin word of up to 50 titles per query word (issue 47): kept.
+  if (word.length > 60) return soundOfWord(word);
+  let sound = sounds.get(word);
+  if (sound === undefined) {
+    if (sounds.size >= 20_000) sounds.clear();
+    sounds.set(word, (sound = soundOfWord(word)));
+  }
+  return sound;
+}
+const sounds = new Map<string, string>();
+
+function soundOfWord(word: string): string {
   let sound = "";
   if (/[\u0621-\u064A]/.test(word)) {
     const skeleton = (w: string) => [...w.replace(/ه$/, "")].map((ch) => ARABIC_SOUND[ch] ?? "").join("");
