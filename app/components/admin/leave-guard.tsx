@@ -32,7 +32,17 @@ export function LeaveGuard({ when, onLeave }: { when: boolean; onLeave?: () => v
   };
 
   return (
-    <ModalDialog open={blocker.state === "blocked"} onClose={reset} labelledBy="leave-title" describedBy="leave-text" initialFocus={stay} testId="leave-dialog">
+    // A dialog per blocked navigation: when "stay" and the next navigation (back pressed at once) reach React in one
+    // render, `open` never turns false, and the same dialog, closed by the button, would not be shown again.
+    <ModalDialog
+      key={blocker.location?.key ?? "idle"}
+      open={blocker.state === "blocked"}
+      onClose={reset}
+      labelledBy="leave-title"
+      describedBy="leave-text"
+      initialFocus={stay}
+      testId="leave-dialog"
+    >
       <h2 id="leave-title" className="text-lg font-bold">
         {t("autosave.leaveTitle")}
       </h2>
