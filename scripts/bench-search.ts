@@ -351,7 +351,8 @@ const coldRuns = () => Math.max(1, Number(process.env.BENCH_SEARCH_COLD_RUNS ?? 
 /** BENCH_SEARCH_SHORT=1: the HTTP pass only, once, for a quick figure (no in-process rounds, plans, corpus or EXPLAIN). */
 const shortMode = () => Boolean(process.env.BENCH_SEARCH_SHORT) && process.env.BENCH_SEARCH_SHORT !== "0";
 
-type HttpPass = { cold: number[]; warm: number[]; baseline: number[]; refused: string[] };
+/** `cold` in the order asked, with `coldQueries` naming each answer's query and its place after the restart (the slowest are listed). */
+type HttpPass = { cold: number[]; coldQueries: { q: string; nth: number }[]; warm: number[]; baseline: number[]; refused: string[] };
 
 /**
  * Each distinct query once on a server just started (a restart: no page cache, no prepared statement, no kept
@@ -374,7 +375,10 @@ async function coldAndWarm(url: string, path: "/search" | "/api/search", queries
     };
     const get = (q: string, page = 1) => time(`${path}?q=${encodeURIComponent(q)}${page > 1 ? `&page=${page}` : ""}`);
     await get("مرحبا بالعالم");
-    for (const { q, page } of queries) pass.cold.push(await get(q, page));
+    for (const [nth, { q, page }] of queries.entries()) {
+      pass.cold.push(await get(q, page));
+      pass.coldQueries.push({ q: page > 1 ? `${q} (page ${page})` : q, nth: nth + 1 });
+    }
     for (let r = 0; r < 3; r++) for (const { q, page } of queries) pass.warm.push(await get(q, page));
     for (let r = 0; r < 50; r++) pass.baseline.push(await time("/favicon.svg"));
   } finally {
@@ -396,7 +400,7 @@ async function searchOverHttp(url: string, kinds: Kind[], log: (line: string) =>
     return;
   }
   const queries = kinds.flatMap((k) => k.queries.map((q) => ({ q, page: k.page ?? 1 })));
-  const pass = (): HttpPass => ({ cold: [], warm: [], baseline: [], refused: [] });
+  const pass = (): HttpPass => ({ cold: [], coldQueries: [], warm: [], baseline: [], refused: [] });
   const html = pass();
   const api = pass();
   const runs = coldRuns();
@@ -420,6 +424,8 @@ async function searchOverHttp(url: string, kinds: Kind[], log: (line: string) =>
   }
   const [htmlCold, apiCold] = [timings(html.cold), timings(api.cold)];
   log(`  the page over the API, cold: p50 ${(htmlCold.p50 / apiCold.p50).toFixed(2)}×, p95 ${(htmlCold.p95 / apiCold.p95).toFixed(2)}×`);
+  log(`  the page's slowest cold answers (the 5 % the p95 is read from), each with the API's median for the same query:`);
+  for (const line of slowest(html, api, Math.max(1, Math.ceil(html.cold.length * 0.05)))) log(`    ${line}`);
   for (const [path, refused] of [
     ["/search", html.refused],
     ["/api/search", api.refused],
@@ -428,6 +434,26 @@ async function searchOverHttp(url: string, kinds: Kind[], log: (line: string) =>
   log(
     `  ${htmlCold.p95 <= HTML_COLD_P95_GOAL_MS ? "PASS" : "FAIL"}: the HTML page cold at p95 ${htmlCold.p95.toFixed(1)} ms (goal ≤ ${HTML_COLD_P95_GOAL_MS} ms, issue 47)`,
   );
+}
+
+/** The `count` slowest cold answers of `pass`: the query, its place after the restart, and the median cold answer of `other` to it. */
+function slowest(pass: HttpPass, other: HttpPass, count: number): string[] {
+  const byQuery = new Map<string, number[]>();
+  other.cold.forEach((ms, i) => byQuery.set(other.coldQueries[i].q, [...(byQuery.get(other.coldQueries[i].q) ?? []), ms]));
+  return pass.cold
+    .map((ms, i) => ({ ms, ...pass.coldQueries[i] }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map(({ ms, q, nth }) => {
+      const beside = byQuery.get(q);
+      const api = beside
+        ? `, API ${percentile(
+            [...beside].sort((a, b) => a - b),
+            50,
+          ).toFixed(1)} ms`
+        : "";
+      return `${ms.toFixed(1).padStart(6)} ms  ${q}  (#${nth} after the restart${api})`;
+    });
 }
 
 /** The published items the servers search (the bench's database, counted, not assumed). */

@@ -80,6 +80,9 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
   });
 
   it("answers 1,000 anonymous readers of the home page with at most one origin request per lifetime", async () => {
+    // What the set-up wrote (the personas, the search index of the seeded items) is purged before the count starts.
+    await purgesSettled(server.url);
+    const traffic = await originTraffic(server.url);
     const before = await originRequests(server.url);
     const started = Date.now();
     const statuses: number[] = [];
@@ -102,9 +105,13 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const ttl = sharedMaxAge(cacheControl);
     expect(ttl, `the home page's Cache-Control (${cacheControl}) gives shared caches a lifetime`).toBeGreaterThan(0);
-    // One fetch per lifetime begun (the first, then one refresh for each that ended during the run).
-    expect(reached).toBeGreaterThanOrEqual(1);
-    expect(reached).toBeLessThanOrEqual(1 + Math.floor(elapsedS / ttl!));
+    // One fetch per lifetime begun: the first, then one for each that ended during the run, or that a purge ended (a
+    // background write of the server, such as the search index's drain, on a loaded machine).
+    const during = trafficBetween(traffic, await originTraffic(server.url));
+    const purges = Object.entries(during).reduce((n, [key, count]) => n + (key.startsWith("invalidated ") ? count : 0), 0);
+    const seen = `what reached the origin: ${JSON.stringify(during)}`;
+    expect(reached, seen).toBeGreaterThanOrEqual(1);
+    expect(reached, seen).toBeLessThanOrEqual(1 + Math.floor(elapsedS / ttl!) + purges);
     expect(marks.filter((m) => m === "HIT").length).toBeGreaterThanOrEqual(1000 - reached);
   });
 
