@@ -83,7 +83,6 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
     // What the set-up wrote (the personas, the search index of the seeded items) is purged before the count starts.
     await purgesSettled(server.url);
     const traffic = await originTraffic(server.url);
-    const before = await originRequests(server.url);
     const started = Date.now();
     const statuses: number[] = [];
     const marks: string[] = [];
@@ -101,13 +100,15 @@ describe.skipIf(!hasVarnish)("Varnish in front of the server (deploy/varnish/def
       }),
     );
     const elapsedS = (Date.now() - started) / 1000;
-    const reached = (await originRequests(server.url)) - before;
+    const during = trafficBetween(traffic, await originTraffic(server.url));
+    // The home page's own fetches: on a loaded machine another GET may reach the origin in the window (one of its
+    // static files was seen), which says nothing of how Varnish kept the page.
+    const reached = during["GET /"] ?? 0;
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const ttl = sharedMaxAge(cacheControl);
     expect(ttl, `the home page's Cache-Control (${cacheControl}) gives shared caches a lifetime`).toBeGreaterThan(0);
     // One fetch per lifetime begun: the first, then one for each that ended during the run, or that a purge ended (a
     // background write of the server, such as the search index's drain, on a loaded machine).
-    const during = trafficBetween(traffic, await originTraffic(server.url));
     const purges = Object.entries(during).reduce((n, [key, count]) => n + (key.startsWith("invalidated ") ? count : 0), 0);
     const seen = `what reached the origin: ${JSON.stringify(during)}`;
     expect(reached, seen).toBeGreaterThanOrEqual(1);
