@@ -125,6 +125,9 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let idle: (() => void) | undefined;
+  // A job enqueued while a cycle runs may land after that cycle's last claim looked (the claim found nothing and
+  // the cycle is about to sleep): the cycle then starts again at once instead of after `pollMs`.
+  let wokenMidCycle = false;
 
   const scheduleRecurring = async () => {
     for (const { name, everyMs } of options.recurring ?? []) {
@@ -172,14 +175,15 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
   const loop = async () => {
     timer = undefined;
     if (stopped) return;
+    wokenMidCycle = false;
     try {
       await scheduleRecurring();
       while (!stopped && (await runOne()));
     } catch (error) {
       logger[levelOf(error)]({ err: error }, "job worker cycle failed");
     }
-    idle?.();
-    if (!stopped) timer = setTimeout(kick, pollMs);
+    if (!wokenMidCycle) idle?.();
+    if (!stopped) timer = setTimeout(kick, wokenMidCycle ? 0 : pollMs);
   };
   const kick = () => {
     if (stopped) return;
@@ -187,9 +191,12 @@ export function startWorker(db: Database, handlers: Record<string, JobHandler>, 
     timer = undefined;
     running = running.then(loop);
   };
-  // While a cycle runs (no timer armed) it goes on claiming until nothing is due, so only an idle worker is woken.
+  // While a cycle runs (no timer armed) it goes on claiming until nothing is due, so only an idle worker is woken
+  // at once; a running cycle is told to look again before it sleeps.
   const onJob = (name: string) => {
-    if (timer && names.includes(name)) kick();
+    if (!names.includes(name)) return;
+    if (timer) kick();
+    else wokenMidCycle = true;
   };
   wakeUps.on("job", onJob);
   kick();

@@ -39,6 +39,35 @@ describe.each(testDatabaseKinds)("job queue on %s", (kind) => {
     expect(await enqueue(t.db, "a", {}, { singletonKey: "video:1" })).toBeTypeOf("number");
   });
 
+  it("starts a job enqueued while a cycle's last look is under way at once, not at the next poll", async () => {
+    // The worker's first claim has read the queue (empty) but not yet returned when the job is enqueued: the
+    // wake-up reaches a cycle about to sleep, which must look again rather than sleep for `pollMs`.
+    let looked!: () => void;
+    const looking = new Promise<void>((resolve) => (looked = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    const db = Object.create(t.db) as typeof t.db;
+    db.execute = (async (query: Parameters<typeof t.db.execute>[0]) => {
+      const result = await t.db.execute(query);
+      if (first) {
+        first = false;
+        looked();
+        await held;
+      }
+      return result;
+    }) as typeof t.db.execute;
+    const worker = startWorker(db, { a: () => Promise.resolve() }, { pollMs: 600_000 });
+    try {
+      await looking;
+      const id = (await enqueue(t.db, "a"))!;
+      release();
+      await expect.poll(async () => (await rowOf(id)).state, { timeout: 10_000 }).toBe("done");
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("retries a failed attempt after its delay, then fails for good after the last one with the error kept", async () => {
     let calls = 0;
     const flaky: JobHandler = () => {
