@@ -14,11 +14,12 @@
  * finding; on an Arabic screen any Latin word is, except acronyms (CSV, URL…; not AM/PM) and the names of services,
  * formats, protocols and keys.
  *
- * One browser, one server, one page per language: each screen is loaded once and resized, and findings are gathered
- * and compared with [] at the end so one run lists them all.
+ * One browser, one server, one page per language: each screen is loaded once and resized. The walk is in parts (the
+ * dashboard, each content type, the revisions compared, the rest), each a test that gathers its findings and
+ * compares them with [] at its end, so one run lists them all, and a slow machine's time is counted per part.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasChromium, hydrated, PHONE, DESKTOP } from "#tests/e2e/support/browser.ts";
 import { seriousA11yViolations } from "#tests/e2e/support/a11y.ts";
 import { ALL_CONTENT_TYPES } from "#domain/content-types/index.ts";
@@ -42,7 +43,12 @@ const LATIN_NAMES = new Set([
   ...["Enter", "Backspace", "Tab", "Esc", "Escape", "Shift", "Ctrl", "Delete"],
 ]);
 
-type Screen = { path: string; name: string };
+/**
+ * The walk in parts, each a test with its own time: the dashboard, each content type's five screens, the
+ * revisions' comparisons, and the rest. Known before the server starts, so the tests can be declared.
+ */
+const GROUPS = ["dashboard", ...ALL_CONTENT_TYPES.map((t) => t.segment), "compared revisions", "other"] as const;
+type Screen = { path: string; name: string; group: (typeof GROUPS)[number] };
 
 /** Every string of a locale file by its key. */
 function strings(node: unknown, prefix = "", into = new Map<string, string>()): Map<string, string> {
@@ -111,7 +117,7 @@ describe.skipIf(!hasChromium)("the back-office at 375 px in both languages", () 
       expect(res.status, await res.clone().text()).toBe(200);
     }
 
-    screens = [{ path: "/admin", name: "dashboard" }];
+    screens = [{ path: "/admin", name: "dashboard", group: "dashboard" }];
     for (const { segment } of ALL_CONTENT_TYPES) {
       const list = (await (await api(`/api/admin/${segment}?per_page=5`)).json()) as { items: { id: number }[] };
       const item = segment === "articles" ? id : list.items[0]?.id;
@@ -122,11 +128,13 @@ describe.skipIf(!hasChromium)("the back-office at 375 px in both languages", () 
         expect(res.status, await res.clone().text()).toBe(200);
       }
       screens.push(
-        { path: `/admin/${segment}`, name: `${segment} list` },
-        { path: `/admin/${segment}/new`, name: `${segment} new` },
-        { path: `/admin/${segment}/${item}`, name: `${segment} edit` },
-        { path: `/admin/${segment}/${item}/revisions`, name: `${segment} revisions` },
-        { path: `/admin/${segment}/${item}/preview`, name: `${segment} preview` },
+        ...[
+          { path: `/admin/${segment}`, name: `${segment} list` },
+          { path: `/admin/${segment}/new`, name: `${segment} new` },
+          { path: `/admin/${segment}/${item}`, name: `${segment} edit` },
+          { path: `/admin/${segment}/${item}/revisions`, name: `${segment} revisions` },
+          { path: `/admin/${segment}/${item}/preview`, name: `${segment} preview` },
+        ].map((s) => ({ ...s, group: segment })),
       );
     }
     // The article's first version against the current one (title and body), and the restore step that asks first.
@@ -134,8 +142,8 @@ describe.skipIf(!hasChromium)("the back-office at 375 px in both languages", () 
     const first = Math.min(...[...history.matchAll(/\?rev=(\d+)/g)].map((m) => Number(m[1])));
     expect(first, "the article's first version").toBeLessThan(Infinity);
     screens.push(
-      { path: `/admin/articles/${id}/revisions?rev=${first}`, name: "articles revisions, first against current" },
-      { path: `/admin/articles/${id}/revisions?rev=${first}&restore=${first}`, name: "articles revisions, restore step" },
+      { path: `/admin/articles/${id}/revisions?rev=${first}`, name: "articles revisions, first against current", group: "compared revisions" },
+      { path: `/admin/articles/${id}/revisions?rev=${first}&restore=${first}`, name: "articles revisions, restore step", group: "compared revisions" },
     );
     const author = profiles[0].id;
     for (const p of [
@@ -153,7 +161,7 @@ describe.skipIf(!hasChromium)("the back-office at 375 px in both languages", () 
       "analytics",
       "audit",
     ])
-      screens.push({ path: `/admin/${p}`, name: p });
+      screens.push({ path: `/admin/${p}`, name: p, group: "other" });
 
     const sources = [
       ...ALL_CONTENT_TYPES.map(({ segment }) => `/api/admin/${segment}?per_page=100`),
@@ -174,43 +182,51 @@ describe.skipIf(!hasChromium)("the back-office at 375 px in both languages", () 
   afterAll(() => stopNewsroomBrowser(browser, server));
 
   for (const lang of ["ar", "fr"] as const) {
-    it(`${lang}: every screen fits 375 and 1280 px, has no serious axe finding and no text in the other language`, async () => {
-      const { page, context } = await signedInPage(browser, server, server.personas.admin, { viewport: PHONE, locale: lang });
-      const findings: string[] = [];
-      try {
-        await keepEvidence(page, `backoffice-walk-${lang}`, async () => {
-          for (const screen of screens) {
-            await page.setViewportSize(PHONE);
-            const res = await page.goto(base + screen.path);
-            const where = `${lang} ${screen.name} (${screen.path})`;
-            if (res?.status() !== 200) findings.push(`${where}: status ${res?.status()}`);
-            await hydrated(page);
-            const htmlLang = await page.evaluate(() => document.documentElement.lang);
-            if (htmlLang !== lang) findings.push(`${where}: <html lang="${htmlLang}">`);
-            const check = async (at: string, axe: boolean) => {
-              for (const o of await overflowAt(page)) findings.push(`${where} ${at}: ${o}`);
-              if (axe)
-                for (const v of await seriousA11yViolations(page))
-                  findings.push(`${where} ${at}: axe ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-              for (const text of await otherLanguage(page, lang, data)) findings.push(`${where} ${at}: ${lang === "fr" ? "Arabic" : "Latin"} text «${text}»`);
-            };
-            await check("at 375 px", true);
-            if (screen.path === "/admin") {
-              // The shell's phone menu, open: the account, the language switch and every page's name.
-              await page.click('[data-testid="admin-mobile-menu"] summary');
-              await page.waitForSelector('[data-testid="admin-mobile-menu"][open]');
-              await check("at 375 px, menu open", true);
+    describe(lang, () => {
+      let page: Page;
+      let context: BrowserContext;
+      beforeAll(async () => {
+        ({ page, context } = await signedInPage(browser, server, server.personas.admin, { viewport: PHONE, locale: lang }));
+      }, 60_000);
+      afterAll(() => context?.close());
+
+      for (const group of GROUPS) {
+        it(`${lang}: the ${group} screens fit 375 and 1280 px, have no serious axe finding and no text in the other language`, async () => {
+          const findings: string[] = [];
+          const part = screens.filter((s) => s.group === group);
+          expect(part.length, `screens of ${group}`).toBeGreaterThan(0);
+          await keepEvidence(page, `backoffice-walk-${lang}-${group}`, async () => {
+            for (const screen of part) {
+              await page.setViewportSize(PHONE);
+              const res = await page.goto(base + screen.path);
+              const where = `${lang} ${screen.name} (${screen.path})`;
+              if (res?.status() !== 200) findings.push(`${where}: status ${res?.status()}`);
+              await hydrated(page);
+              const htmlLang = await page.evaluate(() => document.documentElement.lang);
+              if (htmlLang !== lang) findings.push(`${where}: <html lang="${htmlLang}">`);
+              const check = async (at: string, axe: boolean) => {
+                for (const o of await overflowAt(page)) findings.push(`${where} ${at}: ${o}`);
+                if (axe)
+                  for (const v of await seriousA11yViolations(page))
+                    findings.push(`${where} ${at}: axe ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+                for (const text of await otherLanguage(page, lang, data)) findings.push(`${where} ${at}: ${lang === "fr" ? "Arabic" : "Latin"} text «${text}»`);
+              };
+              await check("at 375 px", true);
+              if (screen.path === "/admin") {
+                // The shell's phone menu, open: the account, the language switch and every page's name.
+                await page.click('[data-testid="admin-mobile-menu"] summary');
+                await page.waitForSelector('[data-testid="admin-mobile-menu"][open]');
+                await check("at 375 px, menu open", true);
+              }
+              // The desktop shell (its side menu is not drawn on a phone): axe once, the rest on every screen.
+              await page.setViewportSize(DESKTOP);
+              await check("at 1280 px", screen.path === "/admin");
             }
-            // The desktop shell (its side menu is not drawn on a phone): axe once, the rest on every screen.
-            await page.setViewportSize(DESKTOP);
-            await check("at 1280 px", screen.path === "/admin");
-          }
-        });
-      } finally {
-        await context.close();
+          });
+          expect(findings).toEqual([]);
+        }, 180_000);
       }
-      expect(findings).toEqual([]);
-    }, 300_000);
+    });
   }
 });
 
