@@ -57,6 +57,7 @@ function openModal(opener) {
     if (!closed) stop = enhancePlayer(player, { autoPlay: true });
   });
   const close = () => {
+    if (closed) return;
     closed = true;
     stop?.();
     doc.documentElement.style.overflow = scroll;
@@ -66,6 +67,13 @@ function openModal(opener) {
     if (opener.isConnected) opener.focus();
   };
   dialog.addEventListener("cancel", (event) => {
+    event.preventDefault();
+    close();
+  });
+  // Escape pressed anywhere in the dialog, the video's own controls included, closes it here rather than through the
+  // browser's close request, which Chromium may not make from a media element's controls.
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
     close();
   });
