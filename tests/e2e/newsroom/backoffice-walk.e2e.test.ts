@@ -15,7 +15,7 @@
  * formats, protocols and keys.
  *
  * One browser, one server, one page per language: each screen is loaded once and resized. The walk is in parts (the
- * dashboard, each content type, the revisions compared, the rest), each a test that gathers its findings and
+ * dashboard, each content type, the compared revisions, the others), each a test that gathers its findings and
  * compares them with [] at its end, so one run lists them all, and a slow machine's time is counted per part.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
