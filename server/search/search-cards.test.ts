@@ -9,13 +9,16 @@ import { searchPublished } from "./search.server.ts";
  * the client module binds each connection's `query` as it opens it (server/db/client.server.ts).
  */
 let recorded: string[] | null = null;
+/** The prepared statements' names and texts sent while `prepared` is an array (a statement sent by name). */
+let prepared: { name: string; text: string }[] | null = null;
 const clientQuery = Object.getOwnPropertyDescriptor(pg.Client.prototype, "query")!.value as (this: pg.Client, ...args: unknown[]) => unknown;
 Object.defineProperty(pg.Client.prototype, "query", {
   configurable: true,
   writable: true,
   value: function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string } | undefined;
-    recorded?.push((typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").slice(0, 40));
+    const first = args[0] as string | { text?: string; name?: string } | undefined;
+    recorded?.push((typeof first === "string" ? first : (first?.text ?? "")).replace(/\s+/g, " ").slice(0, 80));
+    if (typeof first === "object" && first?.name) prepared?.push({ name: first.name, text: first.text ?? "" });
     return clientQuery.apply(this, args);
   },
 });
@@ -104,6 +107,49 @@ describe.each(testDatabaseKinds)("search results' cards on %s", (kind) => {
     expect(statements.slice(begin)).toEqual([
       expect.stringMatching(/^begin/i),
       expect.stringMatching(/^select set_config\('statement_timeout'/),
+      expect.stringMatching(/^select min\(rank\)/),
+      expect.stringMatching(/^select \$1::text as type, id/),
+      expect.stringMatching(/^commit/i),
+    ]);
+  });
+
+  it.runIf(kind === "postgres")("reads the cards of any mix of types by one prepared statement, the same text whatever the page holds", async () => {
+    // This page holds an article, a news item and a podcast; the next one news items alone.
+    const asked: { name: string; text: string }[] = [];
+    prepared = asked;
+    try {
+      await searchPublished(t.db, WORD);
+      await searchPublished(t.db, "قرنفلالصفحة");
+    } finally {
+      prepared = null;
+    }
+    const cards = asked.filter((p) => /^select \$1::text as type, id/.test(p.text.trim()));
+    expect(cards).toHaveLength(2);
+    expect(cards[1]).toEqual(cards[0]);
+  });
+
+  it.runIf(kind === "postgres")('asks nothing more for "did you mean" when each word of a query is written somewhere, only never together', async () => {
+    const OTHER = "ياسمينتجريبي";
+    await t.db
+      .insert(news)
+      .values({ title: `خبر عن ${OTHER}`, content: "نص", pageSlug: "search-cards-other", publishDate: new Date(Date.now() - 4 * 60_000), status: "published" });
+    await searchPublished(t.db, OTHER); // indexes what the insert queued
+    const statements: string[] = [];
+    recorded = statements;
+    const page = await searchPublished(t.db, `${WORD} ${OTHER}`).finally(() => (recorded = null));
+    // No item holds both words: the partial matches, and no proposal (both words are spelt as written).
+    expect(page.results.map((r) => r.closeness)).toContain("partial");
+    expect(page.suggestion).toBeNull();
+    const begin = statements.findIndex((s) => /^begin/i.test(s));
+    expect(statements.slice(begin)).toEqual([
+      expect.stringMatching(/^begin/i),
+      expect.stringMatching(/^select set_config\('statement_timeout'/),
+      expect.stringMatching(/^select min\(rank\)/),
+      // The forgiving lookups' plan mode and trigram threshold together.
+      expect.stringMatching(/^select set_config\('plan_cache_mode', 'auto', true\), set_config\('pg_trgm/),
+      expect.stringMatching(/^select exists/),
+      expect.stringMatching(/^\(select 0 as i, tsvector_to_array/),
+      expect.stringMatching(/^select set_config\('plan_cache_mode', 'force/),
       expect.stringMatching(/^select min\(rank\)/),
       expect.stringMatching(/^select \$1::text as type, id/),
       expect.stringMatching(/^commit/i),

@@ -59,7 +59,7 @@ function coreWithSound(word: string, sound: string): string | null {
 /** How many alternatives of one word are kept at most (the best first). */
 const MAX_FORMS = 8;
 /** The least trigram similarity of a typo's candidates (pg_trgm), before the weighted distance decides. */
-const TYPO_SIMILARITY = 0.25;
+export const TYPO_SIMILARITY = 0.25;
 
 /** Latin word → Arabic forms: kept names, then the bilingual titles, then the vocabulary's skeletons. */
 async function arabicFormsOf(tx: Queryable, latin: string): Promise<string[]> {
@@ -239,20 +239,23 @@ async function piecesOf(tx: Queryable, word: QueryWord): Promise<{ pieces: strin
 }
 
 /**
- * Every content word of the query with the lexemes of its alternatives, and the alternatives found. Reads
- * search_terms (two indexes) and a few titles; a word with no alternative keeps its own keys.
+ * Every content word of the query with the lexemes of its alternatives, the alternatives found, and which words
+ * are written somewhere as typed (`found`, by the content words' order). Reads search_terms (two indexes) and a
+ * few titles; a word with no alternative keeps its own keys. `setSimilarity` sets the trigram threshold of the
+ * typos' candidates for this transaction (a search sets it with its other settings, in one statement).
  */
 export async function expandQuery(
   tx: Queryable,
   analysis: QueryAnalysis,
   common: ReadonlyMap<string, number> = new Map(),
-): Promise<{ words: ExpandedWord[]; alternatives: Alternative[] }> {
+  setSimilarity: (similarity: number) => Promise<unknown> = (similarity) => tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${similarity}`)),
+): Promise<{ words: ExpandedWord[]; alternatives: Alternative[]; found: boolean[] }> {
   const alternatives: Alternative[] = [];
   const words: ExpandedWord[] = [];
   const found = await wordsFound(tx, analysis.content, common);
   const titles = await titlesOf(tx, analysis.content);
-  // The trigram threshold of the typos' candidates, for this transaction (the `%` operator reads it).
-  if (found.includes(false)) await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${TYPO_SIMILARITY}`));
+  // The `%` operator of the typos' candidates reads it.
+  if (found.includes(false)) await setSimilarity(TYPO_SIMILARITY);
   for (const [n, word] of analysis.content.entries()) {
     const lexemes = new Set(word.keys);
     const folded = foldArabic(word.surface);
@@ -278,5 +281,5 @@ export async function expandQuery(
     }
     words.push({ word, lexemes: [...lexemes].sort(), split });
   }
-  return { words, alternatives };
+  return { words, alternatives, found };
 }

@@ -24,11 +24,11 @@ import { rowsOf } from "#server/db/rows.server.ts";
 import { isPublished } from "#server/content/published.server.ts";
 import { syncSearchIndexIfPending } from "./search-index.server.ts";
 import { publicUrl, type ContentType } from "#domain/content-types/index.ts";
-import { expandQuery, type ExpandedWord } from "./search-forgiving.server.ts";
+import { expandQuery, TYPO_SIMILARITY, type ExpandedWord } from "./search-forgiving.server.ts";
 import { cardsSql, snippetOf, type CardRow, type Hit } from "./search-cards.server.ts";
 import { chooseWalks, lexemeStats, walks, type LexemeStats, type Walks } from "./search-walks.server.ts";
 import { parseSearchQuery, parseSearchTypes, SearchInputError, SearchTimeoutError } from "./search-input.server.ts";
-import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, type QueryAnalysis } from "#domain/arabic.ts";
+import { analyzeQuery, CONFUSABLE_FROM, CONFUSABLE_TO, foldArabic, matchRanges, type QueryAnalysis, type QueryWord } from "#domain/arabic.ts";
 import {
   CLOSENESS,
   QUERY_MAX_LENGTH,
@@ -155,35 +155,47 @@ const statementName = (text: string) => `search_${crypto.createHash("sha1").upda
 const driverClientOf = (tx: Queryable): unknown => Reflect.get(tx._.session, "client");
 
 /**
- * A search's transaction on PostgreSQL or PGlite, and the plan mode its statements run under now: the hits'
- * statement wants `force_generic_plan`, the other lookups of a search (is a word anywhere? LIMIT 1) need their
- * values planned (`auto`), or a generic plan reads the table hoping for an early match. The mode is switched
- * only when the next statement needs the other one, so that a search whose page the full matches fill makes no
- * round trip for it (decision 0153).
+ * A search's transaction on PostgreSQL or PGlite, and the settings its statements run under now: the plan mode
+ * (the hits' statement wants `force_generic_plan`, the other lookups of a search (is a word anywhere? LIMIT 1)
+ * need their values planned (`auto`), or a generic plan reads the table hoping for an early match) and the
+ * trigram threshold of the `%` operator (pg_trgm: the typos' candidates, "did you mean"). A setting is changed
+ * only when the next statement needs another value, and what changes together is set in one statement, so that
+ * a search whose page the full matches fill makes no round trip for them (decision 0153).
  */
-type SearchTx = { tx: Queryable; client: pg.Client | null; generic: boolean };
+type SearchTx = { tx: Queryable; client: pg.Client | null; generic: boolean; similarity: number | null };
 
-async function planMode(s: SearchTx, generic: boolean): Promise<void> {
-  if (!s.client || s.generic === generic) return;
-  await s.client.query(`select set_config('plan_cache_mode', '${generic ? "force_generic_plan" : "auto"}', true)`);
-  s.generic = generic;
+async function settle(s: SearchTx, want: { generic?: boolean; similarity?: number }): Promise<void> {
+  const changes: string[] = [];
+  const generic = s.client && want.generic !== undefined && want.generic !== s.generic ? want.generic : undefined;
+  if (generic !== undefined) changes.push(`set_config('plan_cache_mode', '${generic ? "force_generic_plan" : "auto"}', true)`);
+  const similarity = want.similarity !== undefined && want.similarity !== s.similarity ? want.similarity : undefined;
+  if (similarity !== undefined) changes.push(`set_config('pg_trgm.similarity_threshold', '${similarity}', true)`);
+  if (!changes.length) return;
+  const statement = `select ${changes.join(", ")}`;
+  if (s.client) await s.client.query(statement);
+  else await s.tx.execute(sql.raw(statement));
+  if (generic !== undefined) s.generic = generic;
+  if (similarity !== undefined) s.similarity = similarity;
 }
 
 /**
- * Runs the hits' statement as a named prepared statement on PostgreSQL (named by a hash of its text: one per
- * shape), so that it is parsed and planned once per connection: planning it read the statistics of 10,000
- * lexemes for each arm, 12–22 ms a search. plan_cache_mode is force_generic_plan for it (planMode), which
- * keeps that one plan; the walks are chosen by the search, not by the planner. PGlite runs it as it is.
+ * Runs a statement of the search whose text is the same for every query of a shape (the hits', the cards') as a
+ * named prepared statement on PostgreSQL (named by a hash of its text), so that it is parsed and planned once per
+ * connection: planning the hits read the statistics of 10,000 lexemes for each arm, 12–22 ms a search. The hits
+ * run under force_generic_plan (`settle`), which keeps that one plan; the walks are chosen by the search, not by
+ * the planner. The cards are read by primary key: any plan mode serves them. PGlite runs either as it is.
  */
-async function executeHits(s: SearchTx, query: SQL): Promise<Hit[]> {
+async function executePrepared<T>(s: SearchTx, query: SQL, { generic }: { generic: boolean }): Promise<T[]> {
   if (s.client) {
     const { sql: text, params } = dialect.sqlToQuery(query);
-    await planMode(s, true);
-    const { rows } = await s.client.query<Hit>({ name: statementName(text), text, values: params });
+    if (generic) await settle(s, { generic: true });
+    const { rows } = await s.client.query<T & pg.QueryResultRow>({ name: statementName(text), text, values: params });
     return rows;
   }
-  return rowsOf<Hit>(await s.tx.execute(query));
+  return rowsOf<T>(await s.tx.execute(query));
 }
+
+const executeHits = (s: SearchTx, query: SQL) => executePrepared<Hit>(s, query, { generic: true });
 
 /** The ranks of the arms, best first: four full, then near (title, text), then partial (title, text). */
 const FULL_RANKS = 4;
@@ -287,7 +299,7 @@ async function withTimeout<T>(db: Database, { timeoutMs = SEARCH_TIMEOUT_MS }: R
       await tx.execute(
         sql`select set_config('statement_timeout', ${timeout}, true), set_config('plan_cache_mode', ${client ? "force_generic_plan" : "auto"}, true)`,
       );
-      return work({ tx, client, generic: Boolean(client) });
+      return work({ tx, client, generic: Boolean(client), similarity: null });
     });
   } catch (error) {
     if (isStatementTimeout(error)) throw new SearchTimeoutError({ cause: error });
@@ -327,10 +339,14 @@ export async function searchPublished(
     let alternatives: Alternative[] = [];
     /** Each mistyped word's nearest written word, which "did you mean" proposes. */
     const nearest = new Map<string, string>();
+    /** The words the forgiving lookup found written somewhere: "did you mean" need not ask again. */
+    const foundWords = new Set<QueryWord>();
     // The full matches leave room on this page: the near and partial ones follow them.
     if (hits.length <= SEARCH_PAGE_SIZE && analysis.content.length) {
-      await planMode(s, false);
-      const expanded = await expandQuery(s.tx, analysis, stats.all);
+      // The forgiving lookups' settings in one round trip: the typos' threshold too, which they may need.
+      await settle(s, { generic: false, similarity: TYPO_SIMILARITY });
+      const expanded = await expandQuery(s.tx, analysis, stats.all, (similarity) => settle(s, { similarity }));
+      expanded.found.forEach((found, i) => found && foundWords.add(analysis.content[i]));
       for (const a of expanded.alternatives) if (a.kind === "typo") nearest.set(a.word, a.forms[0]);
       const more = forgivingArms(stats, expanded.words, limit);
       if (more.length) {
@@ -342,7 +358,7 @@ export async function searchPublished(
     const shown = hits.slice(0, SEARCH_PAGE_SIZE);
     let nearAnalysis: QueryAnalysis | undefined;
     // The cards and their bylines (issue 29) in one statement, read by primary key: any plan mode serves it.
-    const cards = shown.length ? rowsOf<CardRow>(await s.tx.execute(cardsSql(shown))) : [];
+    const cards = shown.length ? await executePrepared<CardRow>(s, cardsSql(shown), { generic: false }) : [];
     const results = shown.flatMap((hit) => {
       const card = cards.find((c) => c.type === hit.type && Number(c.id) === Number(hit.item_id));
       // A near result's snippet is cut around the written words its alternatives stand for (أطار for «Atar»).
@@ -352,8 +368,7 @@ export async function searchPublished(
     // "Did you mean" is for the query as a whole: proposed when no item matched it fully.
     let suggestion: string | null = null;
     if (fullHits === 0 && page === 1) {
-      await planMode(s, false);
-      suggestion = await suggest(s.tx, analysis, keysOf(types), nearest);
+      suggestion = await suggest(s, analysis, keysOf(types), { nearest, found: foundWords });
     }
     return { query: q, page, results, hasMore: hits.length > SEARCH_PAGE_SIZE, suggestion, alternatives };
   });
@@ -393,24 +408,33 @@ const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABL
  * stored texts (search_terms, the vocabulary server/search/search-index.server.ts keeps): the nearest the typo
  * arm found for it (`nearest`, by the weighted distance of decision 0129), else one that differs only by
  * letters readers confuse (ظابط → ضابط), else the most similar by trigrams (pg_trgm). Proposed only when the
- * new query finds something published.
+ * new query finds something published. A word the forgiving lookup found written (`found`) is not asked again.
  */
-async function suggest(tx: Queryable, analysis: QueryAnalysis, types: ContentType[], nearest: ReadonlyMap<string, string>): Promise<string | null> {
-  await tx.execute(sql.raw(`set local pg_trgm.similarity_threshold = ${SUGGESTION_SIMILARITY}`));
+async function suggest(
+  s: SearchTx,
+  analysis: QueryAnalysis,
+  types: ContentType[],
+  known: { nearest: ReadonlyMap<string, string>; found: ReadonlySet<QueryWord> },
+): Promise<string | null> {
+  const { tx } = s;
   let changed = false;
   const words: string[] = [];
   for (const w of analysis.words) {
     // The typo arm read this word already (decision 0129): its nearest written word, by the weighted distance.
-    const read = nearest.get(w.surface);
+    const read = known.nearest.get(w.surface);
     if (read) {
       changed = true;
       words.push(read);
       continue;
     }
     const term = foldArabic(w.surface);
-    const finds = async () =>
-      rowsOf(await tx.execute(sql`select 1 from search_items where all_vec @@ ${w.keys.map(lexeme).join(" | ")}::tsquery limit 1`)).length > 0;
-    if (w.stop || [...term].length < 3 || !/[\u0621-\u064Aa-z]/.test(term) || (await finds())) {
+    if (w.stop || [...term].length < 3 || !/[\u0621-\u064Aa-z]/.test(term) || known.found.has(w)) {
+      words.push(w.surface);
+      continue;
+    }
+    await settle(s, { generic: false, similarity: SUGGESTION_SIMILARITY });
+    const finds = rowsOf(await tx.execute(sql`select 1 from search_items where all_vec @@ ${w.keys.map(lexeme).join(" | ")}::tsquery limit 1`)).length > 0;
+    if (finds) {
       words.push(w.surface);
       continue;
     }
@@ -430,10 +454,11 @@ async function suggest(tx: Queryable, analysis: QueryAnalysis, types: ContentTyp
   const suggestion = words.join(" ");
   const queries = searchTsqueries(analyzeQuery(suggestion));
   if (!queries) return null;
-  const s = alias(searchItems, "s");
+  await settle(s, { generic: false });
+  const a = alias(searchItems, "s");
   const inTypes = typesFilter(types);
   const found = rowsOf(
-    await tx.execute(sql`select 1 from search_items s where ${isPublished(s, sql`s.all_vec @@ ${queries.folded}::tsquery`, inTypes)} limit 1`),
+    await tx.execute(sql`select 1 from search_items s where ${isPublished(a, sql`s.all_vec @@ ${queries.folded}::tsquery`, inTypes)} limit 1`),
   );
   return found.length ? suggestion : null;
 }
