@@ -120,49 +120,47 @@ function latinFormsOf(word: QueryWord, titles: { lexemes: string[] }[]): string[
     .map(([w]) => w);
 }
 
+/** A tsquery of any of a word's own keys. */
+const keysQuery = (w: QueryWord) => w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ");
+
 /**
- * For each Arabic word that is not a kept name, the lexemes of up to 50 titles that hold it (where a French
- * half may spell it), all in one statement; none for the other words.
+ * What the forgiving lookups need to know of the stored texts first, in one statement:
+ * - which words' own keys find a text (a word found as typed is no typo): those with a key among the commonest
+ *   lexemes (`common`, the planner's statistics) are known at once, the others asked;
+ * - for each Arabic word that is not a kept name, the lexemes of up to 50 titles that hold it (where a French
+ *   half may spell it); none for the other words.
  */
-async function titlesOf(tx: Queryable, words: readonly QueryWord[]): Promise<{ lexemes: string[] }[][]> {
-  const out = words.map((): { lexemes: string[] }[] => []);
-  const asked = words.flatMap((w, i) =>
+async function readWords(
+  tx: Queryable,
+  words: readonly QueryWord[],
+  common: ReadonlyMap<string, number>,
+): Promise<{ found: boolean[]; titles: { lexemes: string[] }[][] }> {
+  const found = words.map((w) => !w.keys.length || w.keys.some((k) => common.has(k)));
+  const titles = words.map((): { lexemes: string[] }[] => []);
+  const asked = words.flatMap((w, i) => (found[i] ? [] : [{ i, tsquery: keysQuery(w) }]));
+  const titled = words.flatMap((w, i) =>
     !isLatinWord(foldArabic(w.surface)) &&
     /[\u0621-\u064A]/.test(w.surface) &&
     w.keys.length &&
     !latinNamesOf(w.surface, foldArabic).length &&
     soundOf(foldArabic(w.surface))
-      ? [{ i, tsquery: w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ") }]
+      ? [{ i, tsquery: keysQuery(w) }]
       : [],
   );
-  if (!asked.length) return out;
-  const parts = asked.map(
-    ({ i, tsquery }) =>
-      sql`(select ${sql.raw(String(i))} as i, tsvector_to_array(title_vec) as lexemes from search_items where title_vec @@ ${tsquery}::tsquery limit 50)`,
-  );
-  for (const row of rowsOf<{ i: number; lexemes: string[] }>(await tx.execute(sql.join(parts, sql` union all `)))) out[Number(row.i)].push(row);
-  return out;
-}
-
-/**
- * Which words' own keys find a stored text (a word found as typed is no typo): those with a key among the
- * commonest lexemes (`common`, the planner's statistics) at once, the others in one statement.
- */
-async function wordsFound(tx: Queryable, words: readonly QueryWord[], common: ReadonlyMap<string, number>): Promise<boolean[]> {
-  const found = words.map((w) => !w.keys.length || w.keys.some((k) => common.has(k)));
-  const asked = words.flatMap((w, i) => (found[i] ? [] : [{ i, tsquery: w.keys.map((k) => `'${k.replaceAll("'", "''")}'`).join(" | ") }]));
-  if (!asked.length) return found;
-  const exists = asked.map(({ tsquery }) => sql`exists (select 1 from search_items where all_vec @@ ${tsquery}::tsquery)`);
-  const [row] = rowsOf<Record<string, boolean>>(
-    await tx.execute(
-      sql`select ${sql.join(
-        exists.map((e, n) => sql`${e} as ${sql.identifier(`w${n}`)}`),
-        sql`, `,
-      )}`,
-    ),
-  );
+  if (!asked.length && !titled.length) return { found, titles };
+  const columns = asked.map(({ tsquery }, n) => sql`exists (select 1 from search_items where all_vec @@ ${tsquery}::tsquery) as ${sql.identifier(`w${n}`)}`);
+  if (titled.length) {
+    const parts = titled.map(
+      ({ i, tsquery }) =>
+        sql`(select ${sql.raw(String(i))} as i, tsvector_to_array(title_vec) as lexemes from search_items where title_vec @@ ${tsquery}::tsquery limit 50)`,
+    );
+    columns.push(sql`(select coalesce(json_agg(json_build_object('i', t.i, 'lexemes', t.lexemes)), '[]'::json)
+      from (${sql.join(parts, sql` union all `)}) as t) as titles`);
+  }
+  const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}`));
   asked.forEach(({ i }, n) => (found[i] = Boolean(row?.[`w${n}`])));
-  return found;
+  for (const t of (row?.titles ?? []) as { i: number; lexemes: string[] }[]) titles[Number(t.i)].push({ lexemes: t.lexemes });
+  return { found, titles };
 }
 
 /** The index expression of search_terms_confusable_idx (drizzle/0005_search_index.sql). */
@@ -252,8 +250,7 @@ export async function expandQuery(
 ): Promise<{ words: ExpandedWord[]; alternatives: Alternative[]; found: boolean[] }> {
   const alternatives: Alternative[] = [];
   const words: ExpandedWord[] = [];
-  const found = await wordsFound(tx, analysis.content, common);
-  const titles = await titlesOf(tx, analysis.content);
+  const { found, titles } = await readWords(tx, analysis.content, common);
   // The `%` operator of the typos' candidates reads it.
   if (found.includes(false)) await setSimilarity(TYPO_SIMILARITY);
   for (const [n, word] of analysis.content.entries()) {
