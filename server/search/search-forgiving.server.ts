@@ -168,24 +168,29 @@ const confusable = (term: SQL) => sql`translate(${term}, ${sql.raw(`'${CONFUSABL
 
 const stripArticle = (w: string) => w.replace(/^(وال|فال|بال|كال|ال|لل)(?=...)/, "");
 
-/** The written words nearest to a mistyped one, by the weighted distance, among its trigram neighbours. */
-async function typoFormsOf(tx: Queryable, word: QueryWord): Promise<string[]> {
+/** What is asked of the vocabulary for a mistyped word: the folded word, its typo limit, and its candidates' query. */
+type TypoLookup = { typed: string; limit: number; candidates: SQL };
+
+function typoLookup(word: QueryWord): TypoLookup | null {
   const typed = foldArabic(word.surface);
   const limit = typoLimit([...stripArticle(typed)].length);
-  if (limit === 0) return [];
+  if (limit === 0) return null;
   // Trigram neighbours; the words that differ only by letters readers confuse (ظابط: ضابط shares too few
   // trigrams with it), from the index "did you mean" reads; and two letters swapped (مكبتة: مكتبة shares
   // two trigrams of seven), by the primary key.
   const letters = [...word.surface];
   const swapped = letters.slice(1).map((_, i) => [...letters.slice(0, i), letters[i + 1], letters[i], ...letters.slice(i + 2)].join(""));
-  const candidates = rowsOf<{ word: string; term: string }>(
-    await tx.execute(sql`(select word, term from search_terms where term % ${typed} and term <> ${typed} and not stop
+  const candidates = sql`(select word, term from search_terms where term % ${typed} and term <> ${typed} and not stop
         order by similarity(term, ${typed}) desc, term limit 60)
       union
       (select word, term from search_terms where ${confusable(sql`term`)} = ${confusable(sql`${typed}`)} and term <> ${typed} and not stop limit 20)
       union
-      (select word, term from search_terms where word = any(${sql.param(swapped)}::text[]) and not stop)`),
-  );
+      (select word, term from search_terms where word = any(${sql.param(swapped)}::text[]) and not stop)`;
+  return { typed, limit, candidates };
+}
+
+/** The written words nearest to a mistyped one, by the weighted distance, among its candidates (`typoLookup`). */
+function typoForms({ typed, limit }: TypoLookup, candidates: readonly { word: string; term: string }[]): string[] {
   const scored = candidates
     .map((c) => ({ word: c.word, d: Math.min(typoCost(typed, c.term, limit), typoCost(stripArticle(typed), stripArticle(c.term), limit)) }))
     .filter((c) => c.d <= limit);
@@ -211,29 +216,64 @@ function cutsOf(letters: readonly string[], n: number, least: number): string[][
 }
 
 /**
- * Words run together by missed spaces (وزارةالثقافة, مهرجانشنقيط; three: مهرجانالمدنالقديمة): its pieces, when all
- * are words of the vocabulary and the whole is not (it found nothing). Two pieces of two letters at least, else
- * three of three letters at least (shorter pieces would cut most long words into some three words). Of several
- * cuts: the fewest pieces, then the most content words among them, then the most even. A stop-word piece
- * (فيالمدينة) says nothing: only the others are looked for.
+ * What is asked of the vocabulary for a word that may be words run together: its cuts, and the query of which of
+ * their pieces are words (stop-words or not). Two pieces of two letters at least, else three of three letters at
+ * least (shorter pieces would cut most long words into some three words).
  */
-async function piecesOf(tx: Queryable, word: QueryWord): Promise<{ pieces: string[]; content: string[] } | null> {
+type GluedLookup = { cuts: string[][]; terms: SQL };
+
+function gluedLookup(word: QueryWord): GluedLookup | null {
   const letters = [...word.surface];
   if (letters.length < 5 || !/^[\u0621-\u064A]+$/.test(word.surface)) return null;
   const cuts = [...cutsOf(letters, 2, 2), ...cutsOf(letters, 3, 3)];
   const terms = [...new Set(cuts.flat().map(foldArabic))];
-  const known = new Map(
-    rowsOf<{ term: string; stop: boolean }>(
-      await tx.execute(sql`select term, bool_and(stop) as stop from search_terms
-        where ${confusable(sql`term`)} = any(${sql.param(terms.map(confusableOf))}::text[]) and term = any(${sql.param(terms)}::text[]) group by term`),
-    ).map((r) => [r.term, r.stop]),
-  );
+  return {
+    cuts,
+    terms: sql`select term, bool_and(stop) as stop from search_terms
+        where ${confusable(sql`term`)} = any(${sql.param(terms.map(confusableOf))}::text[]) and term = any(${sql.param(terms)}::text[]) group by term`,
+  };
+}
+
+/**
+ * Words run together by missed spaces (وزارةالثقافة, مهرجانشنقيط; three: مهرجانالمدنالقديمة): its pieces, when all
+ * are words of the vocabulary (`known`: each with whether it is a stop-word) and the whole is not (it found
+ * nothing). Of several cuts: the fewest pieces, then the most content words among them, then the most even. A
+ * stop-word piece (فيالمدينة) says nothing: only the others are looked for.
+ */
+function gluedPieces({ cuts }: GluedLookup, known: ReadonlyMap<string, boolean>): { pieces: string[]; content: string[] } | null {
   const contentOf = (cut: string[]) => cut.filter((piece) => !known.get(foldArabic(piece)));
   const shortest = (cut: string[]) => Math.min(...cut.map((piece) => piece.length));
   const [best] = cuts
     .filter((cut) => cut.every((piece) => known.has(foldArabic(piece))) && contentOf(cut).length > 0)
     .sort((a, b) => a.length - b.length || contentOf(b).length - contentOf(a).length || shortest(b) - shortest(a));
   return best ? { pieces: best, content: contentOf(best) } : null;
+}
+
+type Misspelt = { typo: TypoLookup | null; glued: GluedLookup | null };
+type MisspeltRead = { candidates: { word: string; term: string }[]; known: Map<string, boolean> };
+
+/**
+ * The vocabulary near the words found nowhere, in one statement: each one's typo candidates and which pieces of its
+ * cuts are words. Needs the typos' trigram threshold set (the `%` operator reads it).
+ */
+async function readMisspelt(tx: Queryable, words: readonly Misspelt[]): Promise<MisspeltRead[]> {
+  const columns = words.flatMap(({ typo, glued }, n) => [
+    ...(typo
+      ? [
+          sql`(select coalesce(json_agg(json_build_object('word', c.word, 'term', c.term)), '[]'::json) from (${typo.candidates}) as c) as ${sql.identifier(`t${n}`)}`,
+        ]
+      : []),
+    ...(glued
+      ? [
+          sql`(select coalesce(json_agg(json_build_object('term', k.term, 'stop', k.stop)), '[]'::json) from (${glued.terms}) as k) as ${sql.identifier(`p${n}`)}`,
+        ]
+      : []),
+  ]);
+  const [row] = columns.length ? rowsOf<Record<string, unknown>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}`)) : [];
+  return words.map((_, n) => ({
+    candidates: (row?.[`t${n}`] ?? []) as { word: string; term: string }[],
+    known: new Map(((row?.[`p${n}`] ?? []) as { term: string; stop: boolean }[]).map((k) => [k.term, k.stop])),
+  }));
 }
 
 /**
@@ -251,8 +291,13 @@ export async function expandQuery(
   const alternatives: Alternative[] = [];
   const words: ExpandedWord[] = [];
   const { found, titles } = await readWords(tx, analysis.content, common);
+  // The words found nowhere: their typos' candidates and their pieces, read together.
+  const unfound = analysis.content.filter((_, n) => !found[n]);
+  const lookups = unfound.map((word): Misspelt => ({ typo: typoLookup(word), glued: gluedLookup(word) }));
   // The `%` operator of the typos' candidates reads it.
-  if (found.includes(false)) await setSimilarity(TYPO_SIMILARITY);
+  if (lookups.some((l) => l.typo)) await setSimilarity(TYPO_SIMILARITY);
+  const reads = await readMisspelt(tx, lookups);
+  const misspelt = new Map(unfound.map((word, i) => [word, { ...lookups[i], ...reads[i] }]));
   for (const [n, word] of analysis.content.entries()) {
     const lexemes = new Set(word.keys);
     const folded = foldArabic(word.surface);
@@ -263,14 +308,15 @@ export async function expandQuery(
       for (const form of other) for (const l of latin ? exactForms(form) : queryWordKeys(form)) lexemes.add(l);
     }
     let split: string[][] | null = null;
-    if (!found[n]) {
-      const near = await typoFormsOf(tx, word);
+    const lookup = misspelt.get(word);
+    if (lookup) {
+      const near = lookup.typo ? typoForms(lookup.typo, lookup.candidates) : [];
       if (near.length) {
         alternatives.push({ word: word.surface, forms: near, kind: "typo" });
         for (const form of near) for (const k of queryWordKeys(form)) lexemes.add(k);
       }
       // A missed space is a typo too: "did you mean" proposes the words apart (issue 47).
-      const glued = await piecesOf(tx, word);
+      const glued = lookup.glued && gluedPieces(lookup.glued, lookup.known);
       if (glued) {
         alternatives.push({ word: word.surface, forms: [glued.pieces.join(" ")], kind: "typo" });
         split = glued.content.map(queryWordKeys);
